@@ -1,0 +1,406 @@
+"""Random-play speed of the Karnak engines, next to OpenSpiel references measured in the same run.
+
+What is measured
+    For each Karnak game and player count, games are played with a uniformly random legal
+    action at every decision (seeded :class:`karnak.core.Rng`, event log switched off), one
+    game after another on one core in this process, for about ``--seconds`` seconds. The clock
+    covers everything a search or training loop would pay for: starting the state,
+    ``to_move``, ``legal_actions``, drawing the action and ``apply_unchecked``. Reported are
+    actions applied per second, complete games per second and the mean actions per game.
+
+The references
+    The same loop, written in Python against pyspiel, plays two OpenSpiel games: ``oh_hell``
+    (a trick-taking card game implemented in C++, default parameters and player count) and
+    ``python_kuhn_poker`` (a tiny game implemented in pure Python). Chance nodes are resolved
+    by sampling ``state.chance_outcomes()`` with the same kind of seeded generator, decisions
+    are uniform over ``state.legal_actions()``. Every ``apply_action`` call is counted,
+    chance outcomes included (dealing oh_hell is one chance action per card); Karnak games
+    shuffle inside the engine, so they have no chance actions to count.
+
+Why ratios
+    Benchmark machines are shared and noisy, and absolute figures move by tens of percent
+    between runs. Each Karnak row is therefore also divided by the references' actions/s
+    measured in the same process; half of each reference's budget runs before the Karnak
+    rows and half after, so slow drift affects both sides alike. The target for Amun-Re is
+    at least 100,000 actions/s and at least 0.4 times oh_hell's actions/s.
+
+Usage::
+
+    python bench/engine.py [--seconds S] [--games amunre] [--players 3,4,5] [--json]
+    python bench/engine.py --profile [--seconds S] [--players 4]
+
+Without OpenSpiel installed (``pip install -e .[bench]``) the Karnak rows are still measured
+and the reference columns are reported as missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib.metadata
+import io
+import json
+import platform
+import pstats
+import sys
+import textwrap
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+try:
+    from karnak.core import Rng, get_game
+except ModuleNotFoundError:  # running from a checkout without the package installed
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    from karnak.core import Rng, get_game
+
+TARGET_GAME = "amunre"
+TARGET_ACTIONS_PER_SECOND = 100_000.0
+TARGET_RATIO_OH_HELL = 0.4
+REFERENCE_GAMES = ("oh_hell", "python_kuhn_poker")
+BASE_SEED = 20_240_601
+PROFILE_TOP = 25
+
+
+@dataclass
+class Measurement:
+    """Counts from one timed run of random games."""
+
+    actions: int = 0
+    chance_actions: int = 0
+    games: int = 0
+    seconds: float = 0.0
+
+    def add(self, other: Measurement) -> None:
+        self.actions += other.actions
+        self.chance_actions += other.chance_actions
+        self.games += other.games
+        self.seconds += other.seconds
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def actions_per_game(self) -> float:
+        return self.actions / self.games if self.games else 0.0
+
+
+@dataclass
+class Row:
+    """One line of the report."""
+
+    game: str
+    players: int
+    actions_per_second: float
+    games_per_second: float
+    actions_per_game: float
+    games: int
+    seconds: float
+    chance_actions_per_game: float = 0.0
+    ratio_oh_hell: float | None = None
+    ratio_python_kuhn_poker: float | None = None
+    meets_target: bool | None = None
+
+    @classmethod
+    def of(cls, game: str, players: int, m: Measurement) -> Row:
+        return cls(
+            game=game,
+            players=players,
+            actions_per_second=m.actions_per_second,
+            games_per_second=m.games_per_second,
+            actions_per_game=m.actions_per_game,
+            games=m.games,
+            seconds=m.seconds,
+            chance_actions_per_game=m.chance_actions / m.games if m.games else 0.0,
+        )
+
+
+# --- Karnak ----------------------------------------------------------------------------------
+
+
+def play_karnak_game(game: Any, players: int, seed: int, rng: Rng) -> int:
+    """Play one uniformly random game to the end; return the number of actions applied."""
+    state = game.new_state(players, seed=seed)
+    state.log.enabled = False
+    below = rng.below
+    actions = 0
+    while not state.is_over():
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        state.apply_unchecked(seat, legal[below(len(legal))])
+        actions += 1
+    state.scores()
+    return actions
+
+
+def run_karnak(name: str, players: int, seconds: float) -> Measurement:
+    """Play random games of ``name`` with ``players`` seats for about ``seconds`` seconds."""
+    game = get_game(name)
+    rng = Rng(BASE_SEED + players)
+    play_karnak_game(game, players, BASE_SEED - 1, rng)  # warm-up: imports, caches
+    m = Measurement()
+    start = time.perf_counter()
+    deadline = start + seconds
+    now = start
+    while now < deadline or m.games == 0:
+        m.actions += play_karnak_game(game, players, BASE_SEED + m.games, rng)
+        m.games += 1
+        now = time.perf_counter()
+    m.seconds = now - start
+    return m
+
+
+# --- OpenSpiel references -------------------------------------------------------------------
+
+
+def load_pyspiel() -> Any | None:
+    """The pyspiel module with OpenSpiel's Python games registered, or None if absent."""
+    try:
+        import open_spiel.python.games  # noqa: F401  (registers python_kuhn_poker)
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def open_spiel_version() -> str | None:
+    try:
+        return importlib.metadata.version("open_spiel")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def sample_chance(outcomes: list[tuple[int, float]], rng: Rng) -> int:
+    """An outcome drawn with its probability (the last one absorbs rounding)."""
+    r = rng.random()
+    for action, probability in outcomes:
+        r -= probability
+        if r < 0.0:
+            return action
+    return outcomes[-1][0]
+
+
+def play_open_spiel_game(game: Any, rng: Rng) -> tuple[int, int]:
+    """Play one random game; return (actions applied, of which chance outcomes)."""
+    state = game.new_initial_state()
+    below = rng.below
+    actions = chance = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state.chance_outcomes(), rng))
+            chance += 1
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[below(len(legal))])
+        actions += 1
+    state.returns()
+    return actions, chance
+
+
+def run_open_spiel(game: Any, seconds: float, seed: int) -> Measurement:
+    """Play random games of a loaded pyspiel game for about ``seconds`` seconds."""
+    rng = Rng(seed)
+    play_open_spiel_game(game, rng)  # warm-up
+    m = Measurement()
+    start = time.perf_counter()
+    deadline = start + seconds
+    now = start
+    while now < deadline or m.games == 0:
+        actions, chance = play_open_spiel_game(game, rng)
+        m.actions += actions
+        m.chance_actions += chance
+        m.games += 1
+        now = time.perf_counter()
+    m.seconds = now - start
+    return m
+
+
+def load_references(pyspiel: Any) -> dict[str, Any]:
+    return {name: pyspiel.load_game(name) for name in REFERENCE_GAMES}
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+def fill_ratios(row: Row, references: dict[str, Row]) -> None:
+    """Set the ratios against the references and the target verdict of an Amun-Re row."""
+    oh_hell = references.get("oh_hell")
+    kuhn = references.get("python_kuhn_poker")
+    if oh_hell and oh_hell.actions_per_second:
+        row.ratio_oh_hell = row.actions_per_second / oh_hell.actions_per_second
+    if kuhn and kuhn.actions_per_second:
+        row.ratio_python_kuhn_poker = row.actions_per_second / kuhn.actions_per_second
+    if row.game == TARGET_GAME:
+        fast = row.actions_per_second >= TARGET_ACTIONS_PER_SECOND
+        ratio_ok = row.ratio_oh_hell is not None and row.ratio_oh_hell >= TARGET_RATIO_OH_HELL
+        row.meets_target = fast and ratio_ok
+
+
+def verdict(row: Row) -> str:
+    if row.meets_target is None:
+        return ""
+    if row.meets_target:
+        return "yes"
+    reasons = []
+    if row.actions_per_second < TARGET_ACTIONS_PER_SECOND:
+        reasons.append("slow")
+    if row.ratio_oh_hell is None:
+        reasons.append("no ref")
+    elif row.ratio_oh_hell < TARGET_RATIO_OH_HELL:
+        reasons.append("ratio")
+    return "NO (" + ", ".join(reasons) + ")"
+
+
+def format_ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def format_table(karnak_rows: list[Row], reference_rows: list[Row]) -> str:
+    header = (
+        f"{'game':<18} {'players':>7} {'actions/s':>11} {'games/s':>9} {'actions/game':>12}"
+        f" {'vs oh_hell':>10} {'vs kuhn':>8}  target"
+    )
+    lines = [header, "-" * len(header)]
+    for row in karnak_rows:
+        lines.append(
+            f"{row.game:<18} {row.players:>7} {row.actions_per_second:>11,.0f}"
+            f" {row.games_per_second:>9,.1f} {row.actions_per_game:>12,.1f}"
+            f" {format_ratio(row.ratio_oh_hell):>10} {format_ratio(row.ratio_python_kuhn_poker):>8}"
+            f"  {verdict(row)}"
+        )
+    for row in reference_rows:
+        lines.append(
+            f"{row.game:<18} {row.players:>7} {row.actions_per_second:>11,.0f}"
+            f" {row.games_per_second:>9,.1f} {row.actions_per_game:>12,.1f}"
+            f" {'(ref)':>10} {'(ref)':>8}"
+        )
+    return "\n".join(lines)
+
+
+def print_text(report: dict[str, Any], karnak_rows: list[Row], reference_rows: list[Row]) -> None:
+    print(
+        f"Random play, one core, ~{report['seconds_per_row']:g} s per row"
+        f" (Python {report['python']}, {report['machine']})"
+    )
+    print(format_table(karnak_rows, reference_rows))
+    print()
+    print(report["target"])
+    if report["open_spiel"] is None:
+        print("OpenSpiel reference missing: pyspiel is not installed (pip install -e .[bench]);")
+        print("ratios and the ratio half of the target cannot be judged in this run.")
+    else:
+        counting = f"References: OpenSpiel {report['open_spiel']}. {report['counting']}"
+        print(textwrap.fill(counting, width=100))
+        for row in reference_rows:
+            print(
+                f"  {row.game}: {row.chance_actions_per_game:.1f} of"
+                f" {row.actions_per_game:.1f} actions per game are chance outcomes"
+            )
+
+
+# --- profiling ------------------------------------------------------------------------------
+
+
+def profile(players: int, seconds: float) -> None:
+    """cProfile random Amun-Re games and print the hottest functions."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    m = run_karnak(TARGET_GAME, players, seconds)
+    profiler.disable()
+    print(
+        f"Profiled {TARGET_GAME}, {players} players: {m.games} games, {m.actions} actions"
+        f" in {m.seconds:.1f} s (slowed down by the profiler)"
+    )
+    for key in ("cumulative", "tottime"):
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(key).print_stats(PROFILE_TOP)
+        print(f"\n=== top {PROFILE_TOP} by {key} ===")
+        print(out.getvalue())
+
+
+# --- main -----------------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time budget per row")
+    parser.add_argument("--games", default="amunre", help="comma-separated Karnak games")
+    parser.add_argument("--players", default="3,4,5", help="comma-separated player counts")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="cProfile Amun-Re at the first player count instead of benchmarking",
+    )
+    return parser.parse_args(argv)
+
+
+def measure_references(pyspiel: Any | None, seconds: float, before: bool) -> dict[str, Any]:
+    """Half of each reference's budget; the other half runs after the Karnak rows."""
+    if pyspiel is None:
+        return {}
+    offset = 0 if before else 1_000
+    return {
+        name: run_open_spiel(game, seconds / 2, BASE_SEED + offset + i)
+        for i, (name, game) in enumerate(load_references(pyspiel).items())
+    }
+
+
+def benchmark(games: list[str], players: list[int], seconds: float) -> dict[str, Any]:
+    pyspiel = load_pyspiel()
+    first = measure_references(pyspiel, seconds, before=True)
+    karnak = [(g, p, run_karnak(g, p, seconds)) for g in games for p in players]
+    second = measure_references(pyspiel, seconds, before=False)
+
+    reference_rows: dict[str, Row] = {}
+    if pyspiel is not None:
+        for name, game in load_references(pyspiel).items():
+            first[name].add(second[name])
+            reference_rows[name] = Row.of(name, game.num_players(), first[name])
+    karnak_rows = [Row.of(g, p, m) for g, p, m in karnak]
+    for row in karnak_rows:
+        fill_ratios(row, reference_rows)
+
+    return {
+        "seconds_per_row": seconds,
+        "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()}",
+        "open_spiel": open_spiel_version() if pyspiel is not None else None,
+        "counting": (
+            "Karnak counts every apply_unchecked call (no chance actions: shuffling happens in"
+            " the engine); OpenSpiel counts every apply_action call, chance outcomes included."
+        ),
+        "target": (
+            f"Target for {TARGET_GAME}: >= {TARGET_ACTIONS_PER_SECOND:,.0f} actions/s and"
+            f" >= {TARGET_RATIO_OH_HELL} x oh_hell actions/s (same run)."
+        ),
+        "karnak": [asdict(r) for r in karnak_rows],
+        "references": [asdict(r) for r in reference_rows.values()],
+        "_rows": (karnak_rows, list(reference_rows.values())),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    players = [int(p) for p in args.players.split(",") if p.strip()]
+    if args.profile:
+        profile(players[0], args.seconds)
+        return 0
+    report = benchmark(games, players, args.seconds)
+    karnak_rows, reference_rows = report.pop("_rows")
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_text(report, karnak_rows, reference_rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""What a game declares up front: its metadata, its options, and how to start a state.
+
+Following OpenSpiel, a game is a small immutable description; all play happens in states.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from karnak.core.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    from karnak.core.actions import Action
+    from karnak.core.state import State
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, default, allowed values and a line of help.
+
+    ``choices`` lists the allowed values; booleans get ``(False, True)`` automatically.
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = field(default=())
+
+    def allowed(self) -> tuple[Any, ...]:
+        if self.choices:
+            return self.choices
+        if isinstance(self.default, bool):
+            return (False, True)
+        return ()
+
+    def coerce(self, value: Any) -> Any:
+        """Accept the value itself or its text form (from a command line or a lobby form)."""
+        allowed = self.allowed()
+        if isinstance(value, str) and allowed:
+            for candidate in allowed:
+                if str(candidate).lower() == value.strip().lower():
+                    return candidate
+            if isinstance(self.default, bool):
+                lowered = value.strip().lower()
+                if lowered in ("1", "yes", "on", "true"):
+                    return True
+                if lowered in ("0", "no", "off", "false"):
+                    return False
+        if allowed and value not in allowed:
+            shown = ", ".join(str(a) for a in allowed)
+            raise InvalidOptionError(
+                f"option {self.name!r} cannot be {value!r}; allowed values: {shown}"
+            )
+        if isinstance(self.default, bool) and not isinstance(value, bool):
+            raise InvalidOptionError(f"option {self.name!r} must be true or false, not {value!r}")
+        return value
+
+
+class Game(ABC):
+    """Metadata of a game plus the way to start, parse and restore its states."""
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = ()
+    default_seat_names: tuple[str, ...] = ()
+
+    def option_spec(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        known = ", ".join(s.name for s in self.options) or "none"
+        raise InvalidOptionError(f"{self.title} has no option {name!r}; options: {known}")
+
+    def resolve_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Fill in defaults and validate every given option; unknown names are errors."""
+        given = dict(options or {})
+        resolved: dict[str, Any] = {}
+        for spec in self.options:
+            resolved[spec.name] = spec.coerce(given.pop(spec.name)) if spec.name in given else (
+                spec.default
+            )
+        if given:
+            unknown = ", ".join(sorted(given))
+            known = ", ".join(s.name for s in self.options) or "none"
+            raise InvalidOptionError(
+                f"{self.title} has no option(s) {unknown}; options: {known}"
+            )
+        return resolved
+
+    def check_player_count(self, count: int) -> None:
+        if not self.min_players <= count <= self.max_players:
+            raise InvalidOptionError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {count}"
+            )
+
+    def seat_names(self, count: int) -> list[str]:
+        """Default names for ``count`` seats (colours where the game has them)."""
+        names = list(self.default_seat_names[:count])
+        while len(names) < count:
+            names.append(f"Player {len(names) + 1}")
+        return names
+
+    @abstractmethod
+    def new_state(
+        self,
+        players: Sequence[str] | int,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> State:
+        """Start a game. ``players`` is a list of seat names or a number of seats."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action written as ``text`` (the inverse of ``Action.to_text``)."""
+
+    @abstractmethod
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        """The action described by ``data`` (the inverse of ``Action.to_json``)."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Restore a state written by ``State.to_json``."""
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} v{self.version}>"

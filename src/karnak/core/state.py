@@ -1,0 +1,177 @@
+"""The questions every game state answers.
+
+A state is a deterministic, mutable state machine. Mutability is deliberate: pure Python
+pays dearly for copying on every step, so ``apply_unchecked`` changes the state in place
+(like python-chess's ``push``) and search takes an explicit :meth:`State.clone` first.
+The checked :meth:`State.apply` is the entry point for people and clients; it refuses an
+illegal action with :class:`IllegalActionError` and leaves the state untouched.
+
+Legality has one source: :meth:`legal_actions`. The checked path accepts exactly what it
+lists, and the unchecked path assumes the caller took its action from that list.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any
+
+from karnak.core.errors import IllegalActionError
+from karnak.core.events import EventLog
+
+if TYPE_CHECKING:
+    from karnak.core.actions import Action
+    from karnak.core.game import Game
+    from karnak.core.record import GameRecord
+    from karnak.core.rng import Rng
+
+LEGAL_SHOWN = 12
+
+
+class State(ABC):
+    """Base class of every game state."""
+
+    game: Game
+    players: tuple[str, ...]
+    seed: int
+    options: dict[str, Any]
+    history: list[tuple[int, Action]]
+    log: EventLog
+
+    # --- whose decision ------------------------------------------------------------
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that must decide now: one seat, or several at a sealed simultaneous step.
+
+        Empty exactly when the game is over.
+        """
+
+    def is_simultaneous(self) -> bool:
+        """True at a sealed step where several seats commit without seeing each other."""
+        return False
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty if the seat has nothing to decide)."""
+
+    # --- applying ------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``action`` for ``seat`` after checking it; raise if it is illegal."""
+        if self.is_over():
+            raise IllegalActionError("the game is over; no more actions are accepted", seat=seat)
+        if not 0 <= seat < len(self.players):
+            raise IllegalActionError(
+                f"there is no seat {seat}; seats are 0 to {len(self.players) - 1}", seat=seat
+            )
+        movers = self.to_move()
+        if seat not in movers:
+            waiting = ", ".join(self.players[s] for s in movers)
+            raise IllegalActionError(
+                f"it is not {self.players[seat]}'s decision now; waiting for {waiting}",
+                seat=seat,
+            )
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            texts = [a.to_text() for a in legal]
+            shown = ", ".join(texts[:LEGAL_SHOWN])
+            if len(texts) > LEGAL_SHOWN:
+                shown += f", ... ({len(texts)} in all)"
+            reason = self.explain_illegal(seat, action)
+            raise IllegalActionError(
+                f"{self.players[seat]} cannot {action.to_text()!r}: {reason}. Legal now: {shown}",
+                seat=seat,
+                legal=texts,
+            )
+        self.apply_unchecked(seat, action)
+
+    def apply_text(self, seat: int, text: str) -> Action:
+        """Parse ``text`` as an action of this game and apply it checked; returns the action."""
+        action = self.game.parse_action(text)
+        self.apply(seat, action)
+        return action
+
+    @abstractmethod
+    def apply_unchecked(self, seat: int, action: Action) -> None:
+        """Fast path for search and replay of trusted records: no legality check."""
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` is illegal for ``seat`` now (games override for precise reasons)."""
+        return "it is not among the legal actions at this point"
+
+    # --- the end -------------------------------------------------------------------
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Points of each seat (final once the game is over)."""
+
+    @abstractmethod
+    def ranking_key(self, seat: int) -> tuple[int, ...]:
+        """The tuple that orders seats at the end: points first, then the game's tie-breaks."""
+
+    def ranks(self) -> list[int]:
+        """Standard competition ranks (1 = best); tied seats share a rank."""
+        keys = [self.ranking_key(s) for s in range(len(self.players))]
+        return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+    def winners(self) -> list[int]:
+        """Seats that share first place (a shared victory lists several)."""
+        return [s for s, r in enumerate(self.ranks()) if r == 1]
+
+    def returns(self) -> list[float]:
+        """Research-style outcome: +1 split among winners, 0 otherwise (after the end)."""
+        if not self.is_over():
+            return [0.0] * len(self.players)
+        winners = self.winners()
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(len(self.players))]
+
+    # --- what a seat may see -------------------------------------------------------
+    @abstractmethod
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """All that ``seat`` may see now and nothing more (``None``: a spectator)."""
+
+    def information_state(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` knows: its observation plus the history it witnessed.
+
+        The history is the seat's view of the log, which already hides what the seat did
+        not see (other hands, sealed commitments before the reveal).
+        """
+        return {"observation": self.observation(seat), "history": self.log_lines(seat)}
+
+    @abstractmethod
+    def resample(self, seat: int, rng: Rng) -> State:
+        """A copy in which everything hidden from ``seat`` is re-dealt consistently.
+
+        Search bots use it to sample worlds they cannot tell apart from the true one.
+        """
+
+    def log_lines(self, seat: int | None = None, *, everything: bool = False) -> list[str]:
+        return self.log.lines(seat, everything=everything)
+
+    # --- copies, records, serialisation --------------------------------------------
+    @abstractmethod
+    def clone(self, *, log: bool = True) -> State:
+        """An independent copy; ``log=False`` drops the event log for fast search."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to restore the state exactly (includes hidden information)."""
+
+    def record(self) -> GameRecord:
+        from karnak.core.record import GameRecord
+
+        return GameRecord(
+            game=self.game.name,
+            version=self.game.version,
+            options=dict(self.options),
+            seed=self.seed,
+            seats=list(self.players),
+            actions=[(seat, action.to_text()) for seat, action in self.history],
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]

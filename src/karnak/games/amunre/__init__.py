@@ -1,0 +1,72 @@
+"""Reiner Knizia's Amun-Re (3-5 players): auctions, a sealed joint offering, farms and pyramids.
+
+>>> from karnak.games.amunre import GAME
+>>> state = GAME.new_state(["Red", "Blue", "Black", "White"], seed=1)
+>>> state.phase
+'auction'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from karnak.core.errors import InvalidOptionError
+from karnak.core.game import Game, OptionSpec
+from karnak.games.amunre.actions import AmunReAction, action_from_json, parse_action
+from karnak.games.amunre.board import Board, default_board, load_board
+from karnak.games.amunre.state import AmunReState
+
+
+class AmunRe(Game):
+    name = "amunre"
+    title = "Amun-Re"
+    #: Bumped whenever a behaviour change would make old records replay differently.
+    version = "1.0"
+    min_players = 3
+    max_players = 5
+    default_seat_names = ("Red", "Blue", "Black", "White", "Yellow")
+    options = (
+        OptionSpec("edition", "2003", "names and texts: 2003 (Rio Grande) or 2016 (Supermeeple)", ("2003", "2016")),
+        OptionSpec(
+            "expert_provinces",
+            False,
+            "2016 expert rules: each player holds 3 province cards and picks one per round",
+        ),
+        OptionSpec("offer_cards", False, "power cards may be offered at 1 gold each"),
+    )
+
+    def __init__(self, board: Board | None = None):
+        self.board = board or default_board()
+
+    def with_board(self, board: Board) -> AmunRe:
+        """The same game played on a corrected board."""
+        return AmunRe(board)
+
+    def new_state(
+        self,
+        players: Sequence[str] | int,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> AmunReState:
+        names = self.seat_names(players) if isinstance(players, int) else list(players)
+        self.check_player_count(len(names))
+        if len(set(names)) != len(names) or not all(n.strip() for n in names):
+            raise InvalidOptionError("seat names must be distinct and not empty")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidOptionError(f"the seed must be a whole number, not {seed!r}")
+        return AmunReState(self, self.board, names, seed, self.resolve_options(options))
+
+    def parse_action(self, text: str) -> AmunReAction:
+        return parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> AmunReAction:
+        return action_from_json(data)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> AmunReState:
+        return AmunReState.from_json(self, self.board, data)
+
+
+GAME = AmunRe()
+
+__all__ = ["GAME", "AmunRe", "AmunReState", "Board", "load_board"]

@@ -1,0 +1,331 @@
+"""Board and card figures of Amun-Re, loaded from a data file with their confidences.
+
+The figures are data, not code: ``data/board.toml`` ships our best reading, and a user with
+a printed board can load a corrected copy. Loading validates everything the rules rely on and
+names the file, the province and the field in any error.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from karnak.core.errors import BoardDataError
+
+BOARD_FORMAT = "karnak-amunre-board/1"
+CONFIDENCES = ("printed", "one source", "reconstructed")
+
+#: The twelve power-card kinds whose effects the rules implement, in display order.
+CARD_KINDS = (
+    "blockade",
+    "overbid",
+    "free_farmer",
+    "builder",
+    "correction",
+    "eight_gold",
+    "harvest_increase",
+    "card_bonus",
+    "farmer_bonus",
+    "egypt_bonus",
+    "side_bonus",
+    "bank_bonus",
+)
+BONUS_KINDS = ("card_bonus", "farmer_bonus", "egypt_bonus", "side_bonus", "bank_bonus")
+PHASES = ("auction", "market", "offering", "harvest", "scoring")
+
+PROVINCE_INT_FIELDS = (
+    "card_limit",
+    "fields",
+    "printed_farmers",
+    "bonus_cards",
+    "bonus_stones",
+    "bonus_gold",
+    "gold",
+    "caravan",
+    "temples",
+)
+PROVINCE_FIELDS = ("half", "side", "nile", *PROVINCE_INT_FIELDS)
+
+
+@dataclass(frozen=True)
+class Province:
+    """One province of the board, as printed (or reconstructed)."""
+
+    name: str
+    half: str  # "lower" or "upper" Egypt
+    side: str  # "west" or "east" of the Nile
+    nile: bool  # on the bank of the Nile
+    card_limit: int
+    fields: int
+    printed_farmers: int
+    bonus_cards: int
+    bonus_stones: int
+    bonus_gold: int
+    gold: int
+    caravan: int
+    temples: int
+    confidence: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def card_symbols(self) -> int:
+        """Power-card symbols shown: the purchase limit plus the free-card box."""
+        return self.card_limit + self.bonus_cards
+
+
+@dataclass(frozen=True)
+class CardKind:
+    id: str
+    name_2003: str
+    name_2016: str
+    count: int
+    phase: str
+
+    def name(self, edition: str) -> str:
+        return self.name_2016 if edition == "2016" else self.name_2003
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything printed on the board and the cards that the rules consult."""
+
+    provinces: tuple[Province, ...]
+    cards: tuple[CardKind, ...]
+    bid_spaces: tuple[int, ...]
+    start_gold: int
+    start_builders: int
+    stones: int
+    farmers: Mapping[str, int]
+    kingdoms: int
+    rounds_per_kingdom: int
+    temple_thresholds: tuple[int, ...]
+    caravan_spaces: tuple[int, ...]
+    bonus_card_points: int
+    nile_side_points: int
+    complete_set_points: int
+    gold_ranking_points: tuple[int, ...]
+    power_card_bonus_symbols: int
+    farmer_bonus_farmers: int
+    treasury_gold: int
+    theft_gold: int
+    sell_price: int
+    source: str = "built-in"
+
+    @property
+    def province_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.provinces)
+
+    def province(self, name: str) -> Province:
+        for p in self.provinces:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def card(self, kind: str) -> CardKind:
+        for c in self.cards:
+            if c.id == kind:
+                return c
+        raise KeyError(kind)
+
+    @property
+    def total_cards(self) -> int:
+        return sum(c.count for c in self.cards)
+
+    def temple_space(self, total: int) -> int:
+        """Temple-track space (1-4) reached by an offering total."""
+        for space, upper in enumerate(self.temple_thresholds, start=1):
+            if total <= upper:
+                return space
+        return len(self.temple_thresholds) + 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "provinces": [
+                {
+                    "name": p.name,
+                    **{f: getattr(p, f) for f in PROVINCE_FIELDS},
+                    "confidence": dict(p.confidence),
+                }
+                for p in self.provinces
+            ],
+        }
+
+
+def _fail(where: str, message: str) -> BoardDataError:
+    return BoardDataError(f"{where}: {message}")
+
+
+def _int(where: str, data: Mapping[str, Any], key: str, *, minimum: int = 0) -> int:
+    if key not in data:
+        raise _fail(where, f"missing {key!r}")
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(where, f"{key!r} must be a whole number, not {value!r}")
+    if value < minimum:
+        raise _fail(where, f"{key!r} must be at least {minimum}, not {value}")
+    return value
+
+
+def _int_list(where: str, data: Mapping[str, Any], key: str) -> tuple[int, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not value:
+        raise _fail(where, f"{key!r} must be a non-empty list of whole numbers")
+    for item in value:
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise _fail(where, f"{key!r} must hold whole numbers, not {item!r}")
+    return tuple(value)
+
+
+def _province(where: str, name: str, data: Any) -> Province:
+    if not isinstance(data, Mapping):
+        raise _fail(where, "must be a table of figures")
+    unknown = set(data) - set(PROVINCE_FIELDS) - {"reconstructed", "one_source"}
+    if unknown:
+        raise _fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
+    half = data.get("half")
+    if half not in ("lower", "upper"):
+        raise _fail(where, f"'half' must be \"lower\" or \"upper\", not {half!r}")
+    side = data.get("side")
+    if side not in ("west", "east"):
+        raise _fail(where, f"'side' must be \"west\" or \"east\", not {side!r}")
+    nile = data.get("nile")
+    if not isinstance(nile, bool):
+        raise _fail(where, f"'nile' must be true or false, not {nile!r}")
+    ints = {key: _int(where, data, key) for key in PROVINCE_INT_FIELDS}
+    confidence = {key: "printed" for key in PROVINCE_FIELDS}
+    for level_key, level in (("one_source", "one source"), ("reconstructed", "reconstructed")):
+        listed = data.get(level_key, [])
+        if not isinstance(listed, list):
+            raise _fail(where, f"{level_key!r} must be a list of field names")
+        for item in listed:
+            if item not in PROVINCE_FIELDS:
+                raise _fail(where, f"{level_key!r} names unknown field {item!r}")
+            confidence[item] = level
+    return Province(name=name, half=half, side=side, nile=nile, confidence=confidence, **ints)
+
+
+def parse_board(data: Mapping[str, Any], source: str = "built-in") -> Board:
+    """Validate raw board data (as read from TOML) and build a :class:`Board`."""
+    fmt = data.get("format")
+    if fmt != BOARD_FORMAT:
+        raise _fail(source, f"'format' must be {BOARD_FORMAT!r}, not {fmt!r}")
+    constants = data.get("constants")
+    if not isinstance(constants, Mapping):
+        raise _fail(source, "missing the [constants] table")
+    where = f"{source} [constants]"
+    bid_spaces = _int_list(where, constants, "bid_spaces")
+    if list(bid_spaces) != sorted(set(bid_spaces)) or bid_spaces[0] != 0:
+        raise _fail(where, "'bid_spaces' must start at 0 and rise strictly")
+    thresholds = _int_list(where, constants, "temple_thresholds")
+    if list(thresholds) != sorted(set(thresholds)):
+        raise _fail(where, "'temple_thresholds' must rise strictly")
+    farmers = constants.get("farmers")
+    if not isinstance(farmers, Mapping) or set(farmers) != {"2003", "2016"}:
+        raise _fail(where, "'farmers' must give the supply for editions \"2003\" and \"2016\"")
+    farmer_supply = {ed: _int(where, farmers, ed, minimum=1) for ed in ("2003", "2016")}
+
+    raw_cards = data.get("power_cards")
+    if not isinstance(raw_cards, list):
+        raise _fail(source, "missing the [[power_cards]] list")
+    cards: list[CardKind] = []
+    for index, raw in enumerate(raw_cards):
+        cwhere = f"{source} power_cards[{index}]"
+        if not isinstance(raw, Mapping):
+            raise _fail(cwhere, "must be a table")
+        kind = raw.get("id")
+        if kind not in CARD_KINDS:
+            raise _fail(cwhere, f"unknown card id {kind!r}; known: {', '.join(CARD_KINDS)}")
+        phase = raw.get("phase")
+        if phase not in PHASES:
+            raise _fail(cwhere, f"'phase' must be one of {', '.join(PHASES)}")
+        names = [raw.get("name_2003"), raw.get("name_2016")]
+        if not all(isinstance(n, str) and n for n in names):
+            raise _fail(cwhere, "needs 'name_2003' and 'name_2016'")
+        cards.append(
+            CardKind(
+                id=kind,
+                name_2003=str(names[0]),
+                name_2016=str(names[1]),
+                count=_int(cwhere, raw, "count", minimum=1),
+                phase=phase,
+            )
+        )
+    ids = [c.id for c in cards]
+    if sorted(ids) != sorted(CARD_KINDS):
+        missing = sorted(set(CARD_KINDS) - set(ids))
+        doubled = sorted({i for i in ids if ids.count(i) > 1})
+        raise _fail(
+            source,
+            f"power cards must list each of the 12 kinds once (missing: {missing or 'none'}, "
+            f"doubled: {doubled or 'none'})",
+        )
+    cards.sort(key=lambda c: CARD_KINDS.index(c.id))
+
+    raw_provinces = data.get("provinces")
+    if not isinstance(raw_provinces, Mapping) or not raw_provinces:
+        raise _fail(source, "missing the [provinces.*] tables")
+    provinces = tuple(
+        _province(f"{source} [provinces.{name}]", str(name), raw)
+        for name, raw in raw_provinces.items()
+    )
+    if len(provinces) < 15:
+        raise _fail(source, f"the board needs 15 provinces for 5 players, it has {len(provinces)}")
+
+    start_builders = _int(where, constants, "start_builders")
+    builder = next(c for c in cards if c.id == "builder")
+    if builder.count < 5 * start_builders:
+        raise _fail(source, "there must be enough builder cards to deal to 5 players")
+    return Board(
+        provinces=tuple(sorted(provinces, key=lambda p: p.name)),
+        cards=tuple(cards),
+        bid_spaces=bid_spaces,
+        start_gold=_int(where, constants, "start_gold"),
+        start_builders=start_builders,
+        stones=_int(where, constants, "stones", minimum=1),
+        farmers=farmer_supply,
+        kingdoms=_int(where, constants, "kingdoms", minimum=1),
+        rounds_per_kingdom=_int(where, constants, "rounds_per_kingdom", minimum=1),
+        temple_thresholds=thresholds,
+        caravan_spaces=_int_list(where, constants, "caravan_spaces"),
+        bonus_card_points=_int(where, constants, "bonus_card_points"),
+        nile_side_points=_int(where, constants, "nile_side_points"),
+        complete_set_points=_int(where, constants, "complete_set_points"),
+        gold_ranking_points=_int_list(where, constants, "gold_ranking_points"),
+        power_card_bonus_symbols=_int(where, constants, "power_card_bonus_symbols"),
+        farmer_bonus_farmers=_int(where, constants, "farmer_bonus_farmers"),
+        treasury_gold=_int(where, constants, "treasury_gold"),
+        theft_gold=_int(where, constants, "theft_gold"),
+        sell_price=_int(where, constants, "sell_price"),
+        source=source,
+    )
+
+
+def load_board(path: str | Path | None = None) -> Board:
+    """The built-in board, or the corrected board file at ``path``."""
+    if path is None:
+        return default_board()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardDataError(f"cannot read board file {path}: {exc.strerror or exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardDataError(f"{path} is not valid TOML: {exc}") from exc
+    return parse_board(data, source=str(path))
+
+
+@cache
+def default_board() -> Board:
+    text = resources.files("karnak.games.amunre").joinpath("data/board.toml").read_text("utf-8")
+    return parse_board(tomllib.loads(text))
+
+
+def default_board_text() -> str:
+    """The shipped data file, for users who want a copy to correct."""
+    return resources.files("karnak.games.amunre").joinpath("data/board.toml").read_text("utf-8")
