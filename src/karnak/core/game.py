@@ -82,15 +82,13 @@ class Game(ABC):
         given = dict(options or {})
         resolved: dict[str, Any] = {}
         for spec in self.options:
-            resolved[spec.name] = spec.coerce(given.pop(spec.name)) if spec.name in given else (
-                spec.default
+            resolved[spec.name] = (
+                spec.coerce(given.pop(spec.name)) if spec.name in given else (spec.default)
             )
         if given:
             unknown = ", ".join(sorted(given))
             known = ", ".join(s.name for s in self.options) or "none"
-            raise InvalidOptionError(
-                f"{self.title} has no option(s) {unknown}; options: {known}"
-            )
+            raise InvalidOptionError(f"{self.title} has no option(s) {unknown}; options: {known}")
         return resolved
 
     def check_player_count(self, count: int) -> None:

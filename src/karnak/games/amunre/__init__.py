@@ -27,7 +27,12 @@ class AmunRe(Game):
     max_players = 5
     default_seat_names = ("Red", "Blue", "Black", "White", "Yellow")
     options = (
-        OptionSpec("edition", "2003", "names and texts: 2003 (Rio Grande) or 2016 (Supermeeple)", ("2003", "2016")),
+        OptionSpec(
+            "edition",
+            "2003",
+            "names and texts: 2003 (Rio Grande) or 2016 (Supermeeple)",
+            ("2003", "2016"),
+        ),
         OptionSpec(
             "expert_provinces",
             False,

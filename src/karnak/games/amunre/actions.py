@@ -357,7 +357,9 @@ ACTION_FORMS = (
 
 def _bad(text: str, why: str) -> InvalidActionTextError:
     forms = "; ".join(ACTION_FORMS)
-    return InvalidActionTextError(f"cannot read {text!r} as an Amun-Re action: {why}. Forms: {forms}")
+    return InvalidActionTextError(
+        f"cannot read {text!r} as an Amun-Re action: {why}. Forms: {forms}"
+    )
 
 
 def _province(word: str) -> str:

@@ -189,10 +189,10 @@ def _province(where: str, name: str, data: Any) -> Province:
         raise _fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
     half = data.get("half")
     if half not in ("lower", "upper"):
-        raise _fail(where, f"'half' must be \"lower\" or \"upper\", not {half!r}")
+        raise _fail(where, f'\'half\' must be "lower" or "upper", not {half!r}')
     side = data.get("side")
     if side not in ("west", "east"):
-        raise _fail(where, f"'side' must be \"west\" or \"east\", not {side!r}")
+        raise _fail(where, f'\'side\' must be "west" or "east", not {side!r}')
     nile = data.get("nile")
     if not isinstance(nile, bool):
         raise _fail(where, f"'nile' must be true or false, not {nile!r}")
@@ -226,7 +226,7 @@ def parse_board(data: Mapping[str, Any], source: str = "built-in") -> Board:
         raise _fail(where, "'temple_thresholds' must rise strictly")
     farmers = constants.get("farmers")
     if not isinstance(farmers, Mapping) or set(farmers) != {"2003", "2016"}:
-        raise _fail(where, "'farmers' must give the supply for editions \"2003\" and \"2016\"")
+        raise _fail(where, '\'farmers\' must give the supply for editions "2003" and "2016"')
     farmer_supply = {ed: _int(where, farmers, ed, minimum=1) for ed in ("2003", "2016")}
 
     raw_cards = data.get("power_cards")

@@ -39,10 +39,11 @@ def explain(state: AmunReState, seat: int, action: Action) -> str:
         return f"that belongs to the {' or '.join(phases)} phase, and this is the {phase} phase"
     province = getattr(action, "province", None)
     if province is not None and province not in state.cat.index:
-        return f"there is no province {province!r} (provinces: {', '.join(state.board.province_names)})"
+        names = ", ".join(state.board.province_names)
+        return f"there is no province {province!r} (provinces: {names})"
     p = state.cat.index.get(province or "", -1)
     hand = state.hand[seat]
-    if isinstance(action, A.Sell) or isinstance(action, A.PlayBonus):
+    if isinstance(action, A.Sell | A.PlayBonus):
         if action.card not in CARD_KINDS:
             return f"there is no power card {action.card!r}"
         if not hand[CARD_KINDS.index(action.card)]:
@@ -60,8 +61,9 @@ def explain(state: AmunReState, seat: int, action: Action) -> str:
             return "power cards come first in a market turn, and that step is over"
         if action.count > limit:
             return f"your provinces let you buy at most {limit} power card(s)"
-        if action.count * (action.count + 1) // 2 > state.gold[seat]:
-            return f"{action.count} cards cost {action.count * (action.count + 1) // 2} gold and you have {state.gold[seat]}"
+        cost = action.count * (action.count + 1) // 2
+        if cost > state.gold[seat]:
+            return f"{action.count} cards cost {cost} gold and you have {state.gold[seat]}"
     if isinstance(action, A.Farmer | A.TakeFarmer):
         if state.field_farmers[p] >= state.board.provinces[p].fields:
             return f"{province} has no empty field"

@@ -40,14 +40,14 @@ class ScoreLines:
         return {**asdict(self), "total": self.total}
 
 
-def farmers_in(board: Board, p: int, field_farmers: Sequence[int], free_farmers: Sequence[int]) -> int:
+def farmers_in(
+    board: Board, p: int, field_farmers: Sequence[int], free_farmers: Sequence[int]
+) -> int:
     """Farmers that work a province: tokens on fields, free farmers, and printed farmers."""
     return field_farmers[p] + free_farmers[p] + board.provinces[p].printed_farmers
 
 
-def bonus_condition(
-    board: Board, kind: str, owned: Sequence[int], farmers_owned: int
-) -> bool:
+def bonus_condition(board: Board, kind: str, owned: Sequence[int], farmers_owned: int) -> bool:
     """Whether a scoring bonus card's condition holds for a seat owning ``owned``."""
     if not owned:
         return False

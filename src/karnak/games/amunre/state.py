@@ -497,7 +497,8 @@ class AmunReState(State):
         else:
             text = f"{offer.gold} gold"
             if offer.cards:
-                text += f" and {len(offer.cards)} power card(s) ({self._cards_text([K[c] for c in offer.cards])})"
+                names = self._cards_text([K[c] for c in offer.cards])
+                text += f" and {len(offer.cards)} power card(s) ({names})"
         if offer.correction:
             text += " with a correction card"
         return text
@@ -553,9 +554,7 @@ class AmunReState(State):
         if hand[EIGHT_GOLD] and self.eight_gold_prov[s] < 0:
             return True
         if hand[HARVEST_INCREASE] and self.increase_prov[s] < 0:
-            return any(
-                self.farmers(p) and p != self.eight_gold_prov[s] for p in self.owned(s)
-            )
+            return any(self.farmers(p) and p != self.eight_gold_prov[s] for p in self.owned(s))
         return False
 
     def _harvest_next(self) -> None:
@@ -812,7 +811,9 @@ class AmunReState(State):
             kinds = [k for k in range(NKINDS) if counts[k]]
             for combo in product(*(range(counts[k] + 1) for k in kinds)):
                 cards = tuple(
-                    sorted(CARD_KINDS[k] for k, m in zip(kinds, combo, strict=True) for _ in range(m))
+                    sorted(
+                        CARD_KINDS[k] for k, m in zip(kinds, combo, strict=True) for _ in range(m)
+                    )
                 )
                 if not cards:
                     continue

@@ -1,0 +1,44 @@
+# Everyday commands. `make play` and `make test` are all a newcomer needs.
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+PLAYERS ?= 4
+
+.PHONY: setup play test lint format typecheck unit bench golden clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)  ## create the virtualenv and install Karnak with its dev tools
+
+play: setup  ## play Amun-Re in the terminal against bots
+	$(BIN)/karnak play amunre --players $(PLAYERS)
+
+test: lint typecheck unit  ## everything CI runs
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+format: setup
+	$(BIN)/ruff check --fix src tests bench
+	$(BIN)/ruff format src tests bench
+
+typecheck: setup
+	$(BIN)/mypy
+
+unit: setup
+	$(BIN)/pytest -n 2 -q
+
+bench: setup  ## engine speed against OpenSpiel references (installs the bench extra)
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python bench/engine.py
+
+golden: setup  ## rewrite the golden playthroughs after an intended rules change
+	$(BIN)/python tests/golden/regenerate.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
