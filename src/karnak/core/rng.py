@@ -15,6 +15,7 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_LIMITS: dict[int, int] = {}  # rejection bound per range size, cached (bigint maths is slow)
 
 
 class Rng:
@@ -38,11 +39,16 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``, without modulo bias."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next_u64()
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("below() needs a positive bound")
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
+        while True:  # next_u64 inlined: this is the hottest call in random play
+            self.state = s = (self.state + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 

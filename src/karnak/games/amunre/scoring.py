@@ -7,7 +7,7 @@ Kept apart from the state machine so each rule can be read, tested and explained
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from karnak.games.amunre.board import Board
 
@@ -37,7 +37,16 @@ class ScoreLines:
         )
 
     def to_json(self) -> dict[str, int]:
-        return {**asdict(self), "total": self.total}
+        return {
+            "pyramids": self.pyramids,
+            "complete_sets": self.complete_sets,
+            "nile_west": self.nile_west,
+            "nile_east": self.nile_east,
+            "temples": self.temples,
+            "bonus_cards": self.bonus_cards,
+            "gold_ranking": self.gold_ranking,
+            "total": self.total,
+        }
 
 
 def farmers_in(

@@ -18,6 +18,7 @@ Phases and who decides:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import product
 from typing import Any
@@ -85,16 +86,49 @@ class _Catalogue:
         self.eight_gold = [A.EightGold(n) for n in names]
         self.increase = [A.HarvestIncrease(n) for n in names]
         self.pick = [A.Pick(n) for n in names]
+        # bids[blockade][p][overbid] is the row of bids on p over every bid space, so the
+        # legal bids on a card are one slice of a row.
         self.bids = [
             [
-                [[A.Bid(n, amount, bool(b), bool(o)) for o in (0, 1)] for b in (0, 1)]
-                for amount in board.bid_spaces
+                [
+                    [A.Bid(n, amount, bool(b), bool(o)) for amount in board.bid_spaces]
+                    for o in (0, 1)
+                ]
+                for n in names
             ]
-            for n in names
+            for b in (0, 1)
         ]
+        self.card_limit = tuple(p.card_limit for p in board.provinces)
+        self.space_index = {amount: i for i, amount in enumerate(board.bid_spaces)}
+        self.fields = tuple(p.fields for p in board.provinces)
+        self.offer_lists: dict[tuple[int, bool], list[A.Offer]] = {}
+        self.sell_lists: dict[tuple[int, ...], list[A.Sell]] = {}
         self.buy_cards = [A.BuyCards(c) for c in range(0, 16)]
         self.offers: dict[tuple[int, bool, bool], A.Offer] = {}
         self.bonus = [A.PlayBonus(CARD_KINDS[k]) if k in BONUS else None for k in range(NKINDS)]
+
+    def affordable_spaces(self, gold: int, spaces: Sequence[int]) -> int:
+        """How many bid spaces cost at most ``gold``."""
+        return bisect_right(spaces, gold)
+
+    def offers_for(self, gold: int, correction: bool) -> list[A.Offer]:
+        """All plain offers (theft, then 1..gold, each without and with a correction card)."""
+        key = (gold, correction)
+        found = self.offer_lists.get(key)
+        if found is None:
+            found = []
+            for c in (False, True) if correction else (False,):
+                found.append(self.offer(0, True, c))
+                found.extend(self.offer(g, False, c) for g in range(1, gold + 1))
+            self.offer_lists[key] = found
+        return found
+
+    def sells_for(self, hand: list[int]) -> list[A.Sell]:
+        key = tuple(hand)
+        found = self.sell_lists.get(key)
+        if found is None:
+            found = self.sell_lists[key] = [s for s, held in zip(SELLS, hand, strict=True) if held]
+        return found
 
     def offer(self, gold: int, theft: bool, correction: bool) -> A.Offer:
         key = (gold, theft, correction)
@@ -170,6 +204,7 @@ class AmunReState(State):
         self.farmer_supply = board.farmers[self.edition]
         self.stone_supply = board.stones
         self.owner = [-1] * np
+        self.own: list[list[int]] = [[] for _ in range(n)]  # derived from owner, kept sorted
         self.field_farmers = [0] * np
         self.free_farmers = [0] * np
         self.stones = [0] * np
@@ -212,23 +247,25 @@ class AmunReState(State):
         self.bonus_played = [0] * n
         self.bonus_kinds: list[list[str]] = [[] for _ in range(n)]
         self.scorings: list[list[dict[str, int]]] = []
-        self.log.add(
-            "A game of Amun-Re for {count} players: {names}. {pharaoh} is the pharaoh.",
-            count=n,
-            names=", ".join(self.players),
-            pharaoh=self.players[self.start],
-        )
+        if self.log.enabled:
+            self.log.add(
+                "A game of Amun-Re for {count} players: {names}. {pharaoh} is the pharaoh.",
+                count=n,
+                names=", ".join(self.players),
+                pharaoh=self.players[self.start],
+            )
         self._start_round()
 
     def _deal_province_hands(self, cards: list[int]) -> None:
         for s in range(self.n):
             self.prov_hand[s] = sorted(cards[3 * s : 3 * s + 3])
-            self.log.add(
-                "{player} is dealt {provinces}.",
-                (s,),
-                player=self.players[s],
-                provinces=", ".join(self._pname(p) for p in self.prov_hand[s]),
-            )
+            if self.log.enabled:
+                self.log.add(
+                    "{player} is dealt {provinces}.",
+                    (s,),
+                    player=self.players[s],
+                    provinces=", ".join(self._pname(p) for p in self.prov_hand[s]),
+                )
 
     # ------------------------------------------------------------------ small helpers
     def _pname(self, p: int) -> str:
@@ -246,7 +283,14 @@ class AmunReState(State):
         return [(self.start + i) % self.n for i in range(self.n)]
 
     def owned(self, seat: int) -> list[int]:
-        return [p for p, o in enumerate(self.owner) if o == seat]
+        """Provinces ``seat`` owns, in board order (a cached view of ``owner``)."""
+        return self.own[seat]
+
+    def _rebuild_own(self) -> None:
+        self.own = [[] for _ in range(self.n)]
+        for p, o in enumerate(self.owner):
+            if o >= 0:
+                self.own[o].append(p)
 
     def farmers(self, p: int) -> int:
         return farmers_in(self.board, p, self.field_farmers, self.free_farmers)
@@ -278,7 +322,8 @@ class AmunReState(State):
             self.discard = [0] * NKINDS
             self.rng.shuffle(pile)
             self.deck = pile
-            self.log.add("The power-card discards are shuffled into a new deck.")
+            if self.log.enabled:
+                self.log.add("The power-card discards are shuffled into a new deck.")
         return self.deck.pop()
 
     def _draw_to_hand(self, seat: int, count: int) -> list[int]:
@@ -289,7 +334,7 @@ class AmunReState(State):
                 break
             self.hand[seat][k] += 1
             drawn.append(k)
-        if drawn:
+        if drawn and self.log.enabled:
             self.log.add(
                 "{player} draws {cards}.",
                 (seat,),
@@ -306,23 +351,25 @@ class AmunReState(State):
             self.stones[p] -= 3
             self.stone_supply += 3
             self.pyramids[p] += 1
-            self.log.add(
-                "A pyramid rises in {province} ({count} there).",
-                province=self._pname(p),
-                count=self.pyramids[p],
-            )
+            if self.log.enabled:
+                self.log.add(
+                    "A pyramid rises in {province} ({count} there).",
+                    province=self._pname(p),
+                    count=self.pyramids[p],
+                )
 
     # ------------------------------------------------------------------ round flow
     def _start_round(self) -> None:
         self.round += 1
         if self.round > 1 and (self.round - 1) % self.board.rounds_per_kingdom == 0:
             self._start_new_kingdom()
-        self.log.add(
-            "Round {round} ({kingdom}) begins; {pharaoh} is the pharaoh.",
-            round=self.round,
-            kingdom=KINGDOM_NAMES[min(self.kingdom(), 1)],
-            pharaoh=self.players[self.start],
-        )
+        if self.log.enabled:
+            self.log.add(
+                "Round {round} ({kingdom}) begins; {pharaoh} is the pharaoh.",
+                round=self.round,
+                kingdom=KINGDOM_NAMES[min(self.kingdom(), 1)],
+                pharaoh=self.players[self.start],
+            )
         if self.expert:
             self.phase = PICK
             self.picks = [-1] * self.n
@@ -331,6 +378,7 @@ class AmunReState(State):
         self._bring_out(drawn)
 
     def _start_new_kingdom(self) -> None:
+        self.own = [[] for _ in range(self.n)]
         for p in range(len(self.board.provinces)):
             self.owner[p] = -1
             self.farmer_supply += self.field_farmers[p] + self.free_farmers[p]
@@ -344,19 +392,22 @@ class AmunReState(State):
             self.province_deck = []
         else:
             self.province_deck = used
-        self.log.add(
-            "The new kingdom begins: provinces and farmers are cleared; pyramids and stones stay."
-        )
+        if self.log.enabled:
+            self.log.add(
+                "The new kingdom begins: provinces and farmers are cleared; "
+                "pyramids and stones stay."
+            )
 
     def _bring_out(self, provinces: list[int]) -> None:
         """Phase 1: province cards come out with their free material."""
         provinces = sorted(provinces)
         self.on_auction = provinces
         self.used_this_kingdom.extend(provinces)
-        self.log.add(
-            "Province cards come out: {provinces}.",
-            provinces=", ".join(self._pname(p) for p in provinces),
-        )
+        if self.log.enabled:
+            self.log.add(
+                "Province cards come out: {provinces}.",
+                provinces=", ".join(self._pname(p) for p in provinces),
+            )
         for p in provinces:
             prov = self.board.provinces[p]
             for _ in range(prov.bonus_cards):
@@ -396,38 +447,44 @@ class AmunReState(State):
             amount = spaces[self.bid_space[s]]
             self._pay(s, amount)
             self.owner[p] = s
-            self.log.add(
-                "{player} acquires {province} for {amount} gold.",
-                player=self.players[s],
-                province=self._pname(p),
-                amount=amount,
-            )
+            self.own[s].append(p)
+            self.own[s].sort()
+            if self.log.enabled:
+                self.log.add(
+                    "{player} acquires {province} for {amount} gold.",
+                    player=self.players[s],
+                    province=self._pname(p),
+                    amount=amount,
+                )
             if self.face_down[p]:
                 taken = self.face_down[p]
                 self.face_down[p] = []
                 for k in taken:
                     self.hand[s][k] += 1
-                self.log.add(
-                    "{player} takes {count} face-down power card(s) from {province}.",
-                    player=self.players[s],
-                    count=len(taken),
-                    province=self._pname(p),
-                )
-                self.log.add(
-                    "{player} finds {cards} in {province}.",
-                    (s,),
-                    player=self.players[s],
-                    cards=self._cards_text(taken),
-                    province=self._pname(p),
-                )
+                if self.log.enabled:
+                    self.log.add(
+                        "{player} takes {count} face-down power card(s) from {province}.",
+                        player=self.players[s],
+                        count=len(taken),
+                        province=self._pname(p),
+                    )
+                if self.log.enabled:
+                    self.log.add(
+                        "{player} finds {cards} in {province}.",
+                        (s,),
+                        player=self.players[s],
+                        cards=self._cards_text(taken),
+                        province=self._pname(p),
+                    )
             if self.free_gold[p]:
                 self.gold[s] += self.free_gold[p]
-                self.log.add(
-                    "{player} takes {amount} free gold from {province}.",
-                    player=self.players[s],
-                    amount=self.free_gold[p],
-                    province=self._pname(p),
-                )
+                if self.log.enabled:
+                    self.log.add(
+                        "{player} takes {amount} free gold from {province}.",
+                        player=self.players[s],
+                        amount=self.free_gold[p],
+                        province=self._pname(p),
+                    )
                 self.free_gold[p] = 0
         self.on_auction = []
         self.bid_prov = [-1] * self.n
@@ -456,7 +513,8 @@ class AmunReState(State):
         self.played = [0] * self.n
         self.offers = [None] * self.n
         self.revealed = [None] * self.n
-        self.log.add("The offering to Amun-Re: every player commits in secret.")
+        if self.log.enabled:
+            self.log.add("The offering to Amun-Re: every player commits in secret.")
 
     def _reveal_offering(self) -> None:
         total = 0
@@ -474,15 +532,17 @@ class AmunReState(State):
                     self._spend_card(s, K[card])
             if offer.correction:
                 self._spend_card(s, CORRECTION)
-            parts.append(f"{self.players[s]} {self._offer_text(offer)}")
+            if self.log.enabled:
+                parts.append(f"{self.players[s]} {self._offer_text(offer)}")
         self.revealed = list(self.offers)
         self.offers = [None] * self.n
         self.offering_total = total
-        self.log.add(
-            "Offerings revealed: {parts}; the total is {total}.",
-            parts=", ".join(parts),
-            total=total,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "Offerings revealed: {parts}; the total is {total}.",
+                parts=", ".join(parts),
+                total=total,
+            )
         self.adjusters = [s for s in self.order() if self.revealed[s].correction]  # type: ignore[union-attr]
         self.adjust_pos = 0
         if self.adjusters:
@@ -505,11 +565,12 @@ class AmunReState(State):
 
     def _finish_offering(self) -> None:
         self.temple = self.board.temple_space(self.offering_total)
-        self.log.add(
-            "The Amun-Re temple moves to space {space} (total {total}).",
-            space=self.temple,
-            total=self.offering_total,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "The Amun-Re temple moves to space {space} (total {total}).",
+                space=self.temple,
+                total=self.offering_total,
+            )
         order = self.order()
         givers = [s for s in order if not self.revealed[s].theft]  # type: ignore[union-attr]
         givers.sort(key=lambda s: -self.revealed[s].value)  # type: ignore[union-attr]  # stable: ties keep turn order
@@ -536,7 +597,7 @@ class AmunReState(State):
                 self.current = s
                 return
             self.reward_queue.pop(0)
-        if self.new_start != self.start:
+        if self.new_start != self.start and self.log.enabled:
             self.log.add("{player} becomes the pharaoh.", player=self.players[self.new_start])
         self.start = self.new_start
         self._start_harvest()
@@ -588,7 +649,8 @@ class AmunReState(State):
     def _collect(self, s: int) -> None:
         amount = self.income(s)
         self._earn(s, amount)
-        self.log.add("{player} harvests {amount} gold.", player=self.players[s], amount=amount)
+        if self.log.enabled:
+            self.log.add("{player} harvests {amount} gold.", player=self.players[s], amount=amount)
 
     def _start_scoring(self) -> None:
         self.phase = SCORING
@@ -643,25 +705,27 @@ class AmunReState(State):
         self.scorings.append([line.to_json() for line in lines])
         for s, line in enumerate(lines):
             self.score[s] += line.total
-            self.log.add(
-                "Scoring: {player} scores {total} ({detail}); {score} in all.",
-                player=self.players[s],
-                total=line.total,
-                detail=_detail(line),
-                score=self.score[s],
-            )
+            if self.log.enabled:
+                self.log.add(
+                    "Scoring: {player} scores {total} ({detail}); {score} in all.",
+                    player=self.players[s],
+                    total=line.total,
+                    detail=_detail(line),
+                    score=self.score[s],
+                )
         if final:
             self.phase = OVER
             self.current = -1
             winners = self.winners()
-            self.log.add(
-                "The game ends. {result}",
-                result=(
-                    f"{self.players[winners[0]]} wins."
-                    if len(winners) == 1
-                    else "Shared victory: " + ", ".join(self.players[w] for w in winners) + "."
-                ),
-            )
+            if self.log.enabled:
+                self.log.add(
+                    "The game ends. {result}",
+                    result=(
+                        f"{self.players[winners[0]]} wins."
+                        if len(winners) == 1
+                        else "Shared victory: " + ", ".join(self.players[w] for w in winners) + "."
+                    ),
+                )
         else:
             self._start_round()
 
@@ -721,81 +785,85 @@ class AmunReState(State):
             return [*bonus, *self._sells(seat), A.DONE]  # type: ignore[list-item]
         raise KarnakError(f"unknown phase {phase!r}")
 
-    def _sells(self, seat: int) -> list[Action]:
-        hand = self.hand[seat]
-        return [SELLS[k] for k in range(NKINDS) if hand[k]]
+    def _sells(self, seat: int) -> list[A.Sell]:
+        """Sell actions for every kind held (a shared cached list: never mutate it)."""
+        return self.cat.sells_for(self.hand[seat])
 
     def _legal_bids(self, s: int) -> list[Action]:
-        spaces = self.board.bid_spaces
-        nspaces = len(spaces)
-        gold = self.gold[s]
+        n = self.n
+        bid_prov, bid_space, blockade = self.bid_prov, self.bid_space, self.blockade
         hand = self.hand[s]
-        can_block = hand[BLOCKADE] > 0 and not self.blockade[s]
+        can_block = hand[BLOCKADE] > 0 and not blockade[s]
         can_overbid = hand[OVERBID] > 0 and self.overbid[s]
-        here = self.bid_prov[s] if self.overbid[s] else -1
-        bids = self.cat.bids
+        here = bid_prov[s] if self.overbid[s] else -1
+        high = bisect_right(self.board.bid_spaces, self.gold[s])
+        lowest: dict[int, int] = {}
+        for m in range(n):
+            p = bid_prov[m]
+            if p >= 0 and m != s:
+                need = bid_space[m] + (2 if blockade[m] else 1)
+                if need > lowest.get(p, 0):
+                    lowest[p] = need
+        plain, blocking = self.cat.bids
         acts: list[Action] = []
         for p in self.on_auction:
             same = p == here
             if same and not can_overbid:
                 continue
-            lowest = 0
-            for m in range(self.n):
-                if m != s and self.bid_prov[m] == p:
-                    need = self.bid_space[m] + (2 if self.blockade[m] else 1)
-                    if need > lowest:
-                        lowest = need
-            o = 1 if same else 0
-            row = bids[p]
-            for i in range(lowest, nspaces):
-                if spaces[i] > gold:
-                    break
-                acts.append(row[i][0][o])
+            low = lowest.get(p, 0)
+            if low < high:
+                acts += plain[p][same][low:high]
                 if can_block:
-                    acts.append(row[i][1][o])
-        return acts + self._sells(s)
+                    acts += blocking[p][same][low:high]
+        if any(hand):
+            acts += self._sells(s)
+        return acts
 
     def _legal_market(self, s: int) -> list[Action]:
         acts: list[Action] = []
-        own = self.owned(s)
+        own = self.own[s]
         gold = self.gold[s]
         hand = self.hand[s]
-        provinces = self.board.provinces
         cat = self.cat
-        if self.stage == 0:
-            limit = max((provinces[p].card_limit for p in own), default=0)
-            limit = min(limit, self.cards_available(), len(cat.buy_cards) - 1)
-            for c in range(1, limit + 1):
-                if price(c) > gold:
-                    break
-                acts.append(cat.buy_cards[c])
-        if self.stage <= 1 and self.farmer_supply and self.bought_farmers < gold:
+        stage = self.stage
+        if stage == 0 and own:
+            card_limit = cat.card_limit
+            limit = 0
             for p in own:
-                if self.field_farmers[p] < provinces[p].fields:
-                    acts.append(cat.farmer[p])
+                if card_limit[p] > limit:
+                    limit = card_limit[p]
+            if limit:
+                limit = min(limit, self.cards_available(), len(cat.buy_cards) - 1)
+                for c in range(1, limit + 1):
+                    if c * (c + 1) // 2 > gold:
+                        break
+                    acts.append(cat.buy_cards[c])
+        # Plain loops: own has at most 3 provinces, where comprehensions cost more than they save.
+        if stage <= 1 and self.farmer_supply and self.bought_farmers < gold:
+            fields, farmers, farmer = cat.fields, self.field_farmers, cat.farmer
+            for p in own:
+                if farmers[p] < fields[p]:
+                    acts.append(farmer[p])
         if self.stone_supply and self.bought_stones < gold:
+            stone = cat.stone
             for p in own:
-                acts.append(cat.stone[p])
+                acts.append(stone[p])
         if hand[BUILDER] and not self.played[s] >> BUILDER & 1:
+            stones, builder = self.stones, cat.builder
             for p in own:
-                if self.stones[p] >= 2:
-                    acts.append(cat.builder[p])
+                if stones[p] >= 2:
+                    acts.append(builder[p])
         if hand[FREE_FARMER] and not self.played[s] >> FREE_FARMER & 1 and self.farmer_supply:
+            free_farmer = cat.free_farmer
             for p in own:
-                acts.append(cat.free_farmer[p])
-        acts.extend(self._sells(s))
+                acts.append(free_farmer[p])
+        if any(hand):
+            acts += self._sells(s)
         acts.append(A.DONE)
         return acts
 
     def _legal_offers(self, s: int) -> list[Action]:
-        cat = self.cat
-        gold = self.gold[s]
-        corrections = (False, True) if self.hand[s][CORRECTION] else (False,)
-        acts: list[Action] = []
-        for c in corrections:
-            acts.append(cat.offer(0, True, c))
-            for g in range(1, gold + 1):
-                acts.append(cat.offer(g, False, c))
+        acts: list[Action] = list(self.cat.offers_for(self.gold[s], self.hand[s][CORRECTION] > 0))
         if self.offer_cards:
             acts.extend(self._card_offers(s))
         return acts + self._sells(s)
@@ -866,12 +934,13 @@ class AmunReState(State):
         k = K[a.card]
         self._spend_card(s, k)
         self._earn(s, self.board.sell_price)
-        self.log.add(
-            "{player} sells {card} for {price} gold.",
-            player=self.players[s],
-            card=self.card_name(k),
-            price=self.board.sell_price,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} sells {card} for {price} gold.",
+                player=self.players[s],
+                card=self.card_name(k),
+                price=self.board.sell_price,
+            )
 
     def _do_bid(self, s: int, a: A.Bid) -> None:
         p = self.cat.index[a.province]
@@ -884,29 +953,32 @@ class AmunReState(State):
             self._spend_card(s, OVERBID)
             extra.append(self.card_name(OVERBID))
         self.bid_prov[s] = p
-        self.bid_space[s] = self.board.bid_spaces.index(a.amount)
+        self.bid_space[s] = self.cat.space_index[a.amount]
         self.overbid[s] = False
+        bid_prov, overbid = self.bid_prov, self.overbid
         for m in range(self.n):
-            if m != s and self.bid_prov[m] == p:
-                self.overbid[m] = True
-        self.log.add(
-            "{player} bids {amount} on {province}{extra}.",
-            player=self.players[s],
-            amount=a.amount,
-            province=a.province,
-            extra=(" playing " + " and ".join(extra)) if extra else "",
-        )
+            if bid_prov[m] == p and m != s:
+                overbid[m] = True
+        if self.log.enabled:
+            self.log.add(
+                "{player} bids {amount} on {province}{extra}.",
+                player=self.players[s],
+                amount=a.amount,
+                province=a.province,
+                extra=(" playing " + " and ".join(extra)) if extra else "",
+            )
         self._auction_next(s)
 
     def _do_buy_cards(self, s: int, a: A.BuyCards) -> None:
         cost = price(a.count)
         self._pay(s, cost)
-        self.log.add(
-            "{player} buys {count} power card(s) for {cost} gold.",
-            player=self.players[s],
-            count=a.count,
-            cost=cost,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} buys {count} power card(s) for {cost} gold.",
+                player=self.players[s],
+                count=a.count,
+                cost=cost,
+            )
         self._draw_to_hand(s, a.count)
         self.stage = 1
 
@@ -917,26 +989,28 @@ class AmunReState(State):
         self.farmer_supply -= 1
         self.field_farmers[p] += 1
         self.stage = 1
-        self.log.add(
-            "{player} buys farmer {nth} for {cost} gold into {province}.",
-            player=self.players[s],
-            nth=self.bought_farmers,
-            cost=self.bought_farmers,
-            province=a.province,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} buys farmer {nth} for {cost} gold into {province}.",
+                player=self.players[s],
+                nth=self.bought_farmers,
+                cost=self.bought_farmers,
+                province=a.province,
+            )
 
     def _do_stone(self, s: int, a: A.Stone) -> None:
         p = self.cat.index[a.province]
         self.bought_stones += 1
         self._pay(s, self.bought_stones)
         self.stage = 2
-        self.log.add(
-            "{player} buys stone {nth} for {cost} gold into {province}.",
-            player=self.players[s],
-            nth=self.bought_stones,
-            cost=self.bought_stones,
-            province=a.province,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} buys stone {nth} for {cost} gold into {province}.",
+                player=self.players[s],
+                nth=self.bought_stones,
+                cost=self.bought_stones,
+                province=a.province,
+            )
         self._place_stone(p)
 
     def _do_builder(self, s: int, a: A.Builder) -> None:
@@ -946,13 +1020,14 @@ class AmunReState(State):
         self.stones[p] -= 2
         self.stone_supply += 2
         self.pyramids[p] += 1
-        self.log.add(
-            "{player} plays {card} in {province}: a pyramid from 2 stones ({count} there).",
-            player=self.players[s],
-            card=self.card_name(BUILDER),
-            province=a.province,
-            count=self.pyramids[p],
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} plays {card} in {province}: a pyramid from 2 stones ({count} there).",
+                player=self.players[s],
+                card=self.card_name(BUILDER),
+                province=a.province,
+                count=self.pyramids[p],
+            )
 
     def _do_free_farmer(self, s: int, a: A.FreeFarmer) -> None:
         p = self.cat.index[a.province]
@@ -960,21 +1035,24 @@ class AmunReState(State):
         self.played[s] |= 1 << FREE_FARMER
         self.farmer_supply -= 1
         self.free_farmers[p] += 1
-        self.log.add(
-            "{player} plays {card}: a farmer on the flat land of {province}.",
-            player=self.players[s],
-            card=self.card_name(FREE_FARMER),
-            province=a.province,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} plays {card}: a farmer on the flat land of {province}.",
+                player=self.players[s],
+                card=self.card_name(FREE_FARMER),
+                province=a.province,
+            )
 
     def _do_done(self, s: int, a: A.Done) -> None:
         phase = self.phase
         if phase == MARKET:
-            self.log.add("{player} ends their market turn.", player=self.players[s])
+            if self.log.enabled:
+                self.log.add("{player} ends their market turn.", player=self.players[s])
             self.market_pos += 1
             self._market_turn()
         elif phase == REWARDS:
-            self.log.add("{player} takes no more rewards.", player=self.players[s])
+            if self.log.enabled:
+                self.log.add("{player} takes no more rewards.", player=self.players[s])
             self.reward_queue.pop(0)
             self._rewards_next()
         elif phase == HARVEST:
@@ -987,24 +1065,27 @@ class AmunReState(State):
 
     def _do_offer(self, s: int, a: A.Offer) -> None:
         self.offers[s] = a
-        self.log.add("{player} commits an offering.", player=self.players[s])
-        self.log.add(
-            "{player} secretly offers {offer}.",
-            (s,),
-            player=self.players[s],
-            offer=self._offer_text(a),
-        )
+        if self.log.enabled:
+            self.log.add("{player} commits an offering.", player=self.players[s])
+        if self.log.enabled:
+            self.log.add(
+                "{player} secretly offers {offer}.",
+                (s,),
+                player=self.players[s],
+                offer=self._offer_text(a),
+            )
         if all(o is not None for o in self.offers):
             self._reveal_offering()
 
     def _do_adjust(self, s: int, a: A.Adjust) -> None:
         self.offering_total += a.delta
-        self.log.add(
-            "{player} adjusts the offering by {delta:+d}: the total is now {total}.",
-            player=self.players[s],
-            delta=a.delta,
-            total=self.offering_total,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} adjusts the offering by {delta:+d}: the total is now {total}.",
+                player=self.players[s],
+                delta=a.delta,
+                total=self.offering_total,
+            )
         self.adjust_pos += 1
         if self.adjust_pos < len(self.adjusters):
             self.current = self.adjusters[self.adjust_pos]
@@ -1019,7 +1100,8 @@ class AmunReState(State):
         self._rewards_next()
 
     def _do_take_card(self, s: int, a: A.TakeCard) -> None:
-        self.log.add("{player} takes a power card as a reward.", player=self.players[s])
+        if self.log.enabled:
+            self.log.add("{player} takes a power card as a reward.", player=self.players[s])
         self._draw_to_hand(s, 1)
         self._reward_taken()
 
@@ -1027,20 +1109,22 @@ class AmunReState(State):
         p = self.cat.index[a.province]
         self.farmer_supply -= 1
         self.field_farmers[p] += 1
-        self.log.add(
-            "{player} takes a farmer as a reward into {province}.",
-            player=self.players[s],
-            province=a.province,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} takes a farmer as a reward into {province}.",
+                player=self.players[s],
+                province=a.province,
+            )
         self._reward_taken()
 
     def _do_take_stone(self, s: int, a: A.TakeStone) -> None:
         p = self.cat.index[a.province]
-        self.log.add(
-            "{player} takes a stone as a reward into {province}.",
-            player=self.players[s],
-            province=a.province,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} takes a stone as a reward into {province}.",
+                player=self.players[s],
+                province=a.province,
+            )
         self._place_stone(p)
         self._reward_taken()
 
@@ -1048,24 +1132,26 @@ class AmunReState(State):
         p = self.cat.index[a.province]
         self._spend_card(s, EIGHT_GOLD)
         self.eight_gold_prov[s] = p
-        self.log.add(
-            "{player} plays {card} on {province}.",
-            player=self.players[s],
-            card=self.card_name(EIGHT_GOLD),
-            province=a.province,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} plays {card} on {province}.",
+                player=self.players[s],
+                card=self.card_name(EIGHT_GOLD),
+                province=a.province,
+            )
         self._after_harvest_card(s)
 
     def _do_increase(self, s: int, a: A.HarvestIncrease) -> None:
         p = self.cat.index[a.province]
         self._spend_card(s, HARVEST_INCREASE)
         self.increase_prov[s] = p
-        self.log.add(
-            "{player} plays {card} on {province}.",
-            player=self.players[s],
-            card=self.card_name(HARVEST_INCREASE),
-            province=a.province,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} plays {card} on {province}.",
+                player=self.players[s],
+                card=self.card_name(HARVEST_INCREASE),
+                province=a.province,
+            )
         self._after_harvest_card(s)
 
     def _after_harvest_card(self, s: int) -> None:
@@ -1080,12 +1166,13 @@ class AmunReState(State):
         self.played[s] |= 1 << k
         self.bonus_played[s] += 1
         self.bonus_kinds[s].append(a.card)
-        self.log.add(
-            "{player} plays {card} for {points} points.",
-            player=self.players[s],
-            card=self.card_name(k),
-            points=self.board.bonus_card_points,
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{player} plays {card} for {points} points.",
+                player=self.players[s],
+                card=self.card_name(k),
+                points=self.board.bonus_card_points,
+            )
         if not self._scoring_has_choice(s):
             self.scoring_pos += 1
             self._scoring_next()
@@ -1093,10 +1180,15 @@ class AmunReState(State):
     def _do_pick(self, s: int, a: A.Pick) -> None:
         p = self.cat.index[a.province]
         self.picks[s] = p
-        self.log.add("{player} picks a province card.", player=self.players[s])
-        self.log.add(
-            "{player} secretly picks {province}.", (s,), player=self.players[s], province=a.province
-        )
+        if self.log.enabled:
+            self.log.add("{player} picks a province card.", player=self.players[s])
+        if self.log.enabled:
+            self.log.add(
+                "{player} secretly picks {province}.",
+                (s,),
+                player=self.players[s],
+                province=a.province,
+            )
         if all(pick >= 0 for pick in self.picks):
             chosen = []
             for seat in range(self.n):
@@ -1150,7 +1242,7 @@ class AmunReState(State):
         "increase_prov",
         "bonus_played",
     )
-    _NESTED_FIELDS = ("hand", "face_down", "prov_hand", "reward_queue", "bonus_kinds")
+    _NESTED_FIELDS = ("hand", "face_down", "prov_hand", "reward_queue", "bonus_kinds", "own")
     _SCALAR_FIELDS = (
         "round",
         "phase",
@@ -1270,7 +1362,8 @@ class AmunReState(State):
                 value = [None if o is None else o.to_json() for o in value]
             data[name] = list(value)
         for name in self._NESTED_FIELDS:
-            data[name] = [list(x) for x in src[name]]
+            if name != "own":
+                data[name] = [list(x) for x in src[name]]
         return data
 
     @classmethod
@@ -1290,7 +1383,9 @@ class AmunReState(State):
                 value = [None if o is None else A.action_from_json(o) for o in value]
             d[name] = value
         for name in cls._NESTED_FIELDS:
-            d[name] = [list(x) for x in data[name]]
+            if name != "own":
+                d[name] = [list(x) for x in data[name]]
+        state._rebuild_own()
         return state
 
 
