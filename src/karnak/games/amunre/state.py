@@ -224,6 +224,7 @@ class AmunReState(State):
         self.current = self.start
         # per-phase bookkeeping
         self.picks = [-1] * n
+        self.revealed_picks = [-1] * n  # public once every seat has picked
         self.bid_prov = [-1] * n
         self.bid_space = [-1] * n
         self.overbid = [False] * n
@@ -1194,7 +1195,15 @@ class AmunReState(State):
             for seat in range(self.n):
                 self.prov_hand[seat].remove(self.picks[seat])
                 chosen.append(self.picks[seat])
+            self.revealed_picks = self.picks
             self.picks = [-1] * self.n
+            if self.log.enabled:
+                self.log.add(
+                    "Province cards revealed: {picks}.",
+                    picks=", ".join(
+                        f"{self.players[seat]} {self._pname(p)}" for seat, p in enumerate(chosen)
+                    ),
+                )
             self._bring_out(chosen)
 
     # ------------------------------------------------------------------ explanations
@@ -1230,6 +1239,7 @@ class AmunReState(State):
         "used_this_kingdom",
         "province_deck",
         "picks",
+        "revealed_picks",
         "bid_prov",
         "bid_space",
         "overbid",

@@ -90,6 +90,8 @@ def observe(state: AmunReState, seat: int | None) -> dict[str, Any]:
             entry["picked"] = state.picks[s] >= 0
         if state.expert:
             entry["province_cards"] = len(state.prov_hand[s])
+            revealed = state.revealed_picks[s]
+            entry["last_pick"] = None if revealed < 0 else board.provinces[revealed].name
         players.append(entry)
     obs: dict[str, Any] = {
         "game": "amunre",
