@@ -104,6 +104,17 @@ class Game(ABC):
             names.append(f"Player {len(names) + 1}")
         return names
 
+    def variant_data(self) -> dict[str, Any] | None:
+        """Data a record must carry to replay this game elsewhere (e.g. a corrected board).
+
+        ``None`` for the game as shipped.
+        """
+        return None
+
+    def with_variant_data(self, data: Mapping[str, Any]) -> Game:
+        """The game as described by a record's variant data (inverse of ``variant_data``)."""
+        raise InvalidOptionError(f"{self.title} has no variants")
+
     @abstractmethod
     def new_state(
         self,

@@ -30,6 +30,7 @@ class GameRecord:
     seats: list[str]
     actions: list[tuple[int, str]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    variant: dict[str, Any] | None = None  # e.g. a corrected board the game was played on
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -43,6 +44,8 @@ class GameRecord:
         }
         if self.result is not None:
             data["result"] = self.result
+        if self.variant is not None:
+            data["variant"] = self.variant
         return data
 
     @staticmethod
@@ -80,6 +83,9 @@ class GameRecord:
                 )
             actions.append((item[0], item[1]))
         result = data.get("result")
+        variant = data.get("variant")
+        if variant is not None and not isinstance(variant, Mapping):
+            raise RecordError("the record's variant must be an object")
         return GameRecord(
             game=str(data["game"]),
             version=str(data["version"]),
@@ -88,6 +94,7 @@ class GameRecord:
             seats=list(seats),
             actions=actions,
             result=dict(result) if isinstance(result, Mapping) else None,
+            variant=dict(variant) if variant is not None else None,
         )
 
     def dumps(self) -> str:
@@ -119,6 +126,8 @@ def replay(record: GameRecord, *, check_result: bool = True) -> State:
 
     try:
         game = get_game(record.game)
+        if record.variant is not None:
+            game = game.with_variant_data(record.variant)
     except KarnakError as exc:
         raise RecordError(str(exc)) from exc
     if record.version != game.version:

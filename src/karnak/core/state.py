@@ -167,6 +167,7 @@ class State(ABC):
             seed=self.seed,
             seats=list(self.players),
             actions=[(seat, action.to_text()) for seat, action in self.history],
+            variant=self.game.variant_data(),
         )
 
     def __eq__(self, other: object) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game, OptionSpec
 from karnak.games.amunre.actions import AmunReAction, action_from_json, parse_action
-from karnak.games.amunre.board import Board, default_board, load_board
+from karnak.games.amunre.board import Board, default_board, load_board, parse_board
 from karnak.games.amunre.state import AmunReState
 
 
@@ -47,6 +47,18 @@ class AmunRe(Game):
     def with_board(self, board: Board) -> AmunRe:
         """The same game played on a corrected board."""
         return AmunRe(board)
+
+    def variant_data(self) -> dict[str, Any] | None:
+        """A corrected board travels inside the record, so the game replays anywhere."""
+        if self.board == default_board():
+            return None
+        return {"board": dict(self.board.raw), "board_source": self.board.source}
+
+    def with_variant_data(self, data: Mapping[str, Any]) -> AmunRe:
+        board = data.get("board")
+        if not isinstance(board, Mapping):
+            raise InvalidOptionError("an Amun-Re variant must carry a 'board' object")
+        return AmunRe(parse_board(board, source=str(data.get("board_source", "record"))))
 
     def new_state(
         self,

@@ -114,6 +114,7 @@ class Board:
     theft_gold: int
     sell_price: int
     source: str = "built-in"
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def province_names(self) -> tuple[str, ...]:
@@ -302,6 +303,7 @@ def parse_board(data: Mapping[str, Any], source: str = "built-in") -> Board:
         theft_gold=_int(where, constants, "theft_gold"),
         sell_price=_int(where, constants, "sell_price"),
         source=source,
+        raw=data,
     )
 
 
