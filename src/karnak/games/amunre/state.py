@@ -64,6 +64,11 @@ NKINDS = len(CARD_KINDS)
 SELLS = tuple(A.Sell(kind) for kind in CARD_KINDS)
 
 KINGDOM_NAMES = ("old kingdom", "new kingdom")
+#: Words of each edition's rule book, for the log.
+TERMS = {
+    "2003": {"leader": "pharaoh", "card": "power card", "cards": "power card(s)"},
+    "2016": {"leader": "Start Player", "card": "Favor card", "cards": "Favor card(s)"},
+}
 
 
 def price(count: int) -> int:
@@ -172,6 +177,7 @@ class AmunReState(State):
         self.edition = str(self.options.get("edition", "2003"))
         self.expert = bool(self.options.get("expert_provinces", False))
         self.offer_cards = bool(self.options.get("offer_cards", False))
+        self.terms = TERMS[self.edition]
         self.history: list[tuple[int, Action]] = []
         self.log = EventLog()
         if fresh:
@@ -250,10 +256,11 @@ class AmunReState(State):
         self.scorings: list[list[dict[str, int]]] = []
         if self.log.enabled:
             self.log.add(
-                "A game of Amun-Re for {count} players: {names}. {pharaoh} is the pharaoh.",
+                "A game of Amun-Re for {count} players: {names}. {pharaoh} is the {leader}.",
                 count=n,
                 names=", ".join(self.players),
                 pharaoh=self.players[self.start],
+                leader=self.terms["leader"],
             )
         self._start_round()
 
@@ -366,10 +373,11 @@ class AmunReState(State):
             self._start_new_kingdom()
         if self.log.enabled:
             self.log.add(
-                "Round {round} ({kingdom}) begins; {pharaoh} is the pharaoh.",
+                "Round {round} ({kingdom}) begins; {pharaoh} is the {leader}.",
                 round=self.round,
                 kingdom=KINGDOM_NAMES[min(self.kingdom(), 1)],
                 pharaoh=self.players[self.start],
+                leader=self.terms["leader"],
             )
         if self.expert:
             self.phase = PICK
@@ -464,9 +472,10 @@ class AmunReState(State):
                     self.hand[s][k] += 1
                 if self.log.enabled:
                     self.log.add(
-                        "{player} takes {count} face-down power card(s) from {province}.",
+                        "{player} takes {count} face-down {cards} from {province}.",
                         player=self.players[s],
                         count=len(taken),
+                        cards=self.terms["cards"],
                         province=self._pname(p),
                     )
                 if self.log.enabled:
@@ -559,7 +568,7 @@ class AmunReState(State):
             text = f"{offer.gold} gold"
             if offer.cards:
                 names = self._cards_text([K[c] for c in offer.cards])
-                text += f" and {len(offer.cards)} power card(s) ({names})"
+                text += f" and {len(offer.cards)} {self.terms['cards']} ({names})"
         if offer.correction:
             text += " with a correction card"
         return text
@@ -599,7 +608,11 @@ class AmunReState(State):
                 return
             self.reward_queue.pop(0)
         if self.new_start != self.start and self.log.enabled:
-            self.log.add("{player} becomes the pharaoh.", player=self.players[self.new_start])
+            self.log.add(
+                "{player} becomes the {leader}.",
+                player=self.players[self.new_start],
+                leader=self.terms["leader"],
+            )
         self.start = self.new_start
         self._start_harvest()
 
@@ -975,9 +988,10 @@ class AmunReState(State):
         self._pay(s, cost)
         if self.log.enabled:
             self.log.add(
-                "{player} buys {count} power card(s) for {cost} gold.",
+                "{player} buys {count} {cards} for {cost} gold.",
                 player=self.players[s],
                 count=a.count,
+                cards=self.terms["cards"],
                 cost=cost,
             )
         self._draw_to_hand(s, a.count)
@@ -1102,7 +1116,11 @@ class AmunReState(State):
 
     def _do_take_card(self, s: int, a: A.TakeCard) -> None:
         if self.log.enabled:
-            self.log.add("{player} takes a power card as a reward.", player=self.players[s])
+            self.log.add(
+                "{player} takes a {card} as a reward.",
+                player=self.players[s],
+                card=self.terms["card"],
+            )
         self._draw_to_hand(s, 1)
         self._reward_taken()
 
@@ -1285,6 +1303,7 @@ class AmunReState(State):
         other.edition = self.edition
         other.expert = self.expert
         other.offer_cards = self.offer_cards
+        other.terms = self.terms
         other.history = list(self.history)
         other.log = self.log.copy(enabled=log and self.log.enabled)
         other.rng = self.rng.copy()
