@@ -232,6 +232,15 @@ class Scenario:
         self.check()
 
     # ------------------------------------------------------------------ playing
+    def done_all(self, phase: str) -> None:
+        """Every seat still asked in ``phase`` answers ``done`` (collects, ends its scoring).
+
+        A seat holding any card is asked at the harvest and the scoring, because asking only
+        the holders of harvest or bonus cards would reveal who holds them.
+        """
+        while self.state.phase == phase and self.state.to_move():
+            self.play(self.state.current, "done")
+
     def play(self, seat: int, action: Any) -> None:
         """A checked action (text or action object), then the invariants."""
         if isinstance(action, str):

@@ -188,6 +188,7 @@ def test_2003_baharya_printed_farmers_earn(scenario, bought, income):
     sc.state.temple = 2
     assert sc.state.income(RED) == income
     sc.harvest(2)
+    sc.done_all("harvest")
     assert sc.state.gold[RED] == 20 + income
 
 
@@ -307,6 +308,7 @@ def test_2003_harvest_of_17(scenario):
     sc.state.temple = 2
     assert sc.state.income(RED) == 2 + (4 + 4) + 7
     sc.harvest(2)
+    sc.done_all("harvest")
     assert sc.state.gold[RED] == 20 + 17
     assert sc.state.gold[BLACK] == sc.state.gold[BLUE] == sc.state.gold[WHITE] == 20
 
@@ -379,7 +381,10 @@ def test_2003_old_kingdom_scoring_played(scenario):
     s = sc.state
     sc.farmers("EDFU", 1)
     sc.scoring(3, 3)
-    # No seat held a playable bonus card: scoring ran at once.
+    # Seats holding cards are asked; none holds a playable bonus card, all answer done.
+    for seat in range(4):
+        assert not any(a.kind == "bonus" for a in s.legal_actions(seat))
+    sc.done_all("scoring")
     assert len(s.scorings) == 1
     red, black, blue, white = s.scorings[0]
     assert red == {
@@ -617,10 +622,13 @@ def test_2016_first_round(scenario):
     assert s.start == ARNAUD
 
     # Harvest (3 gold a farmer, no camel), in the new order Arnaud, Alexandre, Bernard, Charles.
-    # Arnaud collects at once: 5 farmers, 15 gold. Alexandre holds a Treasury card.
-    assert s.phase == "harvest" and s.current == ALEXANDRE
+    # Arnaud collects 5 farmers x 3 = 15 gold. Alexandre holds a Treasury card.
+    assert s.phase == "harvest" and s.current == ARNAUD
+    sc.play(ARNAUD, "done")
     assert s.gold[ARNAUD] == 15
+    assert s.current == ALEXANDRE
     sc.play(ALEXANDRE, EightGold("AVARIS"))
+    sc.done_all("harvest")
     assert s.gold[ALEXANDRE] == 6 + 8
     assert s.gold[BERNARD] == 9
     assert s.gold[CHARLES] == 12

@@ -450,6 +450,7 @@ def test_eight_gold_replaces_all_income_of_the_province(scenario):
     sc.harvest(4)
     assert s.phase == "harvest" and s.current == RED
     sc.play(RED, EightGold("ABU"))
+    sc.done_all("harvest")
     # ABU pays 8 instead of 16; MEMPHIS pays as usual
     assert s.gold[RED] == 20 + 8 + 8
     assert s.hand[RED][KIND["eight_gold"]] == 0
@@ -461,6 +462,7 @@ def test_eight_gold_on_a_province_without_income(scenario):
     sc.give(RED, "eight_gold")
     sc.harvest(3)  # no caravan on space 3: SAWU would pay nothing
     sc.play(RED, EightGold("SAWU"))
+    sc.done_all("harvest")
     assert sc.state.gold[RED] == 28
 
 
@@ -473,6 +475,7 @@ def test_harvest_increase_adds_one_per_farmer(scenario):
     s = sc.state
     assert s.current == RED
     sc.play(RED, HarvestIncrease("MEMPHIS"))
+    sc.done_all("harvest")
     assert s.gold[RED] == 20 + 3 * (2 + 1) + 2 * 2
 
 
@@ -482,6 +485,7 @@ def test_harvest_increase_counts_printed_farmers(scenario):
     sc.give(RED, "harvest_increase")
     sc.harvest(2)
     sc.play(RED, HarvestIncrease("BAHARYA"))
+    sc.done_all("harvest")
     assert sc.state.gold[RED] == 20 + 2 * 3
 
 
@@ -496,6 +500,7 @@ def test_eight_gold_and_harvest_increase_on_different_provinces(scenario):
     sc.play(RED, HarvestIncrease("MENDES"))
     assert EightGold("MENDES") not in s.legal_actions(RED)
     sc.play(RED, EightGold("MEMPHIS"))
+    sc.done_all("harvest")
     assert s.gold[RED] == 20 + 8 + 4 * 2
 
 
@@ -505,6 +510,7 @@ def test_caravans_pay_only_on_spaces_one_and_two(scenario, temple, province, car
     sc = scenario(SEATS, start=RED)
     sc.own(RED, province)
     sc.harvest(temple)
+    sc.done_all("harvest")
     assert sc.state.gold[RED] == 20 + (caravan if temple <= 2 else 0)
 
 
@@ -514,6 +520,7 @@ def test_fixed_income_is_always_paid(scenario, temple):
     sc.own(RED, "ABU")
     sc.own(BLUE, "BERENIKE")
     sc.harvest(temple)
+    sc.done_all("harvest")
     assert sc.state.gold[RED] == 24 and sc.state.gold[BLUE] == 28
 
 
@@ -534,8 +541,7 @@ def test_identical_bonus_cards_once_per_scoring(scenario):
     sc.play(RED, PlayBonus("farmer_bonus"))
     unchanged_after_illegal(s, RED, PlayBonus("farmer_bonus"))
     sc.play(RED, PlayBonus("side_bonus"))
-    if s.phase == "scoring":
-        sc.play(RED, DONE)
+    sc.done_all("scoring")
     assert s.scorings[-1][RED]["bonus_cards"] == 6
     assert s.hand[RED][KIND["farmer_bonus"]] == 1
 
@@ -546,7 +552,10 @@ def test_bonus_card_needs_its_condition(scenario):
     sc.set_hand(RED, ["farmer_bonus"])
     sc.scoring(3, 2)
     s = sc.state
-    # nothing playable: the scoring did not wait for red
+    # red is asked (red holds a card) but may not play the farmer bonus
+    assert s.phase == "scoring"
+    assert PlayBonus("farmer_bonus") not in s.legal_actions(s.current)
+    sc.done_all("scoring")
     assert s.round == 4
     assert s.scorings[-1][RED]["bonus_cards"] == 0
     assert s.hand[RED][KIND["farmer_bonus"]] == 1
@@ -570,6 +579,8 @@ def test_between_kingdoms(scenario):
     unused = set(s.province_deck)
     s.round = 3
     sc.harvest(2)
+    sc.done_all("harvest")
+    sc.done_all("scoring")
     # after round 3's harvest came the scoring and then the new kingdom's first round
     assert len(s.scorings) == 1
     assert s.round == 4 and s.phase == "auction"

@@ -114,6 +114,9 @@ def _explain_bid(state: AmunReState, seat: int, bid: A.Bid, p: int) -> str:
         return "you hold no bidding blockade card"
     if bid.overbid and not state.hand[seat][CARD_KINDS.index("overbid")]:
         return "you hold no overbid-in-same-province card"
+    for flag, kind in ((bid.blockade, "blockade"), (bid.overbid, "overbid")):
+        if flag and state.played[seat] >> CARD_KINDS.index(kind) & 1:
+            return f"you already played a {state.card_name(kind)} card in this auction"
     lowest = 0
     for m in range(state.n):
         if m != seat and state.bid_prov[m] == p:

@@ -625,12 +625,12 @@ class AmunReState(State):
         self._harvest_next()
 
     def _harvest_has_choice(self, s: int) -> bool:
-        hand = self.hand[s]
-        if hand[EIGHT_GOLD] and self.eight_gold_prov[s] < 0:
-            return True
-        if hand[HARVEST_INCREASE] and self.increase_prov[s] < 0:
-            return any(self.farmers(p) and p != self.eight_gold_prov[s] for p in self.owned(s))
-        return False
+        """Every seat holding a card decides (play harvest cards, sell, collect).
+
+        Asking only the holders of harvest cards would tell everyone who holds them: the
+        identity of a hand is hidden, its size is public, so only the size may decide this.
+        """
+        return any(self.hand[s])
 
     def _harvest_next(self) -> None:
         while self.harvest_pos < self.n:
@@ -689,9 +689,8 @@ class AmunReState(State):
         ]
 
     def _scoring_has_choice(self, s: int) -> bool:
-        if self.playable_bonus(s):
-            return True
-        return self._is_final() and any(self.hand[s])
+        """Every seat holding a card decides (bonus cards, selling); see _harvest_has_choice."""
+        return any(self.hand[s])
 
     def _scoring_next(self) -> None:
         while self.scoring_pos < self.n:
@@ -807,8 +806,8 @@ class AmunReState(State):
         n = self.n
         bid_prov, bid_space, blockade = self.bid_prov, self.bid_space, self.blockade
         hand = self.hand[s]
-        can_block = hand[BLOCKADE] > 0 and not blockade[s]
-        can_overbid = hand[OVERBID] > 0 and self.overbid[s]
+        can_block = hand[BLOCKADE] > 0 and not self.played[s] >> BLOCKADE & 1
+        can_overbid = hand[OVERBID] > 0 and self.overbid[s] and not self.played[s] >> OVERBID & 1
         here = bid_prov[s] if self.overbid[s] else -1
         high = bisect_right(self.board.bid_spaces, self.gold[s])
         lowest: dict[int, int] = {}
@@ -962,9 +961,11 @@ class AmunReState(State):
         if a.blockade:
             self._spend_card(s, BLOCKADE)
             self.blockade[s] = True
+            self.played[s] |= 1 << BLOCKADE
             extra.append(self.card_name(BLOCKADE))
         if a.overbid:
             self._spend_card(s, OVERBID)
+            self.played[s] |= 1 << OVERBID
             extra.append(self.card_name(OVERBID))
         self.bid_prov[s] = p
         self.bid_space[s] = self.cat.space_index[a.amount]
@@ -1323,6 +1324,7 @@ class AmunReState(State):
         """Re-deal everything hidden from ``seat``: other hands, the deck order, face-down
         cards, other seats' sealed offers and picks, other province hands, future shuffles."""
         world = self.clone(log=False)
+        rng.shuffle(world.province_deck)  # its order is hidden from everyone
         others = [s for s in range(self.n) if s != seat]
         pool: list[int] = list(world.deck)
         for s in others:
