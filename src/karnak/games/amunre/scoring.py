@@ -120,8 +120,12 @@ def score_kingdom(
     lines = [ScoreLines() for _ in range(players)]
     west = nile_side_winners(board, "west", owner, pyramids, stones)
     east = nile_side_winners(board, "east", owner, pyramids, stones)
+    owned_by: list[list[int]] = [[] for _ in range(players)]
+    for p, seat in enumerate(owner):
+        if seat >= 0:
+            owned_by[seat].append(p)
     for seat in range(players):
-        owned = [p for p in range(len(board.provinces)) if owner[p] == seat]
+        owned = owned_by[seat]
         line = lines[seat]
         line.pyramids = sum(pyramids[p] for p in owned)
         if owned:

@@ -104,11 +104,18 @@ class _Catalogue:
             for b in (0, 1)
         ]
         self.card_limit = tuple(p.card_limit for p in board.provinces)
+        self.printed = tuple(p.printed_farmers for p in board.provinces)
+        self.gold = tuple(p.gold for p in board.provinces)
+        self.caravan = tuple(p.caravan for p in board.provinces)
+        self.bonus_cards = tuple(p.bonus_cards for p in board.provinces)
+        self.bonus_stones = tuple(p.bonus_stones for p in board.provinces)
+        self.bonus_gold = tuple(p.bonus_gold for p in board.provinces)
         self.space_index = {amount: i for i, amount in enumerate(board.bid_spaces)}
         self.fields = tuple(p.fields for p in board.provinces)
         self.offer_lists: dict[tuple[int, bool], list[A.Offer]] = {}
         self.sell_lists: dict[tuple[int, ...], list[A.Sell]] = {}
-        self.buy_cards = [A.BuyCards(c) for c in range(0, 16)]
+        most = max((p.card_limit for p in board.provinces), default=0)
+        self.buy_cards = [A.BuyCards(c) for c in range(0, most + 1)]
         self.offers: dict[tuple[int, bool, bool], A.Offer] = {}
         self.bonus = [A.PlayBonus(CARD_KINDS[k]) if k in BONUS else None for k in range(NKINDS)]
 
@@ -417,17 +424,18 @@ class AmunReState(State):
                 "Province cards come out: {provinces}.",
                 provinces=", ".join(self._pname(p) for p in provinces),
             )
+        cat = self.cat
         for p in provinces:
-            prov = self.board.provinces[p]
-            for _ in range(prov.bonus_cards):
+            for _ in range(cat.bonus_cards[p]):
                 k = self._draw()
                 if k >= 0:
                     self.face_down[p].append(k)
-            for _ in range(min(prov.bonus_stones, self.stone_supply)):
+            for _ in range(min(cat.bonus_stones[p], self.stone_supply)):
                 self._place_stone(p)
-            if prov.bonus_gold:
-                self.free_gold[p] += prov.bonus_gold
-                self.bank -= prov.bonus_gold
+            gold = cat.bonus_gold[p]
+            if gold:
+                self.free_gold[p] += gold
+                self.bank -= gold
         self._start_auction()
 
     def _start_auction(self) -> None:
@@ -647,17 +655,20 @@ class AmunReState(State):
 
     def income(self, s: int) -> int:
         """What seat ``s`` collects this harvest, with its played harvest cards."""
+        cat = self.cat
         total = 0
-        caravans = self.temple in self.board.caravan_spaces
-        for p in self.owned(s):
-            if p == self.eight_gold_prov[s]:
+        temple = self.temple
+        caravans = temple in self.board.caravan_spaces
+        eight_gold, increase = self.eight_gold_prov[s], self.increase_prov[s]
+        field_farmers, free_farmers = self.field_farmers, self.free_farmers
+        for p in self.own[s]:
+            if p == eight_gold:
                 total += self.board.treasury_gold
                 continue
-            prov = self.board.provinces[p]
-            per_farmer = self.temple + (1 if p == self.increase_prov[s] else 0)
-            total += self.farmers(p) * per_farmer + prov.gold
+            farmers = field_farmers[p] + free_farmers[p] + cat.printed[p]
+            total += farmers * (temple + 1 if p == increase else temple) + cat.gold[p]
             if caravans:
-                total += prov.caravan
+                total += cat.caravan[p]
         return total
 
     def _collect(self, s: int) -> None:
@@ -746,9 +757,11 @@ class AmunReState(State):
     def to_move(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == OFFERING:
-            return tuple(s for s in range(self.n) if self.offers[s] is None)
+            offers = self.offers
+            return tuple([s for s in range(self.n) if offers[s] is None])
         if phase == PICK:
-            return tuple(s for s in range(self.n) if self.picks[s] < 0)
+            picks = self.picks
+            return tuple([s for s in range(self.n) if picks[s] < 0])
         if phase == OVER:
             return ()
         return (self.current,)
@@ -772,6 +785,8 @@ class AmunReState(State):
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
+        if phase == MARKET:  # the commonest phase first
+            return self._legal_market(seat) if seat == self.current else []
         if phase == OFFERING:
             if self.offers[seat] is not None:
                 return []
@@ -800,7 +815,9 @@ class AmunReState(State):
 
     def _sells(self, seat: int) -> list[A.Sell]:
         """Sell actions for every kind held (a shared cached list: never mutate it)."""
-        return self.cat.sells_for(self.hand[seat])
+        hand = self.hand[seat]
+        found = self.cat.sell_lists.get(tuple(hand))
+        return found if found is not None else self.cat.sells_for(hand)
 
     def _legal_bids(self, s: int) -> list[Action]:
         n = self.n
@@ -846,7 +863,8 @@ class AmunReState(State):
                 if card_limit[p] > limit:
                     limit = card_limit[p]
             if limit:
-                limit = min(limit, self.cards_available(), len(cat.buy_cards) - 1)
+                if len(self.deck) < limit:
+                    limit = min(limit, self.cards_available())
                 for c in range(1, limit + 1):
                     if c * (c + 1) // 2 > gold:
                         break
@@ -905,18 +923,20 @@ class AmunReState(State):
     def _legal_rewards(self, s: int) -> list[Action]:
         acts: list[Action] = []
         cat = self.cat
-        if self.cards_available():
+        if self.deck or any(self.discard):
             acts.append(A.TAKE_CARD)
-        own = self.owned(s)
+        own = self.own[s]
         if self.farmer_supply:
-            provinces = self.board.provinces
+            fields, farmers, take_farmer = cat.fields, self.field_farmers, cat.take_farmer
             for p in own:
-                if self.field_farmers[p] < provinces[p].fields:
-                    acts.append(cat.take_farmer[p])
+                if farmers[p] < fields[p]:
+                    acts.append(take_farmer[p])
         if self.stone_supply:
+            take_stone = cat.take_stone
             for p in own:
-                acts.append(cat.take_stone[p])
-        acts.extend(self._sells(s))
+                acts.append(take_stone[p])
+        if any(self.hand[s]):
+            acts += self._sells(s)
         acts.append(A.DONE)
         return acts
 
@@ -1090,7 +1110,7 @@ class AmunReState(State):
                 player=self.players[s],
                 offer=self._offer_text(a),
             )
-        if all(o is not None for o in self.offers):
+        if None not in self.offers:
             self._reveal_offering()
 
     def _do_adjust(self, s: int, a: A.Adjust) -> None:
