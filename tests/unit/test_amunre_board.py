@@ -103,3 +103,19 @@ def test_unreadable_files_fail_clearly(tmp_path: Path) -> None:
     bad.write_text("provinces = [")
     with pytest.raises(BoardDataError, match="not valid TOML"):
         load_board(bad)
+
+
+def test_games_on_different_boards_keep_their_own_moves() -> None:
+    """Each game owns the action catalogue of its board; boards never share or swap them."""
+    from karnak.games.amunre import GAME
+
+    for _ in range(50):  # boards come and go, as in a server loading corrected files
+        data = _raw()
+        data["constants"]["bid_spaces"] = [0, 2, 4, 6, 10, 15, 21, 28, 36]
+        odd = GAME.with_board(parse_board(data, source="odd.toml"))
+        state = odd.new_state(3, seed=1)
+        amounts = {a.amount for a in state.legal_actions(state.current) if hasattr(a, "amount")}
+        assert amounts <= {0, 2, 4, 6, 10, 15}
+        plain = GAME.new_state(3, seed=1)
+        amounts = {a.amount for a in plain.legal_actions(plain.current) if hasattr(a, "amount")}
+        assert amounts <= {0, 1, 3, 6, 10, 15}

@@ -15,7 +15,7 @@ from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game, OptionSpec
 from karnak.games.amunre.actions import AmunReAction, action_from_json, parse_action
 from karnak.games.amunre.board import Board, default_board, load_board, parse_board
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.state import AmunReState, Catalogue
 
 
 class AmunRe(Game):
@@ -43,6 +43,7 @@ class AmunRe(Game):
 
     def __init__(self, board: Board | None = None):
         self.board = board or default_board()
+        self.catalogue = Catalogue(self.board)
 
     def with_board(self, board: Board) -> AmunRe:
         """The same game played on a corrected board."""

@@ -76,8 +76,12 @@ def price(count: int) -> int:
     return count * (count + 1) // 2
 
 
-class _Catalogue:
-    """Interned action objects for one board, so legal-action lists cost no allocations."""
+class Catalogue:
+    """Interned action objects for one board, so legal-action lists cost no allocations.
+
+    Each game object owns the catalogue of its board (see ``AmunRe.__init__``): a cache keyed
+    by anything weaker could hand one board's actions to another.
+    """
 
     def __init__(self, board: Board):
         names = board.province_names
@@ -150,16 +154,6 @@ class _Catalogue:
         return found
 
 
-_CATALOGUES: dict[int, _Catalogue] = {}
-
-
-def catalogue(board: Board) -> _Catalogue:
-    found = _CATALOGUES.get(id(board))
-    if found is None:
-        found = _CATALOGUES[id(board)] = _Catalogue(board)
-    return found
-
-
 class AmunReState(State):
     """A game of Amun-Re in progress. Build it with ``GAME.new_state(...)``."""
 
@@ -176,7 +170,7 @@ class AmunReState(State):
     ):
         self.game = game
         self.board = board
-        self.cat = catalogue(board)
+        self.cat: Catalogue = game.catalogue
         self.players = tuple(players)
         self.n = len(self.players)
         self.seed = seed

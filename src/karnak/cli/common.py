@@ -1,0 +1,167 @@
+"""What every command shares: consoles, one way to fail, game and option lookup, seat colours.
+
+Every command reports a problem the same way (one red line on stderr and a non-zero exit,
+never a traceback), so the error handling lives here once instead of in each command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from karnak.core import Game, KarnakError, get_game
+
+#: Width used when output is not a terminal (pipes, files, tests): wide enough that the
+#: province table never folds, since nobody resizes a pipe.
+PIPE_WIDTH = 150
+
+#: Exit codes: 1 for a failure while working, 2 for arguments that make no sense.
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+#: Seat styles by seat index. Black and White get a chip background so that they stay
+#: readable on both dark and light terminals.
+SEAT_STYLES = (
+    "bold red",
+    "bold bright_blue",
+    "bold black on grey70",
+    "bold grey93 on grey35",
+    "bold yellow",
+)
+
+
+# The game-option flags shared by ``play`` and ``simulate``, declared once so that both
+# commands spell and explain them the same way.
+GameArg = Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. amunre.")]
+EditionOpt = Annotated[str | None, typer.Option(help="Card and phase names: 2003 or 2016.")]
+ExpertOpt = Annotated[
+    bool,
+    typer.Option("--expert-provinces", help="2016 expert rules: pick provinces from a hand."),
+]
+OfferCardsOpt = Annotated[
+    bool, typer.Option("--offer-cards", help="Power cards may be offered for 1 gold each.")
+]
+BoardOpt = Annotated[
+    Path | None, typer.Option(help="A corrected board file (see: karnak board GAME --dump).")
+]
+
+
+class CliError(Exception):
+    """A problem to report in one line; ``code`` is the process exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILURE):
+        super().__init__(message)
+        self.code = code
+
+
+def make_console(*, stderr: bool = False) -> Console:
+    """A console on stdout (or stderr) that does not fold tables when output is piped.
+
+    Rich falls back to 80 columns when it cannot ask a terminal; the game tables need more,
+    so pipes get :data:`PIPE_WIDTH` unless the user set ``COLUMNS`` explicitly.
+    """
+    stream = sys.stderr if stderr else sys.stdout
+    width: int | None = None
+    if not _is_tty(stream) and "COLUMNS" not in os.environ:
+        width = PIPE_WIDTH
+    return Console(file=stream, width=width, highlight=False, soft_wrap=True)
+
+
+def _is_tty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+@contextmanager
+def reported_errors() -> Iterator[None]:
+    """Turn :class:`CliError` and Karnak's own errors into a message and an exit code.
+
+    Programming errors are left alone on purpose: hiding them would make bugs invisible.
+    """
+    try:
+        yield
+    except CliError as exc:
+        _report(str(exc))
+        raise typer.Exit(exc.code) from None
+    except KarnakError as exc:
+        _report(str(exc))
+        raise typer.Exit(EXIT_FAILURE) from None
+
+
+def _report(message: str) -> None:
+    err = make_console(stderr=True)
+    err.print(Text("Error: ", style="bold red") + Text(message))
+
+
+def resolve_game(name: str) -> Game:
+    """The registered game called ``name``; an unknown name lists the games that exist."""
+    try:
+        return get_game(name)
+    except KarnakError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def load_board_for(game: Game, board_path: Path | None) -> Game:
+    """``game`` played on the corrected board file at ``board_path`` (if one is given)."""
+    if board_path is None:
+        return game
+    with_board = getattr(game, "with_board", None)
+    if with_board is None:
+        raise CliError(f"{game.title} takes no board file", EXIT_USAGE)
+    from karnak.games.amunre.board import load_board
+
+    corrected: Game = with_board(load_board(board_path))
+    return corrected
+
+
+def option_values(
+    game: Game,
+    *,
+    edition: str | None = None,
+    expert_provinces: bool = False,
+    offer_cards: bool = False,
+) -> dict[str, Any]:
+    """Resolve the option flags against ``game``'s declared options.
+
+    Only flags the user set are passed on, so a game without (say) editions is not
+    bothered by the default of a flag it never declared.
+    """
+    given: dict[str, Any] = {}
+    if edition is not None:
+        given["edition"] = edition
+    if expert_provinces:
+        given["expert_provinces"] = True
+    if offer_cards:
+        given["offer_cards"] = True
+    try:
+        return game.resolve_options(given)
+    except KarnakError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def check_players(game: Game, players: int) -> None:
+    try:
+        game.check_player_count(players)
+    except KarnakError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def seat_style(seat: int) -> str:
+    return SEAT_STYLES[seat % len(SEAT_STYLES)]
+
+
+def seat_text(names: tuple[str, ...] | list[str], seat: int) -> Text:
+    """A seat's name in its colour (colours follow the seat, so renamed seats keep theirs)."""
+    if not 0 <= seat < len(names):
+        return Text("-", style="dim")
+    return Text(names[seat], style=seat_style(seat))

@@ -1,0 +1,72 @@
+"""The ``karnak`` command: wires the sub-commands together and lists the games.
+
+Each sub-command lives in its own module; this one only names them, so ``karnak --help``
+reads as a table of contents.
+"""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from karnak import __version__
+from karnak.cli.board_cmd import board_command
+from karnak.cli.common import make_console, reported_errors
+from karnak.cli.play import play_command
+from karnak.cli.replay_cmd import replay_command
+from karnak.cli.simulate import simulate_command
+from karnak.core import available_games, get_game
+
+app = typer.Typer(
+    name="karnak",
+    help="Karnak: Egyptian board games in the terminal, with bots and replayable records.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+app.command("play")(play_command)
+app.command("simulate")(simulate_command)
+app.command("replay")(replay_command)
+app.command("board")(board_command)
+
+
+@app.command("games")
+def games_command() -> None:
+    """List the games Karnak can play, with their player counts and options."""
+    console = make_console()
+    with reported_errors():
+        table = Table(title="Games", title_justify="left")
+        table.add_column("Name")
+        table.add_column("Title")
+        table.add_column("Players", justify="right")
+        table.add_column("Rules version", justify="right")
+        table.add_column("Options")
+        for name in available_games():
+            game = get_game(name)
+            options = "; ".join(
+                f"{spec.name} (default {spec.default}): {spec.help}" for spec in game.options
+            )
+            table.add_row(
+                name,
+                game.title,
+                f"{game.min_players}-{game.max_players}",
+                game.version,
+                options or "none",
+            )
+        console.print(table)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"karnak {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+    ),
+) -> None:
+    """Karnak: Egyptian board games in the terminal, with bots and replayable records."""

@@ -1,0 +1,485 @@
+"""``karnak play``: one person against bots at the terminal.
+
+The session reads answers line by line from a text stream (stdin unless told otherwise),
+so a test or a shell pipe drives it exactly as a person at a keyboard would. Whatever way
+a session stops early (``quit``, end of input, Ctrl-C) it saves the game record first and
+says how to resume, so no game is ever lost to a stray keystroke.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from tempfile import gettempdir
+from typing import Annotated, Any, TextIO
+
+import typer
+from rich.columns import Columns
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from karnak.bots import Bot, SeatView, make_bot
+from karnak.cli.common import (
+    EXIT_USAGE,
+    BoardOpt,
+    CliError,
+    EditionOpt,
+    ExpertOpt,
+    GameArg,
+    OfferCardsOpt,
+    check_players,
+    load_board_for,
+    make_console,
+    option_values,
+    reported_errors,
+    resolve_game,
+    seat_style,
+    seat_text,
+)
+from karnak.cli.records import (
+    fresh_path,
+    load_record,
+    replay_as,
+    result_of,
+    save_record,
+)
+from karnak.cli.render import GameRenderer, renderer_for
+from karnak.core import Game, GameRecord, KarnakError, Rng, State
+from karnak.core.actions import Action
+
+DEFAULT_PLAYERS = 4
+#: More legal moves than this are cut short in the list (``moves`` shows them all); the
+#: limit matters only for the offer_cards option, whose offers multiply with the hand.
+MOVES_SHOWN = 90
+#: Log lines repeated when a saved game is resumed, to remind the player where it stood.
+RESUME_CONTEXT = 12
+
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+
+
+class LineReader:
+    """Answers typed by a person, or lines of any text stream standing in for one.
+
+    A terminal gets ``input()`` (so line editing works); any other stream is read with
+    ``readline`` and each answer is echoed, so a piped transcript reads like a session.
+    """
+
+    def __init__(self, console: Console, stream: TextIO | None = None):
+        self.console = console
+        self.stream = stream
+
+    def read(self, prompt: Text) -> str | None:
+        """The next answer without its newline, or ``None`` at the end of input."""
+        stream = self.stream if self.stream is not None else sys.stdin
+        self.console.print(prompt, end="")
+        if _isatty(stream) and stream is sys.stdin:
+            try:
+                return input()
+            except EOFError:
+                self.console.print()
+                return None
+        line = stream.readline()
+        if not line:
+            self.console.print()
+            return None
+        answer = line.rstrip("\r\n")
+        self.console.print(Text(answer), highlight=False)
+        return answer
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Stop(Exception):
+    """The person asked to stop (or the input ended): save and leave."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+@dataclass
+class PlaySession:
+    """One person (``human``) at a table of bots, from the current state to the end."""
+
+    game: Game
+    state: State
+    human: int
+    bots: dict[int, Bot]
+    console: Console
+    reader: LineReader
+    renderer: GameRenderer
+    save_path: Path | None = None
+    save_dir: Path = field(default_factory=Path.cwd)
+    meta: dict[str, Any] = field(default_factory=dict)
+    seen: int = 0
+    next_log_title: str = "Since your last move"
+    rngs: dict[int, Rng] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Bot choices are not part of the record, so they need not replay; deriving the
+        # generators from the seed and the game's length still makes a session repeatable.
+        master = Rng(self.state.seed * 1_000_003 + len(self.state.history))
+        self.rngs = {seat: master.fork() for seat in sorted(self.bots)}
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> Path:
+        """Play until the end or until the person stops; returns the saved record's path."""
+        try:
+            while not self.state.is_over():
+                movers = self.state.to_move()
+                if self.human in movers:
+                    self._human_turn()
+                else:
+                    self._bot_turn(movers[0])
+        except _Stop as stop:
+            return self._save_and_explain(stop.why)
+        except KeyboardInterrupt:
+            self.console.print()
+            return self._save_and_explain("interrupted")
+        return self._finish()
+
+    def _bot_turn(self, seat: int) -> None:
+        view = SeatView.of(self.state, seat)
+        action = self.bots[seat].choose(view, self.rngs[seat])
+        self.state.apply(seat, action)
+
+    def _human_turn(self) -> None:
+        legal = self.state.legal_actions(self.human)
+        self._show_new_log()
+        self._show_status(legal)
+        while True:
+            answer = self.reader.read(self._prompt())
+            if answer is None:
+                raise _Stop("the input ended")
+            action = self._interpret(answer.strip(), legal)
+            if action is None:
+                continue
+            try:
+                self.state.apply(self.human, action)
+            except KarnakError as exc:
+                self._complain(str(exc))
+                continue
+            return
+
+    def _interpret(self, text: str, legal: list[Action]) -> Action | None:
+        """The move ``text`` names, or ``None`` after handling a command or a mistake."""
+        word = text.lower()
+        if not text:
+            self._complain(
+                f"Type a move number (1-{len(legal)}), a move such as "
+                f"{legal[0].to_text()!r}, or 'help'."
+            )
+            return None
+        if word in QUIT_WORDS:
+            raise _Stop("you quit")
+        if word in HELP_WORDS:
+            self._show_help()
+            return None
+        if word == "log":
+            self._show_log(self.state.log_lines(self.human), "The whole log as you saw it")
+            return None
+        if word == "board":
+            for part in self.renderer.figures(self.game):
+                self.console.print(part)
+            return None
+        if word == "moves":
+            self._show_moves(legal, limit=None)
+            return None
+        if word in ("status", "s"):
+            self._show_status(legal)
+            return None
+        if text.isascii() and text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(legal):
+                self._complain(f"There is no move {number}; choose 1 to {len(legal)}.")
+                return None
+            return legal[number - 1]
+        try:
+            return self.game.parse_action(text)
+        except KarnakError as exc:
+            self._complain(str(exc))
+            return None
+
+    # ------------------------------------------------------------------ showing
+    def _prompt(self) -> Text:
+        prompt = Text()
+        prompt.append_text(seat_text(self.state.players, self.human))
+        prompt.append(" > ", style="bold")
+        return prompt
+
+    def _complain(self, message: str) -> None:
+        self.console.print(Text(message, style="red"))
+
+    def _show_new_log(self) -> None:
+        lines = self.state.log_lines(self.human)
+        fresh = lines[self.seen :]
+        self.seen = len(lines)
+        if fresh:
+            self._show_log(fresh, self.next_log_title)
+        self.next_log_title = "Since your last move"
+
+    def _show_log(self, lines: list[str], title: str) -> None:
+        self.console.print(Rule(Text(title), align="left", style="dim"))
+        for line in lines:
+            self.console.print(self._coloured(line))
+
+    def _coloured(self, line: str) -> Text:
+        text = Text("  " + line)
+        for seat, name in enumerate(self.state.players):
+            text.highlight_words([name], style=seat_style(seat))
+        return text
+
+    def _show_status(self, legal: list[Action]) -> None:
+        self.console.print(Rule(style="bold"))
+        for part in self.renderer.status(self.state, self.human):
+            self.console.print(part)
+        decision = Text(self.renderer.decision(self.state), style="bold")
+        if self.state.is_simultaneous():
+            decision.append(
+                " Your choice stays sealed until everyone has committed.", style="italic"
+            )
+        self.console.print(decision)
+        self._show_moves(legal, limit=MOVES_SHOWN)
+
+    def _show_moves(self, legal: list[Action], *, limit: int | None) -> None:
+        shown = legal if limit is None else legal[:limit]
+        cells = []
+        for number, action in enumerate(shown, start=1):
+            cell = Text()
+            cell.append(f"{number:>3} ", style="bold cyan")
+            cell.append(action.to_text())
+            hint = self.renderer.action_hint(self.state, self.human, action)
+            if hint:
+                cell.append(f"  ({hint})", style="dim")
+            cells.append(cell)
+        self.console.print(Text("Your moves:", style="bold"))
+        self.console.print(Columns(cells, padding=(0, 3), column_first=True))
+        if len(shown) < len(legal):
+            self.console.print(
+                Text(
+                    f"... and {len(legal) - len(shown)} more; type 'moves' to list them all.",
+                    style="dim",
+                )
+            )
+        self.console.print(
+            Text("Answer with a number or a move; also: help, log, board, moves, quit.", "dim")
+        )
+
+    def _show_help(self) -> None:
+        lines = [
+            "Type the number of a move from the list, or write the move itself.",
+            *self.renderer.help_lines(),
+            "Commands: help (this text), log (the whole log), board (the board figures), "
+            "moves (all legal moves), status (show the table again), "
+            "quit (save and stop; resume later with --resume FILE).",
+        ]
+        for line in lines:
+            self.console.print(Text(line))
+
+    # ------------------------------------------------------------------ stopping
+    def _save(self, record: GameRecord) -> Path:
+        """Write ``record`` where asked, or somewhere else if that fails: never lose a game."""
+        stem = f"{self.game.name}-seed{self.state.seed}"
+        candidates = [self.save_path] if self.save_path is not None else []
+        candidates += [fresh_path(self.save_dir, stem), fresh_path(Path(gettempdir()), stem)]
+        for path in candidates:
+            try:
+                save_record(record, path, self.meta)
+            except OSError as exc:
+                self._complain(f"Cannot write {path}: {exc.strerror or exc}")
+                continue
+            return path
+        raise CliError("the game record could not be saved anywhere")
+
+    def _save_and_explain(self, why: str) -> Path:
+        path = self._save(self.state.record())
+        # A corrected board travels in the record, so the hint needs no --board.
+        resume = f"karnak play {self.game.name} --resume {path}"
+        self.console.print(Text(f"Stopped: {why}. The game is saved in {path}.", style="bold"))
+        self.console.print(Text("Resume it with:  ") + Text(resume, style="bold green"))
+        return path
+
+    def _finish(self) -> Path:
+        self._show_new_log()
+        self.console.print(Rule("The game is over", style="bold"))
+        for part in self.renderer.final(self.state):
+            self.console.print(part)
+        record = self.state.record()
+        record.result = result_of(self.state)
+        path = self._save(record)
+        self.console.print(
+            Text(f"The record is saved in {path}; watch it again with ")
+            + Text(f"karnak replay {path}", style="bold green")
+        )
+        return path
+
+
+# ---------------------------------------------------------------------- the command
+def _bot_names(opponents: str | None, others: int) -> list[str]:
+    """One bot name per other seat: a single name fills every seat."""
+    names = [n.strip() for n in (opponents or "random").split(",") if n.strip()]
+    if len(names) == 1:
+        names *= others
+    if len(names) != others:
+        raise CliError(
+            f"--opponents needs one bot name or {others} comma-separated names, not {len(names)}",
+            EXIT_USAGE,
+        )
+    return names
+
+
+def _make_bots(names: dict[int, str]) -> dict[int, Bot]:
+    try:
+        return {seat: make_bot(name) for seat, name in names.items()}
+    except KarnakError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def play_command(
+    game_name: GameArg,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", help=f"Number of seats (default {DEFAULT_PLAYERS})."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the deal (default: a random one, printed).")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="Your seat's name.")] = None,
+    seat: Annotated[int | None, typer.Option(help="Your seat, counted from 0 (default 0).")] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(help="Bot for the other seats, or one per seat, comma-separated."),
+    ] = None,
+    edition: EditionOpt = None,
+    expert_provinces: ExpertOpt = False,
+    offer_cards: OfferCardsOpt = False,
+    board: BoardOpt = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Continue a saved game; its record fixes seats, seed and options."),
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="Where to save the record (default: a new file here, or --resume's)."),
+    ] = None,
+) -> None:
+    """Play a game against bots in the terminal."""
+    console = make_console()
+    with reported_errors():
+        base = resolve_game(game_name)
+        if resume is not None:
+            record, extra = load_record(resume)
+            flags = (players, seed, edition, name, board)
+            if any(flag is not None for flag in flags) or expert_provinces or offer_cards:
+                console.print(
+                    Text(
+                        "Note: the saved record fixes the seats, names, seed, options and "
+                        "board; those flags are ignored.",
+                        style="yellow",
+                    )
+                )
+            state, human, bot_names = _resumed(base, record, extra, seat, opponents)
+            game = state.game
+            console.print(
+                Text(
+                    f"Resuming {resume}: {len(record.actions)} moves replayed and verified; "
+                    f"you play {state.players[human]}."
+                )
+            )
+        else:
+            game = load_board_for(base, board)
+            state, human, bot_names = _started(
+                game, players, seed, name, seat, opponents, edition, expert_provinces, offer_cards
+            )
+            console.print(
+                Text(f"Seed {state.seed} (play the same deal again with --seed {state.seed}).")
+            )
+        bots = _make_bots(bot_names)
+        meta = {"human_seat": human, "opponents": {str(s): n for s, n in bot_names.items()}}
+        session = PlaySession(
+            game=game,
+            state=state,
+            human=human,
+            bots=bots,
+            console=console,
+            reader=LineReader(console),
+            renderer=renderer_for(game),
+            save_path=save if save is not None else resume,
+            meta=meta,
+        )
+        if resume is not None:
+            if state.is_over():
+                console.print(Text("That game is already over."))
+                for part in session.renderer.final(state):
+                    console.print(part)
+                return
+            session.seen = max(0, len(state.log_lines(human)) - RESUME_CONTEXT)
+            session.next_log_title = "The last moves before the game was saved"
+        session.run()
+
+
+def _started(
+    game: Game,
+    players: int | None,
+    seed: int | None,
+    name: str | None,
+    seat: int | None,
+    opponents: str | None,
+    edition: str | None,
+    expert_provinces: bool,
+    offer_cards: bool,
+) -> tuple[State, int, dict[int, str]]:
+    count = DEFAULT_PLAYERS if players is None else players
+    check_players(game, count)
+    human = 0 if seat is None else seat
+    if not 0 <= human < count:
+        raise CliError(f"--seat must be between 0 and {count - 1}, not {human}", EXIT_USAGE)
+    options = option_values(
+        game, edition=edition, expert_provinces=expert_provinces, offer_cards=offer_cards
+    )
+    names = game.seat_names(count)
+    if name is not None:
+        if name in names[:human] + names[human + 1 :]:
+            raise CliError(f"{name!r} is already another seat's name; pick another", EXIT_USAGE)
+        names[human] = name
+    bot_list = _bot_names(opponents, count - 1)
+    others = [s for s in range(count) if s != human]
+    try:
+        state = game.new_state(
+            names, seed=secrets.randbelow(1_000_000) if seed is None else seed, options=options
+        )
+    except KarnakError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+    return state, human, dict(zip(others, bot_list, strict=True))
+
+
+def _resumed(
+    game: Game,
+    record: GameRecord,
+    extra: dict[str, Any],
+    seat: int | None,
+    opponents: str | None,
+) -> tuple[State, int, dict[int, str]]:
+    """The saved game replayed and verified, with its person's seat and its bots."""
+    state = replay_as(game, record)
+    count = len(state.players)
+    saved_seat = extra.get("human_seat")
+    human = seat if seat is not None else saved_seat if isinstance(saved_seat, int) else 0
+    if not 0 <= human < count:
+        raise CliError(f"--seat must be between 0 and {count - 1}, not {human}", EXIT_USAGE)
+    others = [s for s in range(count) if s != human]
+    saved = extra.get("opponents")
+    if opponents is None and isinstance(saved, dict):
+        bot_list = [str(saved.get(str(s), "random")) for s in others]
+    else:
+        bot_list = _bot_names(opponents, count - 1)
+    return state, human, dict(zip(others, bot_list, strict=True))

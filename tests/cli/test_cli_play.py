@@ -1,0 +1,258 @@
+"""``karnak play`` driven end to end by feeding answers, as a person at a keyboard would.
+
+The answers are mostly "1" (the first legal move), with mistakes mixed in, so every kind of
+decision of a full game is reached and every mistake must be answered without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from karnak.cli.main import app
+from karnak.cli.play import LineReader
+from karnak.core import GameRecord, replay
+from karnak.games.amunre.board import default_board_text
+
+BAD_LINES = ["", "xyz", "999", "bid NOWHERE 3", "0", "sell nothing", "adjust +4", "²", "[red]x"]
+
+
+def answers(count: int = 1500, *, bad_every: int = 9) -> str:
+    """Mostly "1", with a bad answer every ``bad_every`` lines (cycling through BAD_LINES)."""
+    lines = []
+    for i in range(count):
+        if bad_every and i % bad_every == bad_every - 1:
+            lines.append(BAD_LINES[(i // bad_every) % len(BAD_LINES)])
+        else:
+            lines.append("1")
+    return "\n".join(lines) + "\n"
+
+
+def saved_path(output: str) -> Path:
+    match = re.search(r"saved in (\S+?\.json)", output)
+    assert match, output[-2000:]
+    return Path(match.group(1))
+
+
+@pytest.fixture()
+def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    monkeypatch.chdir(tmp_path)
+    return CliRunner(env={"COLUMNS": "150"})
+
+
+def test_full_five_player_game_with_mistakes(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["play", "amunre", "--players", "5", "--seed", "11"], answers())
+    out = result.output
+    assert result.exit_code == 0, out[-3000:]
+    assert "Traceback" not in out
+    # every kind of mistake got a clear answer
+    assert "Type a move number" in out
+    assert "cannot read 'xyz'" in out
+    assert "There is no move 999" in out
+    assert "There is no move 0" in out
+    assert "Red cannot 'bid NOWHERE 3'" in out
+    # what a decision shows
+    for part in ("Provinces", "Players", "Supply:", "Your hand", "Your moves:", "Temple"):
+        assert part in out
+    # the end
+    assert "Final scoring" in out
+    for heading in ("Pyramids", "Complete sets", "West bank", "East bank", "Gold ranking"):
+        assert heading in out
+    assert "after round 3" in out and "after round 6" in out
+    assert re.search(r"(Winner|Shared victory): ", out)
+    # the saved record replays to the same result
+    record = GameRecord.load(saved_path(out))
+    assert record.result is not None
+    state = replay(record)
+    assert state.is_over()
+    assert record.result["scores"] == state.scores()
+    assert record.result["winners"] == state.winners()
+
+
+def test_first_decision_is_a_bid_and_bad_provinces_are_named(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["play", "amunre", "--seed", "6"], "bid NOWHERE 3\nquit\n")
+    assert result.exit_code == 0
+    assert "must place a bid" in result.output
+    assert "there is no province 'NOWHERE'" in result.output
+    assert "Bids" in result.output
+
+
+def test_sealed_offers_of_bots_stay_hidden(runner: CliRunner) -> None:
+    result = runner.invoke(
+        app, ["play", "amunre", "-p", "3", "--seed", "4", "--name", "Ann"], answers(bad_every=0)
+    )
+    assert result.exit_code == 0
+    secret = [line for line in result.output.splitlines() if "secretly offers" in line]
+    assert secret, "the human's own sealed offer should be in their log"
+    assert all(line.strip().startswith("Ann ") for line in secret)
+    assert "Ann >" in result.output
+
+
+def test_quit_saves_and_resume_finishes(runner: CliRunner) -> None:
+    first = runner.invoke(
+        app, ["play", "amunre", "-p", "4", "--seed", "3", "--seat", "2"], "1\n1\n1\nquit\n"
+    )
+    assert first.exit_code == 0, first.output
+    assert "--resume" in first.output
+    path = saved_path(first.output)
+    saved = json.loads(path.read_text())
+    assert saved["karnak_cli"]["human_seat"] == 2
+    moves_before = saved["actions"]
+
+    second = runner.invoke(app, ["play", "amunre", "--resume", str(path)], answers(bad_every=0))
+    assert second.exit_code == 0, second.output[-3000:]
+    assert "replayed and verified" in second.output
+    assert "Final scoring" in second.output
+    final = GameRecord.load(saved_path(second.output.split("Final scoring")[1]))
+    assert [list(a) for a in final.actions[: len(moves_before)]] == moves_before
+    assert replay(final).is_over()
+
+
+def test_unwritable_save_path_falls_back(runner: CliRunner) -> None:
+    Path("taken").mkdir()
+    result = runner.invoke(app, ["play", "amunre", "--seed", "2", "--save", "taken"], "quit\n")
+    assert result.exit_code == 0
+    assert "Cannot write taken" in result.output
+    assert not replay(GameRecord.load(saved_path(result.output))).is_over()
+
+
+def test_end_of_input_saves(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["play", "amunre", "--seed", "2"], "1\n")
+    assert result.exit_code == 0
+    assert "the input ended" in result.output
+    path = saved_path(result.output)
+    state = replay(GameRecord.load(path))
+    assert not state.is_over()
+    assert len(state.history) >= 1
+
+
+def test_ctrl_c_saves(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(self: LineReader, prompt: object) -> str | None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(LineReader, "read", interrupted)
+    result = runner.invoke(app, ["play", "amunre", "--seed", "2", "--save", "mine.json"])
+    assert result.exit_code == 0
+    assert "interrupted" in result.output
+    assert Path("mine.json").exists()
+    assert "--resume mine.json" in result.output
+
+
+def test_resume_of_a_finished_game_shows_the_result(runner: CliRunner) -> None:
+    done = runner.invoke(
+        app, ["play", "amunre", "-p", "3", "--seed", "8", "--save", "g.json"], answers(bad_every=0)
+    )
+    assert done.exit_code == 0
+    again = runner.invoke(app, ["play", "amunre", "--resume", "g.json"])
+    assert again.exit_code == 0
+    assert "already over" in again.output
+    assert "Final scoring" in again.output
+
+
+def test_commands_inside_a_game(runner: CliRunner) -> None:
+    result = runner.invoke(
+        app, ["play", "amunre", "--seed", "1"], "help\nlog\nboard\nmoves\nstatus\nquit\n"
+    )
+    out = result.output
+    assert result.exit_code == 0
+    assert "Commands: help" in out
+    assert "The whole log as you saw it" in out
+    assert "Confidence:" in out  # the board figures
+    assert out.count("Your moves:") >= 3  # first display, moves, status
+
+
+def test_typed_action_text_is_accepted(runner: CliRunner) -> None:
+    result = runner.invoke(
+        app, ["play", "amunre", "-p", "3", "--seed", "1"], "sell builder\nquit\n"
+    )
+    assert result.exit_code == 0
+    assert "Red sells builder for 1 gold." in result.output
+
+
+def test_edition_2016_names_cards(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["play", "amunre", "--edition", "2016", "--seed", "1"], "quit\n")
+    assert result.exit_code == 0
+    assert "Architect" in result.output
+    assert "Auction Phase" in result.output
+
+
+def test_expert_provinces_and_offer_cards(runner: CliRunner) -> None:
+    result = runner.invoke(
+        app,
+        ["play", "amunre", "--seed", "5", "--expert-provinces", "--offer-cards"],
+        "1\n" * 60 + "quit\n",
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Your province cards:" in result.output
+    saved = json.loads(saved_path(result.output).read_text())
+    assert saved["options"]["expert_provinces"] is True
+    assert saved["options"]["offer_cards"] is True
+
+
+def test_corrected_board_travels_in_the_record(runner: CliRunner) -> None:
+    corrected = default_board_text().replace("start_gold = 20", "start_gold = 25")
+    Path("board.toml").write_text(corrected)
+    result = runner.invoke(
+        app, ["play", "amunre", "--seed", "1", "--board", "board.toml"], "1\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "25 " in result.output  # everyone's starting gold, from the corrected board
+    path = saved_path(result.output)
+    Path("board.toml").unlink()  # the record alone must be enough
+    resumed = runner.invoke(app, ["play", "amunre", "--resume", str(path)], "quit\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert "replayed and verified" in resumed.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "7"], "3 to 5 players, not 7"),
+        (["--players", "2"], "3 to 5 players, not 2"),
+        (["--seat", "4"], "--seat must be between 0 and 3"),
+        (["--opponents", "genius"], "unknown bot 'genius'"),
+        (["--opponents", "random,random"], "--opponents needs one bot name or 3"),
+        (["--edition", "1999"], "allowed values: 2003, 2016"),
+        (["--name", "Blue"], "already another seat's name"),
+        (["--board", "missing.toml"], "cannot read board file"),
+        (["--resume", "missing.json"], "cannot read missing.json"),
+    ],
+)
+def test_bad_arguments(runner: CliRunner, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["play", "amunre", *args], "quit\n")
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unknown_game(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["play", "senet"])
+    assert result.exit_code == 2
+    assert "unknown game 'senet'" in result.output
+    assert "amunre" in result.output
+
+
+def test_tampered_record_cannot_be_resumed(runner: CliRunner) -> None:
+    first = runner.invoke(app, ["play", "amunre", "--seed", "3", "--save", "t.json"], "1\nquit\n")
+    assert first.exit_code == 0
+    data = json.loads(Path("t.json").read_text())
+    data["actions"][0][1] = "bid NOWHERE 3"
+    Path("t.json").write_text(json.dumps(data))
+    result = runner.invoke(app, ["play", "amunre", "--resume", "t.json"], "quit\n")
+    assert result.exit_code == 1
+    assert "action 0" in result.output
+
+
+def test_narrow_terminal_keeps_province_names_whole(tmp_path: Path) -> None:
+    narrow = CliRunner(env={"COLUMNS": "80"})
+    result = narrow.invoke(app, ["play", "amunre", "--seed", "6", "--save", str(tmp_path / "n")])
+    assert result.exit_code == 0
+    out = result.output
+    line = next(li for li in out.splitlines() if "Province cards come out:" in li)
+    names = line.split(":", 1)[1].strip(" .").split(", ")
+    table = out.split("Provinces", 1)[1].split("Players", 1)[0]
+    assert all(name in table for name in names)
