@@ -20,7 +20,7 @@ runner = CliRunner(env={"COLUMNS": "150"})
 @pytest.fixture()
 def record_file(tmp_path: Path) -> Path:
     state = get_game("amunre").new_state(4, seed=21)
-    play_out(state, [make_bot("random")] * 4, [Rng(s) for s in range(4)])
+    play_out(state, [make_bot("random", state.game)] * 4, [Rng(s) for s in range(4)])
     record = state.record()
     record.result = {"scores": state.scores(), "winners": state.winners()}
     path = tmp_path / "game.json"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karnak.bots import RandomBot
+from karnak.bots.random_bot import RandomBot
 from karnak.bots.base import play_out
 from karnak.core import GameRecord, Rng, get_game
 from karnak.core.state import State

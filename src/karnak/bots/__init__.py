@@ -1,10 +1,31 @@
 """Bots play any game on the core through what a seat may see, never the hidden state.
 
-A bot is given a :class:`SeatView` (the seat, its observation and its legal actions) and
-its own seeded generator; it returns one of the legal actions.
+A bot is given a :class:`SeatView` (the seat, its observation, its legal actions and an
+information-set handle for sampling worlds) and its own seeded generator; it returns one of
+the legal actions. Build bots from specs with :func:`make_bot` (``random``, ``heuristic``,
+``ismcts:1s``, ``ismcts:2000``).
 """
 
-from karnak.bots.base import Bot, SeatView, available_bots, make_bot
-from karnak.bots.random_bot import RandomBot
+from karnak.bots.base import (
+    Bot,
+    BotSpecError,
+    Budget,
+    SeatView,
+    UnknownBotError,
+    available_bots,
+    make_bot,
+    parse_budget,
+    play_out,
+)
 
-__all__ = ["Bot", "RandomBot", "SeatView", "available_bots", "make_bot"]
+__all__ = [
+    "Bot",
+    "BotSpecError",
+    "Budget",
+    "SeatView",
+    "UnknownBotError",
+    "available_bots",
+    "make_bot",
+    "parse_budget",
+    "play_out",
+]

@@ -1,7 +1,13 @@
-"""The bot contract and the registry that builds bots from names like ``random``."""
+"""The bot contract and the registry that builds bots from specs like ``ismcts:1s``.
+
+A bot sees exactly what a person in its seat sees: a :class:`SeatView` (the seat, its
+observation, its legal actions and an :class:`~karnak.core.state.InfoSet` from which a
+search bot samples worlds) and its own seeded generator. It never touches the true state.
+"""
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -9,23 +15,68 @@ from typing import TYPE_CHECKING, Any
 
 from karnak.core.errors import KarnakError
 from karnak.core.rng import Rng
+from karnak.core.state import InfoSet
 
 if TYPE_CHECKING:
     from karnak.core.actions import Action
+    from karnak.core.game import Game
     from karnak.core.state import State
 
 
 @dataclass(frozen=True)
 class SeatView:
-    """All a bot may use: whose seat, what the seat sees, and what it may do."""
+    """All a bot may use: whose seat, what the seat sees, what it may do, what it knows."""
 
     seat: int
     observation: dict[str, Any]
     legal_actions: Sequence[Action]
+    infoset: InfoSet
+
+    @property
+    def game(self) -> Game:
+        return self.infoset.game
 
     @staticmethod
     def of(state: State, seat: int) -> SeatView:
-        return SeatView(seat, state.observation(seat), state.legal_actions(seat))
+        return SeatView(seat, state.observation(seat), state.legal_actions(seat), state.infoset(seat))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search bot may think: wall-clock seconds or a number of iterations.
+
+    An iteration budget makes a bot deterministic for a given seed; a time budget does not.
+    """
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    def __str__(self) -> str:
+        if self.seconds is not None:
+            return f"{self.seconds:g}s"
+        return f"{self.iterations} iterations"
+
+
+_BUDGET = re.compile(r"^(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>s|ms|it|)$")
+
+
+def parse_budget(text: str) -> Budget:
+    """``1s``, ``250ms``, ``0.5s`` (time) or ``2000`` / ``2000it`` (iterations)."""
+    match = _BUDGET.match(text.strip().lower())
+    if not match:
+        raise BotSpecError(
+            f"cannot read the budget {text!r}: write a time like 1s or 250ms, "
+            "or a number of iterations like 2000"
+        )
+    value, unit = float(match["value"]), match["unit"]
+    if unit in ("s", "ms"):
+        seconds = value / 1000 if unit == "ms" else value
+        if seconds <= 0:
+            raise BotSpecError("a think time must be positive")
+        return Budget(seconds=seconds)
+    if value != int(value) or value < 1:
+        raise BotSpecError("an iteration budget is a whole number of at least 1")
+    return Budget(iterations=int(value))
 
 
 class Bot(ABC):
@@ -35,27 +86,75 @@ class Bot(ABC):
     def choose(self, view: SeatView, rng: Rng) -> Action:
         """One of ``view.legal_actions``."""
 
+    def label(self) -> str:
+        """How the bot is named in tables (its spec)."""
+        return self.name
+
 
 class UnknownBotError(KarnakError, LookupError):
     pass
 
 
-_FACTORIES: dict[str, Callable[[], Bot]] = {}
+class BotSpecError(KarnakError, ValueError):
+    pass
 
 
-def register_bot(name: str, factory: Callable[[], Bot]) -> None:
-    _FACTORIES[name] = factory
+BotFactory = Callable[["Game", Budget | None], Bot]
 
 
-def available_bots() -> list[str]:
-    return sorted(_FACTORIES)
+@dataclass(frozen=True)
+class _Entry:
+    factory: BotFactory
+    help: str
+    takes_budget: bool
+    games: tuple[str, ...] | None  # None: every game
 
 
-def make_bot(name: str) -> Bot:
-    key = name.strip().lower()
-    if key not in _FACTORIES:
-        raise UnknownBotError(f"unknown bot {name!r}; bots: {', '.join(available_bots())}")
-    return _FACTORIES[key]()
+_REGISTRY: dict[str, _Entry] = {}
+
+
+def register_bot(
+    name: str,
+    factory: BotFactory,
+    *,
+    help: str,
+    takes_budget: bool = False,
+    games: tuple[str, ...] | None = None,
+) -> None:
+    _REGISTRY[name] = _Entry(factory, help, takes_budget, games)
+
+
+def _load_builtin_bots() -> None:
+    # Imported here so that ``karnak.bots.base`` stays importable on its own.
+    import karnak.bots.heuristic  # noqa: F401
+    import karnak.bots.ismcts  # noqa: F401
+    import karnak.bots.random_bot  # noqa: F401
+
+
+def available_bots(game: Game | None = None) -> dict[str, str]:
+    """Bot names (for ``game``, if given) with one line of help each."""
+    _load_builtin_bots()
+    return {
+        name: entry.help
+        for name, entry in sorted(_REGISTRY.items())
+        if game is None or entry.games is None or game.name in entry.games
+    }
+
+
+def make_bot(spec: str, game: Game) -> Bot:
+    """Build a bot from ``name`` or ``name:budget`` (``ismcts:1s``, ``ismcts:2000``)."""
+    _load_builtin_bots()
+    name, _, budget_text = spec.strip().lower().partition(":")
+    entry = _REGISTRY.get(name)
+    if entry is None or (entry.games is not None and game.name not in entry.games):
+        known = ", ".join(available_bots(game))
+        raise UnknownBotError(f"unknown bot {spec!r} for {game.title}; bots: {known}")
+    budget = None
+    if budget_text:
+        if not entry.takes_budget:
+            raise BotSpecError(f"the {name} bot takes no budget (got {budget_text!r})")
+        budget = parse_budget(budget_text)
+    return entry.factory(game, budget)
 
 
 def play_out(state: State, bots: Sequence[Bot], rngs: Sequence[Rng]) -> None:

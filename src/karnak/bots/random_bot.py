@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from karnak.bots.base import Bot, SeatView, register_bot
+from typing import TYPE_CHECKING
+
+from karnak.bots.base import Bot, Budget, SeatView, register_bot
 from karnak.core.actions import Action
 from karnak.core.rng import Rng
+
+if TYPE_CHECKING:
+    from karnak.core.game import Game
 
 
 class RandomBot(Bot):
@@ -14,4 +19,8 @@ class RandomBot(Bot):
         return rng.choice(view.legal_actions)
 
 
-register_bot("random", RandomBot)
+def _make(game: Game, budget: Budget | None) -> Bot:
+    return RandomBot()
+
+
+register_bot("random", _make, help="uniform over the legal actions (a baseline)")

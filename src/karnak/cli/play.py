@@ -337,9 +337,9 @@ def _bot_names(opponents: str | None, others: int) -> list[str]:
     return names
 
 
-def _make_bots(names: dict[int, str]) -> dict[int, Bot]:
+def _make_bots(names: dict[int, str], game: Game) -> dict[int, Bot]:
     try:
-        return {seat: make_bot(name) for seat, name in names.items()}
+        return {seat: make_bot(name, game) for seat, name in names.items()}
     except KarnakError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
 
@@ -403,7 +403,7 @@ def play_command(
             console.print(
                 Text(f"Seed {state.seed} (play the same deal again with --seed {state.seed}).")
             )
-        bots = _make_bots(bot_names)
+        bots = _make_bots(bot_names, game)
         meta = {"human_seat": human, "opponents": {str(s): n for s, n in bot_names.items()}}
         session = PlaySession(
             game=game,

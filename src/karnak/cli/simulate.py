@@ -94,7 +94,7 @@ def play_one(
     return state
 
 
-def _bots(spec: str, seats: int) -> list[Bot]:
+def _bots(spec: str, seats: int, game: Game) -> list[Bot]:
     """One bot per seat from ``--bots``: a single name seats that bot everywhere."""
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if len(names) == 1:
@@ -105,7 +105,7 @@ def _bots(spec: str, seats: int) -> list[Bot]:
             EXIT_USAGE,
         )
     try:
-        return [make_bot(name) for name in names]
+        return [make_bot(name, game) for name in names]
     except KarnakError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
 
@@ -139,7 +139,7 @@ def simulate_command(
         options = option_values(
             game, edition=edition, expert_provinces=expert_provinces, offer_cards=offer_cards
         )
-        seat_bots = _bots(bots, players)
+        seat_bots = _bots(bots, players, game)
         seats = game.seat_names(players)
         if record is not None:
             try:

@@ -27,6 +27,32 @@ if TYPE_CHECKING:
 LEGAL_SHOWN = 12
 
 
+class InfoSet:
+    """What one seat knows, offered to a search bot as a source of sampled worlds.
+
+    Bots receive this instead of the state. Its only questions are the seat's own
+    observation and :meth:`sample`, whose worlds depend on nothing the seat cannot see, so a
+    bot that searches through it plays the same whatever the hidden cards are.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: State, seat: int):
+        self._state = state
+        self.seat = seat
+
+    @property
+    def game(self) -> Game:
+        return self._state.game
+
+    def observation(self) -> dict[str, Any]:
+        return self._state.observation(self.seat)
+
+    def sample(self, rng: Rng) -> State:
+        """A full world consistent with the seat's information (a fresh copy each time)."""
+        return self._state.resample(self.seat, rng)
+
+
 class State(ABC):
     """Base class of every game state."""
 
@@ -142,8 +168,14 @@ class State(ABC):
     def resample(self, seat: int, rng: Rng) -> State:
         """A copy in which everything hidden from ``seat`` is re-dealt consistently.
 
-        Search bots use it to sample worlds they cannot tell apart from the true one.
+        Search bots use it to sample worlds they cannot tell apart from the true one. The
+        result must depend only on what ``seat`` knows and on ``rng``, never on the true
+        hidden arrangement (tested by the games' property suites).
         """
+
+    def infoset(self, seat: int) -> InfoSet:
+        """A handle on what ``seat`` knows, for search: it yields worlds, not this state."""
+        return InfoSet(self, seat)
 
     def log_lines(self, seat: int | None = None, *, everything: bool = False) -> list[str]:
         return self.log.lines(seat, everything=everything)

@@ -1336,8 +1336,15 @@ class AmunReState(State):
 
     def resample(self, seat: int, rng: Rng) -> AmunReState:
         """Re-deal everything hidden from ``seat``: other hands, the deck order, face-down
-        cards, other seats' sealed offers and picks, other province hands, future shuffles."""
+        cards, other seats' sealed offers and picks, other province hands, future shuffles.
+
+        The result depends only on what ``seat`` knows and on ``rng``: every pool of hidden
+        things is put in a canonical order before it is shuffled, so no trace of the true
+        arrangement survives. The world has no history (it would hold hidden commitments).
+        """
         world = self.clone(log=False)
+        world.history = []
+        world.province_deck.sort()
         rng.shuffle(world.province_deck)  # its order is hidden from everyone
         others = [s for s in range(self.n) if s != seat]
         pool: list[int] = list(world.deck)
@@ -1346,6 +1353,7 @@ class AmunReState(State):
                 pool.extend([k] * world.hand[s][k])
         for cards in world.face_down:
             pool.extend(cards)
+        pool.sort()
         rng.shuffle(pool)
         pos = 0
         world.deck = pool[pos : pos + len(self.deck)]
@@ -1367,7 +1375,7 @@ class AmunReState(State):
                 seen = set(world.prov_hand[seat]) | set(world.used_this_kingdom)
                 hidden = [p for p in range(len(self.board.provinces)) if p not in seen]
             else:
-                hidden = [p for s in others for p in world.prov_hand[s]]
+                hidden = sorted(p for s in others for p in world.prov_hand[s])
             rng.shuffle(hidden)
             pos = 0
             for s in others:

@@ -1,0 +1,252 @@
+"""Information-set Monte Carlo tree search, generic over every game on the core.
+
+Each iteration samples a world from the bot's information set (everything hidden from its
+seat re-dealt at random, see :meth:`karnak.core.state.State.resample`), walks one shared tree
+keyed by the actions taken from the current decision (single-observer ISMCTS, Cowling,
+Powley and Whitehouse 2012), expands one node, finishes the world with a rollout and backs
+up a reward per seat. Choices inside the tree use UCB1 with *availability* counts: an action
+that is legal in only some worlds is judged by the visits of the worlds where it was legal.
+
+Sealed simultaneous steps (an offering, a secret pick) are searched with decoupled
+selection: at such a node every seat chooses from its own statistics, blind to the others'
+choices, and the child node is keyed by everything done during the step. That is sound
+because the step's commitments are revealed together when it ends, so no seat ever acts on
+a choice it could not have seen.
+
+The budget is wall-clock time or a number of iterations; with an iteration budget the bot is
+deterministic for a given seed. Rollouts use the game's heuristic policy and evaluator when
+the game has them (``karnak.bots.<game>_heuristic`` with ``act`` and ``evaluate``), otherwise
+uniform random play to the end.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from karnak.bots.base import Bot, Budget, SeatView, register_bot
+from karnak.bots.heuristic import HEURISTIC_MODULES
+from karnak.core.actions import Action
+from karnak.core.rng import Rng
+
+if TYPE_CHECKING:
+    from karnak.core.game import Game
+    from karnak.core.state import State
+
+Policy = Callable[["State", int, Rng], Action]
+Evaluator = Callable[["State"], Sequence[float]]
+
+DEFAULT_BUDGET = Budget(seconds=1.0)
+
+
+@dataclass(slots=True)
+class _Stat:
+    visits: int = 0
+    reward: float = 0.0
+    available: int = 0
+
+
+@dataclass(slots=True)
+class _Node:
+    # seat -> action -> statistics of choosing that action here
+    stats: dict[int, dict[Action, _Stat]] = field(default_factory=dict)
+    children: dict[Any, _Node] = field(default_factory=dict)
+
+    def table(self, seat: int) -> dict[Action, _Stat]:
+        found = self.stats.get(seat)
+        if found is None:
+            found = self.stats[seat] = {}
+        return found
+
+
+def rank_rewards(scores_key: Sequence[tuple[int, ...]], winners: Sequence[int]) -> list[float]:
+    """Reward per seat in [0, 1]: half from the share of seats beaten, half from winning.
+
+    Pure win/loss is too sparse a signal for a few hundred rollouts; pure rank ignores that
+    only first place counts. The blend keeps both.
+    """
+    n = len(scores_key)
+    rewards = []
+    for seat, key in enumerate(scores_key):
+        beaten = sum(1 for other in scores_key if other < key)
+        tied = sum(1 for other in scores_key if other == key) - 1
+        place = (beaten + 0.5 * tied) / (n - 1) if n > 1 else 1.0
+        win = 1.0 / len(winners) if seat in winners else 0.0
+        rewards.append(0.5 * place + 0.5 * win)
+    return rewards
+
+
+def final_rewards(state: State) -> list[float]:
+    keys = [state.ranking_key(s) for s in range(len(state.players))]
+    return rank_rewards(keys, state.winners())
+
+
+def random_policy(state: State, seat: int, rng: Rng) -> Action:
+    actions = state.legal_actions(seat)
+    return actions[rng.below(len(actions))]
+
+
+def game_knowledge(game: Game) -> tuple[Policy | None, Evaluator | None]:
+    """The game's heuristic rollout policy and position evaluator, where it has them."""
+    module_name = HEURISTIC_MODULES.get(game.name)
+    if module_name is None:
+        return None, None
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None, None
+    return getattr(module, "act", None), getattr(module, "evaluate", None)
+
+
+class ISMCTSBot(Bot):
+    """Single-observer ISMCTS with decoupled selection at sealed simultaneous steps."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        budget: Budget = DEFAULT_BUDGET,
+        *,
+        policy: Policy | None = None,
+        evaluator: Evaluator | None = None,
+        exploration: float = 0.7,
+        rollout_depth: int | None = None,
+    ):
+        self.budget = budget
+        self.policy: Policy = policy or random_policy
+        self.evaluator = evaluator
+        self.exploration = exploration
+        # With an evaluator, rollouts stop early and the evaluator judges the position.
+        self.rollout_depth = rollout_depth if rollout_depth is not None else (
+            40 if evaluator is not None else 10_000
+        )
+        self.last_iterations = 0
+
+    def label(self) -> str:
+        return f"ismcts:{self.budget}"
+
+    # ------------------------------------------------------------------ the search
+    def choose(self, view: SeatView, rng: Rng) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = _Node()
+        me = view.seat
+        budget = self.budget
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        limit = budget.iterations if budget.iterations is not None else 1 << 62
+        iterations = 0
+        while iterations < limit:
+            world = view.infoset.sample(rng)
+            self._iterate(root, world, rng)
+            iterations += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = iterations
+        table = root.table(me)
+        best = max(
+            legal,
+            key=lambda a: (table[a].visits, table[a].reward) if a in table else (-1, 0.0),
+        )
+        return best
+
+    def _select(self, node: _Node, seat: int, actions: Sequence[Action], rng: Rng) -> Action:
+        """UCB1 with availability; an untried action is always tried first (at random)."""
+        table = node.table(seat)
+        untried = []
+        for action in actions:
+            stat = table.get(action)
+            if stat is None:
+                table[action] = _Stat(available=1)
+                untried.append(action)
+            else:
+                stat.available += 1
+                if stat.visits == 0:
+                    untried.append(action)
+        if untried:
+            return untried[rng.below(len(untried))]
+        c = self.exploration
+        best_action = actions[0]
+        best_score = -math.inf
+        for action in actions:
+            stat = table[action]
+            score = stat.reward / stat.visits + c * math.sqrt(
+                math.log(stat.available) / stat.visits
+            )
+            if score > best_score:
+                best_score, best_action = score, action
+        return best_action
+
+    def _iterate(self, root: _Node, world: State, rng: Rng) -> None:
+        # Each entry: (node, seat, action) whose statistics receive the reward of `seat`.
+        path: list[tuple[_Node, int, Action]] = []
+        node = root
+        expanded = False
+        while not world.is_over() and not expanded:
+            if world.is_simultaneous():
+                joint: list[tuple[int, Action]] = []
+                fresh = False
+                while world.is_simultaneous() and not world.is_over():
+                    for seat in world.to_move():
+                        actions = world.legal_actions(seat)
+                        table = node.table(seat)
+                        fresh = fresh or any(table.get(a) is None for a in actions)
+                        action = self._select(node, seat, actions, rng)
+                        path.append((node, seat, action))
+                        joint.append((seat, action))
+                        world.apply_unchecked(seat, action)
+                        if not world.is_simultaneous():
+                            break
+                key: Any = tuple(joint)
+            else:
+                seat = world.to_move()[0]
+                actions = world.legal_actions(seat)
+                if len(actions) == 1:  # forced: no statistics needed, no branching
+                    world.apply_unchecked(seat, actions[0])
+                    continue
+                action = self._select(node, seat, actions, rng)
+                fresh = node.table(seat)[action].visits == 0
+                path.append((node, seat, action))
+                world.apply_unchecked(seat, action)
+                key = (seat, action)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node()
+                expanded = True
+            elif fresh:
+                expanded = True
+            node = child
+        rewards = self._rollout(world, rng)
+        for owner, seat, action in path:
+            stat = owner.stats[seat][action]
+            stat.visits += 1
+            stat.reward += rewards[seat]
+
+    def _rollout(self, world: State, rng: Rng) -> Sequence[float]:
+        policy = self.policy
+        steps = self.rollout_depth
+        while not world.is_over():
+            if steps <= 0 and self.evaluator is not None:
+                return self.evaluator(world)
+            seat = world.to_move()[0]
+            world.apply_unchecked(seat, policy(world, seat, rng))
+            steps -= 1
+        return final_rewards(world)
+
+
+def make_ismcts(game: Game, budget: Budget | None = None, **kwargs: Any) -> ISMCTSBot:
+    policy, evaluator = game_knowledge(game)
+    return ISMCTSBot(budget or DEFAULT_BUDGET, policy=policy, evaluator=evaluator, **kwargs)
+
+
+register_bot(
+    "ismcts",
+    make_ismcts,
+    help="information-set Monte Carlo tree search (budget: ismcts:1s, ismcts:250ms, ismcts:2000)",
+    takes_budget=True,
+)
