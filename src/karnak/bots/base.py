@@ -38,7 +38,9 @@ class SeatView:
 
     @staticmethod
     def of(state: State, seat: int) -> SeatView:
-        return SeatView(seat, state.observation(seat), state.legal_actions(seat), state.infoset(seat))
+        return SeatView(
+            seat, state.observation(seat), state.legal_actions(seat), state.infoset(seat)
+        )
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,8 @@ def register_bot(
 
 def _load_builtin_bots() -> None:
     # Imported here so that ``karnak.bots.base`` stays importable on its own.
-    import karnak.bots.heuristic  # noqa: F401
-    import karnak.bots.ismcts  # noqa: F401
+    import karnak.bots.heuristic
+    import karnak.bots.ismcts
     import karnak.bots.random_bot  # noqa: F401
 
 

@@ -41,6 +41,7 @@ Policy = Callable[["State", int, Rng], Action]
 Evaluator = Callable[["State"], Sequence[float]]
 
 DEFAULT_BUDGET = Budget(seconds=1.0)
+CHECK_EVERY = 16  # iterations between checks whether the decision is already settled
 
 
 @dataclass(slots=True)
@@ -121,8 +122,10 @@ class ISMCTSBot(Bot):
         self.evaluator = evaluator
         self.exploration = exploration
         # With an evaluator, rollouts stop early and the evaluator judges the position.
-        self.rollout_depth = rollout_depth if rollout_depth is not None else (
-            40 if evaluator is not None else 10_000
+        self.rollout_depth = (
+            rollout_depth
+            if rollout_depth is not None
+            else (40 if evaluator is not None else 10_000)
         )
         self.last_iterations = 0
 
@@ -138,7 +141,8 @@ class ISMCTSBot(Bot):
         root = _Node()
         me = view.seat
         budget = self.budget
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        start = time.perf_counter()
+        deadline = None if budget.seconds is None else start + budget.seconds
         limit = budget.iterations if budget.iterations is not None else 1 << 62
         iterations = 0
         while iterations < limit:
@@ -147,6 +151,10 @@ class ISMCTSBot(Bot):
             iterations += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+            if iterations % CHECK_EVERY == 0 and self._decided(
+                root.table(me), iterations, limit, start, deadline
+            ):
+                break
         self.last_iterations = iterations
         table = root.table(me)
         best = max(
@@ -154,6 +162,30 @@ class ISMCTSBot(Bot):
             key=lambda a: (table[a].visits, table[a].reward) if a in table else (-1, 0.0),
         )
         return best
+
+    @staticmethod
+    def _decided(
+        table: dict[Action, _Stat],
+        iterations: int,
+        limit: int,
+        start: float,
+        deadline: float | None,
+    ) -> bool:
+        """True when the most visited action can no longer be overtaken in the budget left.
+
+        The answer is the most visited root action, and one iteration adds one visit to one
+        root action; if the leader's margin exceeds the iterations left, searching on only
+        spends time. With a time budget the iterations left are estimated from the rate so far.
+        """
+        visits = sorted((stat.visits for stat in table.values()), reverse=True)
+        if len(visits) < 2:
+            return True
+        left = limit - iterations
+        if deadline is not None:
+            now = time.perf_counter()
+            rate = iterations / max(now - start, 1e-9)
+            left = min(left, int(rate * max(deadline - now, 0.0) * 1.2) + 1)
+        return visits[0] - visits[1] > left
 
     def _select(self, node: _Node, seat: int, actions: Sequence[Action], rng: Rng) -> Action:
         """UCB1 with availability; an untried action is always tried first (at random)."""
