@@ -13,7 +13,7 @@ runner = CliRunner(env={"COLUMNS": "150"})
 def test_help_lists_commands() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("play", "simulate", "replay", "board", "games"):
+    for command in ("play", "simulate", "replay", "board", "games", "arena"):
         assert command in result.output
 
 

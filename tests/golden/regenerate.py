@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karnak.bots.random_bot import RandomBot
 from karnak.bots.base import play_out
+from karnak.bots.random_bot import RandomBot
 from karnak.core import GameRecord, Rng, get_game
 from karnak.core.state import State
 

@@ -16,6 +16,7 @@ from karnak.bots.base import (
     make_bot,
     parse_budget,
     play_out,
+    takes_budget,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "make_bot",
     "parse_budget",
     "play_out",
+    "takes_budget",
 ]

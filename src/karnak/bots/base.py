@@ -143,6 +143,13 @@ def available_bots(game: Game | None = None) -> dict[str, str]:
     }
 
 
+def takes_budget(name: str) -> bool:
+    """Whether the bot ``name`` searches and so accepts a think budget (``ismcts:1s``)."""
+    _load_builtin_bots()
+    entry = _REGISTRY.get(name.strip().lower())
+    return entry is not None and entry.takes_budget
+
+
 def make_bot(spec: str, game: Game) -> Bot:
     """Build a bot from ``name`` or ``name:budget`` (``ismcts:1s``, ``ismcts:2000``)."""
     _load_builtin_bots()

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from karnak.bots import available_bots
 from karnak.core import Game, KarnakError, get_game
 
 #: Width used when output is not a terminal (pipes, files, tests): wide enough that the
@@ -154,6 +155,18 @@ def check_players(game: Game, players: int) -> None:
         game.check_player_count(players)
     except KarnakError as exc:
         raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def bot_error(exc: KarnakError, game: Game) -> CliError:
+    """A bad bot name or budget as a usage error that lists the bots ``game`` can seat.
+
+    ``make_bot`` lists the bots for an unknown name but not for a bad budget; the person
+    has the same question either way ("what may I write?"), so both answers list them.
+    """
+    message = str(exc)
+    if "bots:" not in message:
+        message += f" (bots for {game.title}: {', '.join(available_bots(game))})"
+    return CliError(message, EXIT_USAGE)
 
 
 def seat_style(seat: int) -> str:

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from karnak import __version__
+from karnak.cli.arena_cmd import arena_command
 from karnak.cli.board_cmd import board_command
 from karnak.cli.common import make_console, reported_errors
 from karnak.cli.play import play_command
@@ -27,6 +28,7 @@ app = typer.Typer(
 
 app.command("play")(play_command)
 app.command("simulate")(simulate_command)
+app.command("arena")(arena_command)
 app.command("replay")(replay_command)
 app.command("board")(board_command)
 

@@ -4,12 +4,18 @@ The session reads answers line by line from a text stream (stdin unless told oth
 so a test or a shell pipe drives it exactly as a person at a keyboard would. Whatever way
 a session stops early (``quit``, end of input, Ctrl-C) it saves the game record first and
 says how to resume, so no game is ever lost to a stray keystroke.
+
+The opponents are search bots (:data:`DEFAULT_OPPONENT`) thinking :data:`DEFAULT_THINK`
+per decision unless told otherwise: a person wants a real opponent, and the think time is
+what keeps a whole game within a sitting.
 """
 
 from __future__ import annotations
 
 import secrets
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from tempfile import gettempdir
@@ -21,7 +27,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from karnak.bots import Bot, SeatView, make_bot
+from karnak.bots import Bot, BotSpecError, SeatView, make_bot, parse_budget, takes_budget
 from karnak.cli.common import (
     EXIT_USAGE,
     BoardOpt,
@@ -30,6 +36,7 @@ from karnak.cli.common import (
     ExpertOpt,
     GameArg,
     OfferCardsOpt,
+    bot_error,
     check_players,
     load_board_for,
     make_console,
@@ -51,6 +58,11 @@ from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
 
 DEFAULT_PLAYERS = 4
+#: The bot in every other seat unless ``--opponents`` says otherwise.
+DEFAULT_OPPONENT = "ismcts"
+#: How long a search bot thinks per decision unless ``--think`` (or its spec) says
+#: otherwise. The one place to tune so that a whole game stays under ten minutes.
+DEFAULT_THINK = "1s"
 #: More legal moves than this are cut short in the list (``moves`` shows them all); the
 #: limit matters only for the offer_cards option, whose offers multiply with the hand.
 MOVES_SHOWN = 90
@@ -123,6 +135,8 @@ class PlaySession:
     seen: int = 0
     next_log_title: str = "Since your last move"
     rngs: dict[int, Rng] = field(default_factory=dict)
+    #: Seats whose bots search (and take noticeable time): they get a "thinking" notice.
+    thinkers: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         # Bot choices are not part of the record, so they need not replay; deriving the
@@ -149,8 +163,28 @@ class PlaySession:
 
     def _bot_turn(self, seat: int) -> None:
         view = SeatView.of(self.state, seat)
-        action = self.bots[seat].choose(view, self.rngs[seat])
+        with self._thinking(seat):
+            action = self.bots[seat].choose(view, self.rngs[seat])
         self.state.apply(seat, action)
+
+    @contextmanager
+    def _thinking(self, seat: int) -> Iterator[None]:
+        """Say that a search bot is thinking, so a pause does not look like a hang.
+
+        A terminal gets a spinner that vanishes once the bot has moved; any other output (a
+        pipe, a test) gets the notice as a plain line, so a transcript shows where the time
+        went. Bots that answer at once (random, heuristic) get no notice at all.
+        """
+        if seat not in self.thinkers:
+            yield
+            return
+        notice = Text.assemble(seat_text(self.state.players, seat), (" is thinking...", "dim"))
+        if self.console.is_terminal:
+            with self.console.status(notice):
+                yield
+        else:
+            self.console.print(notice)
+            yield
 
     def _human_turn(self) -> None:
         legal = self.state.legal_actions(self.human)
@@ -325,8 +359,8 @@ class PlaySession:
 
 # ---------------------------------------------------------------------- the command
 def _bot_names(opponents: str | None, others: int) -> list[str]:
-    """One bot name per other seat: a single name fills every seat."""
-    names = [n.strip() for n in (opponents or "random").split(",") if n.strip()]
+    """One bot spec per other seat: a single spec fills every seat."""
+    names = [n.strip() for n in (opponents or DEFAULT_OPPONENT).split(",") if n.strip()]
     if len(names) == 1:
         names *= others
     if len(names) != others:
@@ -341,7 +375,47 @@ def _make_bots(names: dict[int, str], game: Game) -> dict[int, Bot]:
     try:
         return {seat: make_bot(name, game) for seat, name in names.items()}
     except KarnakError as exc:
-        raise CliError(str(exc), EXIT_USAGE) from None
+        raise bot_error(exc, game) from None
+
+
+def _with_think(
+    specs: dict[int, str], think: str, game: Game
+) -> tuple[dict[int, str], frozenset[int]]:
+    """Give every search bot without a budget of its own the think time ``think``.
+
+    Returns the final specs (``ismcts`` becomes ``ismcts:2s``; ``heuristic`` stays as it is,
+    and so does a spec that names its own budget) and the seats whose bots search.
+    """
+    try:
+        parse_budget(think)
+    except BotSpecError as exc:
+        raise CliError(f"--think: {exc}", EXIT_USAGE) from None
+    final: dict[int, str] = {}
+    thinkers = set()
+    searches: dict[str, bool] = {}
+    for seat, spec in specs.items():
+        name, _, budget = spec.partition(":")
+        if budget:
+            final[seat] = spec
+            thinkers.add(seat)
+            continue
+        if name not in searches:
+            searches[name] = _takes_budget(name, think, game)
+        if searches[name]:
+            final[seat] = f"{name}:{think}"
+            thinkers.add(seat)
+        else:
+            final[seat] = spec
+    return final, frozenset(thinkers)
+
+
+def _takes_budget(name: str, think: str, game: Game) -> bool:
+    """Whether the bot ``name`` searches, i.e. accepts a budget (``think`` is known valid)."""
+    try:
+        make_bot(name, game)  # an unknown name is reported as written, without the budget
+    except KarnakError as exc:
+        raise bot_error(exc, game) from None
+    return takes_budget(name)
 
 
 def play_command(
@@ -357,7 +431,17 @@ def play_command(
     seat: Annotated[int | None, typer.Option(help="Your seat, counted from 0 (default 0).")] = None,
     opponents: Annotated[
         str | None,
-        typer.Option(help="Bot for the other seats, or one per seat, comma-separated."),
+        typer.Option(
+            help=f"Bot for the other seats, or one per seat, comma-separated "
+            f"(default {DEFAULT_OPPONENT}).",
+        ),
+    ] = None,
+    think: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Think time of search bots per decision, e.g. 2s, 500ms or 2000 iterations "
+            f"(default {DEFAULT_THINK}).",
+        ),
     ] = None,
     edition: EditionOpt = None,
     expert_provinces: ExpertOpt = False,
@@ -387,7 +471,7 @@ def play_command(
                         style="yellow",
                     )
                 )
-            state, human, bot_names = _resumed(base, record, extra, seat, opponents)
+            state, human, bot_names = _resumed(base, record, extra, seat, opponents, think)
             game = state.game
             console.print(
                 Text(
@@ -403,6 +487,10 @@ def play_command(
             console.print(
                 Text(f"Seed {state.seed} (play the same deal again with --seed {state.seed}).")
             )
+        bot_names, thinkers = _with_think(bot_names, think or DEFAULT_THINK, game)
+        if think is not None and not thinkers:
+            note = "Note: --think applies to search bots only; it changes nothing here."
+            console.print(Text(note, style="yellow"))
         bots = _make_bots(bot_names, game)
         meta = {"human_seat": human, "opponents": {str(s): n for s, n in bot_names.items()}}
         session = PlaySession(
@@ -415,6 +503,7 @@ def play_command(
             renderer=renderer_for(game),
             save_path=save if save is not None else resume,
             meta=meta,
+            thinkers=thinkers,
         )
         if resume is not None:
             if state.is_over():
@@ -468,8 +557,13 @@ def _resumed(
     extra: dict[str, Any],
     seat: int | None,
     opponents: str | None,
+    think: str | None,
 ) -> tuple[State, int, dict[int, str]]:
-    """The saved game replayed and verified, with its person's seat and its bots."""
+    """The saved game replayed and verified, with its person's seat and its bots.
+
+    The saved bots come back as they were, think times included, unless ``--think`` is
+    given: then the saved budgets make way for the new one.
+    """
     state = replay_as(game, record)
     count = len(state.players)
     saved_seat = extra.get("human_seat")
@@ -479,7 +573,9 @@ def _resumed(
     others = [s for s in range(count) if s != human]
     saved = extra.get("opponents")
     if opponents is None and isinstance(saved, dict):
-        bot_list = [str(saved.get(str(s), "random")) for s in others]
+        bot_list = [str(saved.get(str(s), DEFAULT_OPPONENT)) for s in others]
+        if think is not None:
+            bot_list = [spec.partition(":")[0] for spec in bot_list]
     else:
         bot_list = _bot_names(opponents, count - 1)
     return state, human, dict(zip(others, bot_list, strict=True))

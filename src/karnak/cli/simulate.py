@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from karnak.bots import Bot, make_bot
+from karnak.bots.arena import bot_rngs
 from karnak.bots.base import play_out
 from karnak.cli.common import (
     EXIT_USAGE,
@@ -39,7 +40,7 @@ from karnak.cli.common import (
     seat_text,
 )
 from karnak.cli.records import result_of, save_record
-from karnak.core import Game, KarnakError, Rng, State
+from karnak.core import Game, KarnakError, State
 
 #: Runs shorter than this finish before a progress bar would be worth looking at.
 PROGRESS_FROM = 50
@@ -77,12 +78,6 @@ class Tally:
             self.shared += 1
         self.games += 1
         self.actions += len(state.history)
-
-
-def bot_rngs(seed: int, seats: int) -> list[Rng]:
-    """The bots' generators for the game with ``seed`` (independent of other games)."""
-    master = Rng(seed ^ 0x5EED_5EED)
-    return [master.fork() for _ in range(seats)]
 
 
 def play_one(
