@@ -116,11 +116,16 @@ class ISMCTSBot(Bot):
         evaluator: Evaluator | None = None,
         exploration: float = 0.7,
         rollout_depth: int | None = None,
+        model_opponents: bool | None = None,
     ):
         self.budget = budget
         self.policy: Policy = policy or random_policy
         self.evaluator = evaluator
         self.exploration = exploration
+        # With a real policy, opponents move by it and the tree branches only on the bot's
+        # own decisions: a second of search is a few hundred iterations, too few to spread
+        # over every opponent reply. Without one, every seat is searched in the tree.
+        self.model_opponents = policy is not None if model_opponents is None else model_opponents
         # With an evaluator, rollouts stop early and the evaluator judges the position.
         self.rollout_depth = (
             rollout_depth
@@ -145,9 +150,10 @@ class ISMCTSBot(Bot):
         deadline = None if budget.seconds is None else start + budget.seconds
         limit = budget.iterations if budget.iterations is not None else 1 << 62
         iterations = 0
+        iterate = self._iterate_own if self.model_opponents else self._iterate
         while iterations < limit:
             world = view.infoset.sample(rng)
-            self._iterate(root, world, rng)
+            iterate(root, world, me, rng)
             iterations += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -214,7 +220,40 @@ class ISMCTSBot(Bot):
                 best_score, best_action = score, action
         return best_action
 
-    def _iterate(self, root: _Node, world: State, rng: Rng) -> None:
+    def _iterate_own(self, root: _Node, world: State, me: int, rng: Rng) -> None:
+        """One iteration where only ``me`` is searched; the others follow the policy.
+
+        Opponents' moves then act like chance events inside the bot's information set; at a
+        sealed step the bot commits first and the others decide without seeing it.
+        """
+        path: list[tuple[_Node, Action]] = []
+        node = root
+        policy = self.policy
+        while not world.is_over():
+            movers = world.to_move()
+            if me not in movers:
+                seat = movers[0]
+                world.apply_unchecked(seat, policy(world, seat, rng))
+                continue
+            actions = world.legal_actions(me)
+            if len(actions) == 1:
+                world.apply_unchecked(me, actions[0])
+                continue
+            action = self._select(node, me, actions, rng)
+            path.append((node, action))
+            world.apply_unchecked(me, action)
+            child = node.children.get(action)
+            if child is None:
+                node.children[action] = _Node()
+                break
+            node = child
+        reward = self._rollout(world, rng)[me]
+        for owner, action in path:
+            stat = owner.stats[me][action]
+            stat.visits += 1
+            stat.reward += reward
+
+    def _iterate(self, root: _Node, world: State, me: int, rng: Rng) -> None:
         # Each entry: (node, seat, action) whose statistics receive the reward of `seat`.
         path: list[tuple[_Node, int, Action]] = []
         node = root
