@@ -118,3 +118,17 @@ def test_budgets(text: str, budget: Budget) -> None:
 def test_bad_budgets_are_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec, GAME)
+
+
+@pytest.mark.parametrize("state", positions(6), ids=lambda s: f"{s.phase}-r{s.round}")
+def test_policy_mode_is_blind_to_hidden_information(state: State) -> None:
+    """The bot as built for play (heuristic rollouts, opponents by policy) obeys the contract."""
+    for seat in state.to_move():
+        choices = set()
+        for k in range(3):
+            truth = state.resample(seat, Rng(2000 + k))
+            searcher = make_bot("ismcts:30", GAME)
+            assert isinstance(searcher, ISMCTSBot) and searcher.model_opponents
+            choices.add(searcher.choose(SeatView.of(truth, seat), Rng(9)))
+        assert len(choices) == 1
+        assert choices.pop() in state.legal_actions(seat)
