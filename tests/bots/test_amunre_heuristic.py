@@ -19,6 +19,7 @@ from karnak.core import Rng, get_game
 from karnak.games.amunre import actions as A
 from karnak.games.amunre.board import CARD_KINDS
 from karnak.games.amunre.state import AmunReState
+from support.amunre_hidden import redeal_hidden
 
 GAME = get_game("amunre")
 NKINDS = len(CARD_KINDS)
@@ -53,54 +54,6 @@ def positions(
         action = act(state, seat, rng) if heuristic else rng.choice(state.legal_actions(seat))
         state.apply(seat, action)
         step += 1
-
-
-def perturb_hidden(state: AmunReState, seat: int, rng: Rng) -> AmunReState:
-    """A copy in which everything hidden from ``seat`` is re-dealt at random.
-
-    The idea of tests/properties/test_amunre_properties.py: other hands (sizes kept), the
-    power-deck order, face-down cards, the province-deck order, other seats' sealed offers,
-    under expert_provinces other province hands and picks, and the engine's generator.
-    """
-    world = state.clone()
-    others = [s for s in range(state.n) if s != seat]
-    pool = list(world.deck)
-    for s in others:
-        pool += [k for k in range(NKINDS) for _ in range(world.hand[s][k])]
-    for cards in world.face_down:
-        pool += cards
-    rng.shuffle(pool)
-    world.deck, pool = pool[: len(state.deck)], pool[len(state.deck) :]
-    for s in others:
-        size = sum(state.hand[s])
-        world.hand[s] = [0] * NKINDS
-        for k in pool[:size]:
-            world.hand[s][k] += 1
-        pool = pool[size:]
-    for p, cards in enumerate(state.face_down):
-        world.face_down[p], pool = pool[: len(cards)], pool[len(cards) :]
-    assert not pool
-    rng.shuffle(world.province_deck)
-    if world.expert:
-        if world.round <= 3:  # undealt cards left the game unseen
-            known = set(world.used_this_kingdom) | set(world.prov_hand[seat])
-            hidden = [p for p in range(len(world.board.provinces)) if p not in known]
-        else:
-            hidden = [p for s in others for p in world.prov_hand[s]]
-        rng.shuffle(hidden)
-        for s in others:
-            size = len(state.prov_hand[s])
-            world.prov_hand[s], hidden = sorted(hidden[:size]), hidden[size:]
-            if world.picks[s] >= 0:
-                world.picks[s] = rng.choice(world.prov_hand[s])
-    if world.phase == "offering":
-        for s in others:
-            if world.offers[s] is not None:
-                world.offers[s] = None
-                offers = [a for a in world.legal_actions(s) if isinstance(a, A.Offer)]
-                world.offers[s] = rng.choice(offers)
-    world.rng = Rng(rng.next_u64())
-    return world
 
 
 # ------------------------------------------------------------------ legality
@@ -157,7 +110,7 @@ def test_decisions_do_not_depend_on_hidden_information(options: dict[str, Any]) 
     compared = 0
     for k, (state, seat) in enumerate(positions(4, 23, options, every=2)):
         for _ in range(2):
-            world = perturb_hidden(state, seat, rng)
+            world = redeal_hidden(state, seat, rng)
             assert act(world, seat, Rng(k)) == act(state, seat, Rng(k))
             if k % 3 == 0:
                 mine = bot.choose(SeatView.of(state, seat), Rng(k))
