@@ -123,10 +123,6 @@ class Catalogue:
         self.offers: dict[tuple[int, bool, bool], A.Offer] = {}
         self.bonus = [A.PlayBonus(CARD_KINDS[k]) if k in BONUS else None for k in range(NKINDS)]
 
-    def affordable_spaces(self, gold: int, spaces: Sequence[int]) -> int:
-        """How many bid spaces cost at most ``gold``."""
-        return bisect_right(spaces, gold)
-
     def offers_for(self, gold: int, correction: bool) -> list[A.Offer]:
         """All plain offers (theft, then 1..gold, each without and with a correction card)."""
         key = (gold, correction)
@@ -1330,7 +1326,6 @@ class AmunReState(State):
             d[name] = list(src[name])
         for name in self._NESTED_FIELDS:
             d[name] = [list(x) for x in src[name]]
-        other.scorings = self.scorings  # appended to, never mutated in place
         other.scorings = list(self.scorings)
         return other
 
