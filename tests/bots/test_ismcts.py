@@ -6,6 +6,8 @@ from karnak.bots import BotSpecError, Budget, SeatView, make_bot, parse_budget
 from karnak.bots.ismcts import ISMCTSBot, rank_rewards
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, State, get_game
+from karnak.core.actions import Action
+from karnak.games.amunre.actions import Sell
 
 GAME = get_game("amunre")
 
@@ -132,3 +134,76 @@ def test_policy_mode_is_blind_to_hidden_information(state: State) -> None:
             choices.add(searcher.choose(SeatView.of(truth, seat), Rng(9)))
         assert len(choices) == 1
         assert choices.pop() in state.legal_actions(seat)
+
+
+def last_move_policy(state: State, seat: int, rng: Rng) -> Action:
+    return state.legal_actions(seat)[-1]
+
+
+def flat_evaluator(state: State) -> list[float]:
+    return [0.5] * len(state.players)
+
+
+def sell_free_positions() -> list[State]:
+    """Positions where the seat to move has several moves besides selling cards."""
+    return [
+        s
+        for s in positions(24)
+        if not s.is_simultaneous()
+        and len([a for a in s.legal_actions(s.to_move()[0]) if not isinstance(a, Sell)]) > 2
+    ]
+
+
+@pytest.mark.parametrize("state", sell_free_positions()[:5], ids=lambda s: f"{s.phase}-r{s.round}")
+def test_progressive_bias_settles_ties_for_the_policy_move(state: State) -> None:
+    """When rollouts cannot tell moves apart, the policy's move wins, and only by the bias."""
+    seat = state.to_move()[0]
+    view = SeatView.of(state, seat)
+
+    def searcher(prior: float) -> ISMCTSBot:
+        # every move is tried once, then one more iteration: the bias decides which move
+        return ISMCTSBot(
+            Budget(iterations=len(view.legal_actions) + 1),
+            policy=last_move_policy,
+            evaluator=flat_evaluator,
+            rollout_depth=0,
+            prior=prior,
+        )
+
+    assert searcher(0.1).choose(view, Rng(3)) == view.legal_actions[-1]
+    # with no bias every move ties, and the most visited of equals is not the policy's
+    assert searcher(0.0).choose(view, Rng(3)) != view.legal_actions[-1]
+
+
+@pytest.mark.parametrize("state", sell_free_positions()[:5], ids=lambda s: f"{s.phase}-r{s.round}")
+def test_candidates_narrow_the_search_but_keep_the_policy_move(state: State) -> None:
+    seat = state.to_move()[0]
+    view = SeatView.of(state, seat)
+    legal = view.legal_actions
+    searcher = ISMCTSBot(
+        Budget(iterations=100),
+        policy=last_move_policy,
+        evaluator=flat_evaluator,
+        candidates=lambda s, seat, actions: [actions[0]],
+    )
+    assert searcher.choose(view, Rng(4)) in (legal[0], legal[-1])
+    alone = ISMCTSBot(
+        Budget(iterations=100),
+        policy=lambda s, seat, rng: s.legal_actions(seat)[0],
+        candidates=lambda s, seat, actions: [actions[0]],
+    )
+    assert alone.choose(view, Rng(4)) == legal[0]
+    assert alone.last_iterations == 0  # one candidate: nothing to search
+
+
+def test_amunre_search_never_sells_a_card() -> None:
+    """Selling is legal at every decision; the search leaves it out (the heuristic never sells)."""
+    checked = 0
+    for state in positions(30):
+        for seat in state.to_move():
+            view = SeatView.of(state, seat)
+            if not any(isinstance(a, Sell) for a in view.legal_actions):
+                continue
+            assert not isinstance(make_bot("ismcts:40", GAME).choose(view, Rng(1)), Sell)
+            checked += 1
+    assert checked >= 5

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -798,6 +799,16 @@ def act(state: AmunReState, seat: int, rng: Rng) -> Action:
     ``rng`` is accepted for the rollout interface; the rules of thumb are deterministic.
     """
     return _PHASE_ACTS[state.phase](state, seat)
+
+
+def candidates(state: AmunReState, seat: int, actions: Sequence[Action]) -> list[Action]:
+    """The moves a search should spend its time on: every legal move but the card sales.
+
+    Selling a power card for 1 gold is legal at every decision, so it would take a share of
+    every search (and, with a thousand noisy rollouts, now and then win one) although it is
+    almost never worth a card. The heuristic itself never sells.
+    """
+    return [action for action in actions if type(action) is not A.Sell]
 
 
 # ------------------------------------------------------------------ evaluation

@@ -17,6 +17,17 @@ The budget is wall-clock time or a number of iterations; with an iteration budge
 deterministic for a given seed. Rollouts use the game's heuristic policy and evaluator when
 the game has them (``karnak.bots.<game>_heuristic`` with ``act`` and ``evaluate``), otherwise
 uniform random play to the end.
+
+Two more pieces of game knowledge are used where the heuristic module offers them, because a
+second of search is only about a thousand noisy rollouts:
+
+* ``candidates(state, seat, actions)`` narrows the moves worth searching at the bot's own
+  decisions (for Amun-Re: selling a power card for 1 gold is legal at every decision and
+  almost never right, yet it would take a share of every search). The policy's own move is
+  always kept, so the search can never do worse than consider what the heuristic would do.
+* the policy's move gets a *progressive bias* (Chaslot et al. 2008): a bonus of
+  ``prior / (visits + 1)`` in its selection score, which fades as evidence accumulates. When
+  rollouts cannot tell two moves apart, the heuristic's choice wins the tie.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ if TYPE_CHECKING:
 
 Policy = Callable[["State", int, Rng], Action]
 Evaluator = Callable[["State"], Sequence[float]]
+Candidates = Callable[["State", int, Sequence[Action]], Sequence[Action]]
 
 DEFAULT_BUDGET = Budget(seconds=1.0)
 CHECK_EVERY = 16  # iterations between checks whether the decision is already settled
@@ -91,16 +103,29 @@ def random_policy(state: State, seat: int, rng: Rng) -> Action:
     return actions[rng.below(len(actions))]
 
 
-def game_knowledge(game: Game) -> tuple[Policy | None, Evaluator | None]:
-    """The game's heuristic rollout policy and position evaluator, where it has them."""
+@dataclass(frozen=True)
+class Knowledge:
+    """What a game's heuristic module lends the search; every part is optional."""
+
+    policy: Policy | None = None
+    evaluator: Evaluator | None = None
+    candidates: Candidates | None = None
+
+
+def game_knowledge(game: Game) -> Knowledge:
+    """The game's heuristic policy, evaluator and move filter, where it has them."""
     module_name = HEURISTIC_MODULES.get(game.name)
     if module_name is None:
-        return None, None
+        return Knowledge()
     try:
         module = importlib.import_module(module_name)
     except ImportError:
-        return None, None
-    return getattr(module, "act", None), getattr(module, "evaluate", None)
+        return Knowledge()
+    return Knowledge(
+        getattr(module, "act", None),
+        getattr(module, "evaluate", None),
+        getattr(module, "candidates", None),
+    )
 
 
 class ISMCTSBot(Bot):
@@ -114,14 +139,19 @@ class ISMCTSBot(Bot):
         *,
         policy: Policy | None = None,
         evaluator: Evaluator | None = None,
+        candidates: Candidates | None = None,
         exploration: float = 0.7,
+        prior: float | None = None,
         rollout_depth: int | None = None,
         model_opponents: bool | None = None,
     ):
         self.budget = budget
         self.policy: Policy = policy or random_policy
         self.evaluator = evaluator
+        self.candidates = candidates
         self.exploration = exploration
+        # The progressive bias only means something when the policy knows better than chance.
+        self.prior = (0.1 if policy is not None else 0.0) if prior is None else prior
         # With a real policy, opponents move by it and the tree branches only on the bot's
         # own decisions: a second of search is a few hundred iterations, too few to spread
         # over every opponent reply. Without one, every seat is searched in the tree.
@@ -143,10 +173,18 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        root = _Node()
         me = view.seat
-        budget = self.budget
         start = time.perf_counter()
+        if self.model_opponents:
+            # The root's candidates depend only on what the seat sees, so any world will do.
+            first = view.infoset.sample(rng)
+            root_moves = self._own_moves(first, me, legal, rng)[0]
+            if len(root_moves) == 1:
+                self.last_iterations = 0
+                return root_moves[0]
+            legal = root_moves
+        root = _Node()
+        budget = self.budget
         deadline = None if budget.seconds is None else start + budget.seconds
         limit = budget.iterations if budget.iterations is not None else 1 << 62
         iterations = 0
@@ -193,8 +231,32 @@ class ISMCTSBot(Bot):
             left = min(left, int(rate * max(deadline - now, 0.0) * 1.2) + 1)
         return visits[0] - visits[1] > left
 
-    def _select(self, node: _Node, seat: int, actions: Sequence[Action], rng: Rng) -> Action:
-        """UCB1 with availability; an untried action is always tried first (at random)."""
+    def _own_moves(
+        self, world: State, me: int, actions: Sequence[Action], rng: Rng
+    ) -> tuple[Sequence[Action], Action | None]:
+        """The moves worth searching for ``me`` in ``world`` and the policy's preferred one."""
+        if self.prior <= 0.0 and self.candidates is None:
+            return actions, None
+        preferred = self.policy(world, me, rng)
+        if self.candidates is not None:
+            moves = self.candidates(world, me, actions)
+            if preferred not in moves:
+                moves = [*moves, preferred] if preferred in actions else moves or actions
+            actions = moves
+        return actions, preferred if self.prior > 0.0 else None
+
+    def _select(
+        self,
+        node: _Node,
+        seat: int,
+        actions: Sequence[Action],
+        rng: Rng,
+        preferred: Action | None = None,
+    ) -> Action:
+        """UCB1 with availability; an untried action is always tried first (at random).
+
+        ``preferred`` (the policy's move) gets the progressive bias ``prior / (visits + 1)``.
+        """
         table = node.table(seat)
         untried = []
         for action in actions:
@@ -216,6 +278,8 @@ class ISMCTSBot(Bot):
             score = stat.reward / stat.visits + c * math.sqrt(
                 math.log(stat.available) / stat.visits
             )
+            if action == preferred:
+                score += self.prior / (stat.visits + 1)
             if score > best_score:
                 best_score, best_action = score, action
         return best_action
@@ -235,11 +299,11 @@ class ISMCTSBot(Bot):
                 seat = movers[0]
                 world.apply_unchecked(seat, policy(world, seat, rng))
                 continue
-            actions = world.legal_actions(me)
+            actions, preferred = self._own_moves(world, me, world.legal_actions(me), rng)
             if len(actions) == 1:
                 world.apply_unchecked(me, actions[0])
                 continue
-            action = self._select(node, me, actions, rng)
+            action = self._select(node, me, actions, rng, preferred)
             path.append((node, action))
             world.apply_unchecked(me, action)
             child = node.children.get(action)
@@ -311,8 +375,14 @@ class ISMCTSBot(Bot):
 
 
 def make_ismcts(game: Game, budget: Budget | None = None, **kwargs: Any) -> ISMCTSBot:
-    policy, evaluator = game_knowledge(game)
-    return ISMCTSBot(budget or DEFAULT_BUDGET, policy=policy, evaluator=evaluator, **kwargs)
+    knowledge = game_knowledge(game)
+    return ISMCTSBot(
+        budget or DEFAULT_BUDGET,
+        policy=knowledge.policy,
+        evaluator=knowledge.evaluator,
+        candidates=knowledge.candidates,
+        **kwargs,
+    )
 
 
 register_bot(
