@@ -15,6 +15,7 @@ from karnak.cli.board_cmd import board_command
 from karnak.cli.common import make_console, reported_errors
 from karnak.cli.play import play_command
 from karnak.cli.replay_cmd import replay_command
+from karnak.cli.serve import serve_command
 from karnak.cli.simulate import simulate_command
 from karnak.core import available_games, get_game
 
@@ -31,6 +32,7 @@ app.command("simulate")(simulate_command)
 app.command("arena")(arena_command)
 app.command("replay")(replay_command)
 app.command("board")(board_command)
+app.command("serve")(serve_command)
 
 
 @app.command("games")

@@ -1,0 +1,67 @@
+"""The web application: the API, the WebSocket, and (later) the pages, over one service.
+
+``create_app`` is a factory so tests and the benchmark can build servers on their own
+databases; ``karnak serve`` builds one from the command line or ``KARNAK_DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from karnak import __version__
+from karnak.server.api import ApiError, router
+from karnak.server.bot_runner import BotRunner
+from karnak.server.db import make_engine, migrate
+from karnak.server.service import GameService
+from karnak.server.store import GameStore
+
+DATABASE_ENV = "KARNAK_DATABASE_URL"
+DEFAULT_DATABASE = "karnak.sqlite3"
+
+
+def database_url(given: str | None = None) -> str:
+    """``given``, else ``KARNAK_DATABASE_URL``, else an SQLite file in the current folder.
+
+    A bare path is taken as an SQLite file.
+    """
+    url = given or os.environ.get(DATABASE_ENV) or DEFAULT_DATABASE
+    if "://" not in url:
+        url = f"sqlite:///{Path(url).expanduser().resolve()}"
+    return url
+
+
+def create_app(database: str | None = None, *, bot_workers: int = 2) -> FastAPI:
+    url = database_url(database)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(url)
+        migrate(engine)
+        service = GameService(GameStore(engine), BotRunner(bot_workers))
+        app.state.service = service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            engine.dispose()
+
+    app = FastAPI(
+        title="Karnak",
+        version=__version__,
+        summary="Play Amun-Re (and more Egyptian board games) against friends and bots.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return exc.response()
+
+    app.include_router(router)
+    return app

@@ -1,0 +1,309 @@
+"""Accepting moves: check, commit to the database, then tell everyone; bots and turn timers.
+
+The order is the contract: an action is checked against the room, written to the database
+in its own transaction, and only then applied in memory and broadcast. A crash between the
+write and the broadcast loses nothing (the action replays at the next start); a crash before
+the write means nobody was ever told of the action.
+
+All changes to one game happen under that game's lock, so two submissions for the same step
+are decided one after the other: the second sees the first's new version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from karnak.bots.base import SeatView, make_bot
+from karnak.core.actions import Action
+from karnak.core.errors import KarnakError
+from karnak.core.registry import get_game
+from karnak.core.rng import Rng
+from karnak.server.bot_runner import BotRunner, bot_seed
+from karnak.server.rooms import (
+    BOT,
+    HUMAN,
+    Accepted,
+    Room,
+    SeatInfo,
+    SubmitError,
+    hash_token,
+    new_token,
+)
+from karnak.server.store import GameStore, UnknownGameError, result_of
+from karnak.server.views import seat_view
+
+#: The bot that plays a human seat's move when its turn timer runs out: quick and sensible.
+TIMEOUT_BOT = "heuristic"
+DEFAULT_BOT = "ismcts:1s"
+MAX_TURN_TIMER = 24 * 3600.0
+
+
+class ForbiddenError(KarnakError, PermissionError):
+    """A token that belongs to no seat of the game."""
+
+
+class CreateError(KarnakError, ValueError):
+    """A game that cannot be created as asked (the message says why)."""
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    kind: str = HUMAN
+    name: str | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class Created:
+    room: Room
+    tokens: list[str]
+
+
+@dataclass(frozen=True)
+class SubmitOutcome:
+    entry: Accepted
+    duplicate: bool
+
+
+@dataclass(eq=False)  # compared and hashed by identity: each is one connection
+class Listener:
+    """One open WebSocket: its seat and the newest view waiting to be sent."""
+
+    seat: int | None
+    latest: dict[str, Any] | None = None
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def offer(self, view: dict[str, Any]) -> None:
+        # Views are complete, so a slow client only needs the newest one.
+        self.latest = view
+        self.ready.set()
+
+    async def next_view(self) -> dict[str, Any]:
+        await self.ready.wait()
+        self.ready.clear()
+        view, self.latest = self.latest, None
+        assert view is not None
+        return view
+
+
+class GameService:
+    def __init__(self, store: GameStore, bots: BotRunner):
+        self.store = store
+        self.bots = bots
+        self.rooms: dict[str, Room] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._listeners: dict[str, set[Listener]] = {}
+        self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._timer_tasks: dict[str, asyncio.Task[None]] = {}
+        self._deadlines: dict[str, tuple[int, float]] = {}  # game -> (step, wall-clock end)
+
+    # ------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Load every running game and let its bots and timers continue."""
+        rooms = await asyncio.to_thread(self.store.load_running)
+        for room in rooms:
+            self.rooms[room.id] = room
+            self._wake(room)
+
+    async def stop(self) -> None:
+        tasks = [*self._bot_tasks.values(), *self._timer_tasks.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.bots.close()
+
+    # ------------------------------------------------------------------ games
+    async def create(
+        self,
+        game_name: str,
+        seats: list[SeatRequest],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        turn_timer: float | None = None,
+    ) -> Created:
+        game = get_game(game_name)
+        game.check_player_count(len(seats))
+        resolved = game.resolve_options(options or {})
+        if turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:
+            raise CreateError(f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds")
+        infos, tokens = [], []
+        default_names = game.seat_names(len(seats))
+        used: set[str] = set()
+        for index, request in enumerate(seats):
+            kind = request.kind.strip().lower()
+            if kind not in (HUMAN, BOT):
+                raise CreateError(f"seat {index + 1}: a seat is 'human' or 'bot', not {kind!r}")
+            bot = None
+            if kind == BOT:
+                bot = (request.bot or DEFAULT_BOT).strip().lower()
+                make_bot(bot, game)  # a bad name or budget is refused here, with the list
+            name = (request.name or "").strip() or default_names[index]
+            if len(name) > 40:
+                raise CreateError(f"seat {index + 1}: a name has at most 40 characters")
+            if name.casefold() in used:
+                raise CreateError(f"two seats are named {name!r}; names must differ")
+            used.add(name.casefold())
+            token = new_token()
+            tokens.append(token)
+            infos.append(SeatInfo(index, name, kind, bot, hash_token(token)))
+        seed = secrets.randbits(62) if seed is None else seed
+        state = game.new_state([info.name for info in infos], seed=seed, options=resolved)
+        room = Room(secrets.token_urlsafe(9), game, state, infos, seed, turn_timer)
+        await asyncio.to_thread(self.store.create, room)
+        self.rooms[room.id] = room
+        self._wake(room)
+        return Created(room, tokens)
+
+    async def room(self, game_id: str) -> Room:
+        room = self.rooms.get(game_id)
+        if room is None:
+            room = await asyncio.to_thread(self.store.load, game_id)
+            room = self.rooms.setdefault(game_id, room)
+        return room
+
+    def seat_of(self, room: Room, token: str | None) -> int | None:
+        """The seat of ``token``; None without a token; ForbiddenError for a wrong one."""
+        if not token:
+            return None
+        seat = room.seat_for_token(token)
+        if seat is None:
+            raise ForbiddenError("this link's token does not belong to any seat of the game")
+        return seat
+
+    def view(self, room: Room, seat: int | None) -> dict[str, Any]:
+        return seat_view(room, seat, deadline=self.deadline(room))
+
+    def deadline(self, room: Room) -> float | None:
+        found = self._deadlines.get(room.id)
+        if found is None or found[0] != room.step_started or room.is_over:
+            return None
+        return found[1]
+
+    # ------------------------------------------------------------------ moves
+    def parse(self, room: Room, action: str | Mapping[str, Any]) -> Action:
+        if isinstance(action, str):
+            return room.game.parse_action(action)
+        return room.game.action_from_json(action)
+
+    async def submit(
+        self,
+        room: Room,
+        seat: int,
+        version: int,
+        action: Action,
+        *,
+        by_timeout: bool = False,
+    ) -> SubmitOutcome:
+        """Accept ``action`` for ``seat`` if it is fresh and legal; raise SubmitError if not."""
+        async with self._lock(room.id):
+            earlier = room.check(seat, version, action)
+            if earlier is not None:
+                return SubmitOutcome(earlier, duplicate=True)
+            trial = room.state.clone(log=False)
+            trial.apply(seat, action)
+            number, version = len(room.accepted), room.version + 1
+            entry = Accepted(number, version, seat, action.to_text(), by_timeout)
+            await asyncio.to_thread(self.store.append, room, entry, result_of(trial))
+            accepted = room.accept(seat, action, by_timeout=by_timeout)
+        self._wake(room)
+        return SubmitOutcome(accepted, duplicate=False)
+
+    # ------------------------------------------------------------------ listeners
+    def subscribe(self, room: Room, seat: int | None) -> Listener:
+        listener = Listener(seat)
+        self._listeners.setdefault(room.id, set()).add(listener)
+        listener.offer(self.view(room, seat))
+        return listener
+
+    def unsubscribe(self, room: Room, listener: Listener) -> None:
+        listeners = self._listeners.get(room.id)
+        if listeners is not None:
+            listeners.discard(listener)
+            if not listeners:
+                del self._listeners[room.id]
+
+    def _broadcast(self, room: Room) -> None:
+        views: dict[int | None, dict[str, Any]] = {}
+        for listener in self._listeners.get(room.id, ()):
+            view = views.get(listener.seat)
+            if view is None:
+                view = views[listener.seat] = self.view(room, listener.seat)
+            listener.offer(view)
+
+    # ------------------------------------------------------------------ after a change
+    def _wake(self, room: Room) -> None:
+        """After a change: start the turn timer, wake the bots, tell the listeners."""
+        self._arm_timer(room)
+        for seat in room.bots_to_move():
+            key = (room.id, seat)
+            if key not in self._bot_tasks:
+                self._bot_tasks[key] = asyncio.create_task(self._bot_turns(room, seat))
+        self._broadcast(room)
+
+    async def _bot_turns(self, room: Room, seat: int) -> None:
+        """Let the bot decide for as long as its seat is to move (market turns are several)."""
+        try:
+            while not room.is_over and seat in room.state.to_move():
+                version = room.version
+                text = await self.bots.choose(room, seat)
+                try:
+                    await self.submit(room, seat, version, room.game.parse_action(text))
+                except SubmitError:
+                    continue  # the position changed while it thought: think again
+        finally:
+            self._bot_tasks.pop((room.id, seat), None)
+
+    def _arm_timer(self, room: Room) -> None:
+        if room.turn_timer is None or room.is_over or not room.humans_to_move():
+            return
+        armed = self._deadlines.get(room.id)
+        if armed is not None and armed[0] == room.step_started:
+            return  # this step's timer is already running
+        old = self._timer_tasks.pop(room.id, None)
+        if old is not None:
+            old.cancel()
+        self._deadlines[room.id] = (room.step_started, time.time() + room.turn_timer)
+        self._timer_tasks[room.id] = asyncio.create_task(
+            self._timeout(room, room.step_started, room.turn_timer)
+        )
+
+    async def _timeout(self, room: Room, step: int, delay: float) -> None:
+        """When the timer runs out, a quick bot plays every human seat still to move."""
+        await asyncio.sleep(delay)
+        if self._timer_tasks.get(room.id) is asyncio.current_task():
+            del self._timer_tasks[room.id]
+        if room.step_started != step or room.is_over:
+            return
+        for seat in room.humans_to_move():
+            bot = make_bot(TIMEOUT_BOT, room.game)
+            action = bot.choose(
+                SeatView.of(room.state, seat), Rng(bot_seed(room.seed, room.version, seat))
+            )
+            with contextlib.suppress(SubmitError):
+                await self.submit(room, seat, room.version, action, by_timeout=True)
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+
+__all__ = [
+    "CreateError",
+    "Created",
+    "ForbiddenError",
+    "GameService",
+    "Listener",
+    "SeatRequest",
+    "SubmitOutcome",
+    "UnknownGameError",
+]

@@ -1,0 +1,62 @@
+"""What the server sends to one seat or to a spectator: built from that seat's view alone.
+
+Every HTTP response and WebSocket message about a running game goes through
+:func:`seat_view`. It reads the engine only through ``observation(seat)``, the seat's own
+legal actions and its redacted log, plus facts that are public by the rules (who is to
+move, who has committed at a sealed step, which moves the server played on a timeout). The
+non-interference tests re-deal everything hidden from a seat and check that this function's
+output does not change.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from karnak.server.rooms import Room
+
+if TYPE_CHECKING:
+    pass
+
+
+def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) -> dict[str, Any]:
+    """The full view for ``seat`` (None: a spectator, who sees public information only).
+
+    ``deadline`` is the wall-clock time (seconds since the epoch) when the turn timer of the
+    seats to move runs out, if the game has a timer.
+    """
+    state = room.state
+    over = state.is_over()
+    movers = list(state.to_move())
+    legal = state.legal_actions(seat) if seat is not None and seat in movers else []
+    view: dict[str, Any] = {
+        "game_id": room.id,
+        "game": room.game.name,
+        "title": room.game.title,
+        "version": room.version,
+        "status": "finished" if over else "running",
+        "seat": seat,
+        "players": [
+            {"seat": info.seat, "name": info.name, "kind": info.kind, "bot": info.bot}
+            for info in room.seats
+        ],
+        "to_move": movers,
+        "sealed": state.is_simultaneous(),
+        "your_turn": bool(legal),
+        "legal": [{"text": action.to_text(), "action": action.to_json()} for action in legal],
+        "observation": state.observation(seat),
+        "log": state.log_lines(seat),
+        "timeouts": [
+            {"seat": entry.seat, "number": entry.number}
+            for entry in room.accepted
+            if entry.by_timeout
+        ],
+        "turn_timer": room.turn_timer,
+        "deadline": deadline,
+    }
+    if over:
+        view["result"] = {
+            "scores": state.scores(),
+            "ranks": state.ranks(),
+            "winners": state.winners(),
+        }
+    return view
