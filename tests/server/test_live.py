@@ -54,6 +54,17 @@ def test_websocket_refuses_a_wrong_token(client: TestClient) -> None:
         assert refused.value.code == code
 
 
+def test_the_turn_timer_plays_for_a_seat_that_waits_too_long(client: TestClient) -> None:
+    created = create(client, humans(3), seed=4, turn_timer=1)
+    game_id = created["id"]
+    first = view(client, game_id)
+    assert first["turn_timer"] == 1 and first["deadline"] is not None
+    wait_for(lambda: view(client, game_id)["version"] >= 2, timeout=20)
+    later = view(client, game_id)
+    assert [t["number"] for t in later["timeouts"]][:2] == [0, 1]
+    assert later["deadline"] > first["deadline"]
+
+
 def test_a_restart_loses_nothing(database: str) -> None:
     with TestClient(create_app(database, bot_workers=0)) as client:
         created = create(client, humans(4), seed=11)

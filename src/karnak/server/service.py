@@ -132,7 +132,7 @@ class GameService:
         game = get_game(game_name)
         game.check_player_count(len(seats))
         resolved = game.resolve_options(options or {})
-        if turn_timer is not None and not 0 < turn_timer <= MAX_TURN_TIMER:
+        if turn_timer is not None and not 1 <= turn_timer <= MAX_TURN_TIMER:
             raise CreateError(f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds")
         infos, tokens = [], []
         default_names = game.seat_names(len(seats))
