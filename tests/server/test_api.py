@@ -137,3 +137,40 @@ def test_available_games_list_options(client: TestClient) -> None:
     amunre = next(g for g in games if g["name"] == "amunre")
     assert amunre["min_players"] == 3 and amunre["max_players"] == 5
     assert {o["name"] for o in amunre["options"]} >= {"edition", "expert_provinces"}
+
+
+def test_pages_and_static_files_are_served(client: TestClient) -> None:
+    lobby = client.get("/")
+    assert lobby.status_code == 200 and "New game" in lobby.text
+    page = client.get("/games/anything")
+    assert page.status_code == 200 and 'id="board"' in page.text
+    for name in ("lobby.js", "game.js", "karnak.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/missing.js").status_code == 404
+
+
+def test_replays_of_finished_games(client: TestClient) -> None:
+    created = create(client, humans(3), seed=9)
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    assert client.get(f"/api/games/{game_id}/replay").status_code == 409  # not while running
+    play_random(client, game_id, tokens, 5000, seed=3)
+    steps = client.get(f"/api/games/{game_id}/replay").json()["steps"]
+    assert steps == view(client, game_id)["version"]
+    start = client.get(f"/api/games/{game_id}/replay/0").json()
+    assert start["version"] == 0 and start["seat"] is None and start["legal"] == []
+    end = client.get(f"/api/games/{game_id}/replay/{steps}").json()
+    assert end == view(client, game_id)
+    assert client.get(f"/api/games/{game_id}/replay/{steps + 1}").status_code == 404
+
+
+def test_the_view_carries_the_board_and_the_seat_hand(client: TestClient) -> None:
+    created = create(client, humans(4), seed=2)
+    game_id = created["id"]
+    mine = view(client, game_id, created["seats"][0]["token"])
+    svg = mine["page"]["board_svg"]
+    assert svg.startswith("<svg") and svg.count("data-province=") == 15
+    assert "THEBES" in svg or "Thebes" in svg
+    assert mine["page"]["hand"] and all(card["effect"] for card in mine["page"]["hand"])
+    assert len(mine["page"]["hints"]) == len(mine["legal"])
+    assert "hand" not in view(client, game_id)["page"]  # a spectator holds no cards

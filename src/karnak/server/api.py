@@ -27,6 +27,7 @@ from karnak.server.service import (
     SeatRequest,
 )
 from karnak.server.store import UnknownGameError
+from karnak.server.views import seat_view
 
 router = APIRouter(prefix="/api")
 
@@ -231,6 +232,30 @@ async def get_record(request: Request, game_id: str) -> dict[str, Any]:
     if not room.is_over:
         raise ApiError(409, "the record is published when the game is over", room.version)
     return room.record().to_json()
+
+
+@router.get("/games/{game_id}/replay")
+async def replay_length(request: Request, game_id: str) -> dict[str, int]:
+    """How many moves a finished game's replay has."""
+    room = await finished_room(service_of(request), game_id)
+    return {"steps": len(room.accepted)}
+
+
+@router.get("/games/{game_id}/replay/{step}")
+async def replay_view(request: Request, game_id: str, step: int) -> dict[str, Any]:
+    """A spectator's view of a finished game after its first ``step`` moves."""
+    service = service_of(request)
+    room = await finished_room(service, game_id)
+    if not 0 <= step <= len(room.accepted):
+        raise ApiError(404, f"the replay has moves 0 to {len(room.accepted)}, not {step}")
+    return seat_view(room.replayed(step), None)
+
+
+async def finished_room(service: GameService, game_id: str) -> Room:
+    room, _ = await resolve(service, game_id, None)
+    if not room.is_over:
+        raise ApiError(409, "replays open when the game is over", room.version)
+    return room
 
 
 @router.websocket("/games/{game_id}/ws")

@@ -1,4 +1,4 @@
-"""The web application: the API, the WebSocket, and (later) the pages, over one service.
+"""The web application: the API, the WebSocket and the pages, over one service.
 
 ``create_app`` is a factory so tests and the benchmark can build servers on their own
 databases; ``karnak serve`` builds one from the command line or ``KARNAK_DATABASE_URL``.
@@ -18,6 +18,8 @@ from karnak import __version__
 from karnak.server.api import ApiError, router
 from karnak.server.bot_runner import BotRunner
 from karnak.server.db import make_engine, migrate
+from karnak.server.pages import router as pages_router
+from karnak.server.pages import static_files
 from karnak.server.service import GameService
 from karnak.server.store import GameStore
 
@@ -64,4 +66,6 @@ def create_app(database: str | None = None, *, bot_workers: int = 2) -> FastAPI:
         return exc.response()
 
     app.include_router(router)
+    app.include_router(pages_router)
+    app.mount("/static", static_files(), name="static")
     return app

@@ -190,3 +190,12 @@ class Room:
 
     def record(self) -> GameRecord:
         return self.state.record()
+
+    def replayed(self, steps: int) -> Room:
+        """A copy of this room after its first ``steps`` accepted actions (for replays)."""
+        names = [info.name for info in self.seats]
+        state = self.game.new_state(names, seed=self.seed, options=self.state.options)
+        room = Room(self.id, self.game, state, self.seats, self.seed, self.turn_timer)
+        for entry in self.accepted[:steps]:
+            room.accept(entry.seat, self.game.parse_action(entry.text), by_timeout=entry.by_timeout)
+        return room

@@ -10,12 +10,10 @@ output does not change.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from karnak.server.boards import PAGE_DATA
 from karnak.server.rooms import Room
-
-if TYPE_CHECKING:
-    pass
 
 
 def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) -> dict[str, Any]:
@@ -53,6 +51,9 @@ def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) ->
         "turn_timer": room.turn_timer,
         "deadline": deadline,
     }
+    page_data = PAGE_DATA.get(room.game.name)
+    if page_data is not None:
+        view["page"] = page_data(state, seat, legal)
     if over:
         view["result"] = {
             "scores": state.scores(),

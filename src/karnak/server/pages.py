@@ -1,0 +1,31 @@
+"""The HTML pages: a lobby and a game page, static files that talk to the JSON API.
+
+The pages hold no game logic and no secrets beyond the seat token in their own URL: they
+render the views the API sends (the board arrives as SVG inside the view) and post moves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+STATIC = Path(__file__).with_name("static")
+
+router = APIRouter()
+
+
+@router.get("/", include_in_schema=False)
+async def lobby() -> FileResponse:
+    return FileResponse(STATIC / "lobby.html")
+
+
+@router.get("/games/{game_id}", include_in_schema=False)
+async def game_page(game_id: str) -> FileResponse:
+    return FileResponse(STATIC / "game.html")
+
+
+def static_files() -> StaticFiles:
+    return StaticFiles(directory=STATIC)

@@ -1,0 +1,174 @@
+// The lobby: create a game (seats, bots, options, timer), share its links, list games.
+const BOT_LEVELS = [
+  ["ismcts:1s", "Search bot, 1 s a move (strong)"],
+  ["ismcts:0.25s", "Search bot, 0.25 s a move"],
+  ["ismcts:2s", "Search bot, 2 s a move (strongest)"],
+  ["heuristic", "Heuristic bot (instant)"],
+  ["random", "Random bot"],
+];
+const $ = (id) => document.getElementById(id);
+let games = [];
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function savedLinks() {
+  try { return JSON.parse(localStorage.getItem("karnak.links") || "{}"); } catch { return {}; }
+}
+
+function rememberLinks(created) {
+  const all = savedLinks();
+  all[created.id] = created.seats.filter((s) => s.url).map((s) => ({ name: s.name, url: s.url }));
+  localStorage.setItem("karnak.links", JSON.stringify(all));
+}
+
+function currentGame() { return games.find((g) => g.name === $("game").value); }
+
+function renderPlayers() {
+  const game = currentGame();
+  const select = $("players");
+  const keep = Number(select.value) || Math.min(4, game.max_players);
+  select.replaceChildren();
+  for (let n = game.min_players; n <= game.max_players; n++) {
+    select.append(el("option", { value: n, text: `${n} players`, selected: n === keep ? "" : null }));
+  }
+  renderSeats();
+}
+
+function renderSeats() {
+  const count = Number($("players").value);
+  const box = $("seats");
+  const old = [...box.querySelectorAll(".seat-row")];
+  box.replaceChildren();
+  for (let i = 0; i < count; i++) {
+    const previous = old[i];
+    const kind = previous ? previous.querySelector(".kind").value : (i === 0 ? "human" : "bot");
+    const row = el("div", { class: "seat-row", "data-seat": i });
+    const kindSelect = el("select", { class: "kind", "aria-label": `seat ${i + 1} kind` },
+      el("option", { value: "human", text: "Person", selected: kind === "human" ? "" : null }),
+      el("option", { value: "bot", text: "Bot", selected: kind === "bot" ? "" : null }));
+    const name = el("input", { class: "name", placeholder: `Seat ${i + 1} name (optional)`, maxlength: 40,
+      value: previous ? previous.querySelector(".name").value : "" });
+    const level = el("select", { class: "level", "aria-label": `seat ${i + 1} bot level` },
+      ...BOT_LEVELS.map(([spec, label]) => el("option", { value: spec, text: label })));
+    if (previous) level.value = previous.querySelector(".level").value;
+    level.hidden = kind !== "bot";
+    kindSelect.addEventListener("change", () => { level.hidden = kindSelect.value !== "bot"; });
+    row.append(el("span", { class: "seat-label", text: `Seat ${i + 1}` }), kindSelect, name, level);
+    box.append(row);
+  }
+}
+
+function renderOptions() {
+  const box = $("options");
+  box.replaceChildren(el("legend", { text: "Options" }));
+  for (const option of currentGame().options) {
+    let input;
+    if (typeof option.default === "boolean") {
+      input = el("input", { type: "checkbox", "data-option": option.name, checked: option.default ? "" : null });
+    } else {
+      input = el("select", { "data-option": option.name },
+        ...option.choices.map((c) => el("option", { value: c, text: c, selected: c === option.default ? "" : null })));
+    }
+    box.append(el("label", { class: "option", title: option.help }, input, ` ${option.name.replaceAll("_", " ")}: ${option.help}`));
+  }
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  const seats = [...document.querySelectorAll(".seat-row")].map((row) => {
+    const kind = row.querySelector(".kind").value;
+    const name = row.querySelector(".name").value.trim() || null;
+    return kind === "bot" ? { kind, name, bot: row.querySelector(".level").value } : { kind, name };
+  });
+  const options = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    options[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
+  }
+  const timer = $("turn-timer").value;
+  const body = { game: $("game").value, seats, options, turn_timer: timer ? Number(timer) : null };
+  $("create").disabled = true;
+  try {
+    const response = await fetch("/api/games", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const answer = await response.json();
+    if (!response.ok) {
+      $("create-error").textContent = answer.error || JSON.stringify(answer.detail || answer);
+      return;
+    }
+    rememberLinks(answer);
+    showLinks(answer);
+    refreshGames();
+  } catch (error) {
+    $("create-error").textContent = `The server did not answer: ${error}`;
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+function showLinks(created) {
+  const list = $("links");
+  list.replaceChildren();
+  for (const seat of created.seats) {
+    if (!seat.url) {
+      list.append(el("li", {}, el("strong", { text: seat.name }), ` plays as bot (${seat.bot})`));
+      continue;
+    }
+    const full = new URL(seat.url, location.origin).href;
+    const copy = el("button", { type: "button", class: "copy", text: "Copy link" });
+    copy.addEventListener("click", () => navigator.clipboard?.writeText(full));
+    list.append(el("li", {}, el("strong", { text: seat.name }), " ",
+      el("a", { href: seat.url, class: "seat-link", "data-seat": seat.seat, text: "Play this seat" }), " ", copy,
+      el("input", { class: "link-text", readonly: "", value: full, "aria-label": `link for ${seat.name}` })));
+  }
+  list.append(el("li", {}, "Spectators: ", el("a", { href: created.spectator_url, text: "watch" })));
+  $("created").hidden = false;
+}
+
+async function refreshGames() {
+  let list = [];
+  try { list = await (await fetch("/api/games")).json(); } catch { return; }
+  const links = savedLinks();
+  const running = $("running"), finished = $("finished");
+  running.replaceChildren(); finished.replaceChildren();
+  for (const game of list) {
+    const who = game.players.map((p) => p.kind === "bot" ? `${p.name} (bot)` : p.name).join(", ");
+    const item = el("li", { class: "game-item" }, el("strong", { text: game.title }), ` ${who} · move ${game.version} `);
+    if (game.status === "finished") {
+      const won = (game.winners || []).map((s) => game.players[s].name).join(" and ");
+      item.append(`· won by ${won} `, el("a", { href: `/games/${game.id}?replay=1`, text: "replay" }));
+      finished.append(item);
+    } else {
+      item.append(el("a", { href: `/games/${game.id}`, text: "watch" }));
+      for (const seat of links[game.id] || []) {
+        item.append(" · ", el("a", { href: seat.url, text: `play ${seat.name}` }));
+      }
+      running.append(item);
+    }
+  }
+  if (!running.children.length) running.append(el("li", { class: "empty", text: "none" }));
+  if (!finished.children.length) finished.append(el("li", { class: "empty", text: "none" }));
+}
+
+async function start() {
+  games = await (await fetch("/api/games/available")).json();
+  for (const game of games) $("game").append(el("option", { value: game.name, text: game.title }));
+  $("game").addEventListener("change", () => { renderPlayers(); renderOptions(); });
+  $("players").addEventListener("change", renderSeats);
+  $("create-form").addEventListener("submit", createGame);
+  renderPlayers();
+  renderOptions();
+  refreshGames();
+  setInterval(refreshGames, 5000);
+}
+
+start();
