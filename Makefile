@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 PLAYERS ?= 4
 
-.PHONY: setup play test lint format typecheck unit bench golden clean
+.PHONY: setup serve play test lint format typecheck unit bench golden clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)  ## create the virtualenv and install Karnak with its dev tools
+
+serve: setup  ## the game server: open http://127.0.0.1:8000 and play in the browser
+	$(BIN)/karnak serve
 
 play: setup  ## play Amun-Re in the terminal against bots
 	$(BIN)/karnak play amunre --players $(PLAYERS)

@@ -36,6 +36,7 @@ COLUMNS = {("west", False): 12, ("west", True): 226, ("east", True): 530, ("east
 NILE_X, NILE_W = 440, 82
 WIDTH = 962
 TOP = 96  # below the temple track
+SCORE_TRACK_HEIGHT = 60 + 22 * 5
 
 #: The board carries its own style, so it looks the same inline in the page and on its own.
 STYLE = """
@@ -60,6 +61,7 @@ text { font-family: system-ui, sans-serif; font-size: 12px; fill: #3b2f1c; }
 .temple-space.current { fill: #e0a800; stroke: #7a5b12; stroke-width: 2; }
 .temple-number { font-size: 16px; font-weight: 700; }
 .chip text { font-size: 11px; font-weight: 600; }
+.score-line { stroke: #6d5c32; stroke-width: 2; }
 """
 
 
@@ -113,14 +115,16 @@ def _layout(board: Board) -> tuple[dict[int, tuple[int, int]], int]:
 
 
 def board_svg(board: Board, obs: dict[str, Any], legal: Sequence[Action]) -> str:
-    corners, height = _layout(board)
+    corners, board_height = _layout(board)
+    height = board_height + SCORE_TRACK_HEIGHT
     movable = {getattr(a, "province", None) for a in legal} - {None}
     names = [p["name"] for p in obs["players"]]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
         f'class="board" role="img" aria-label="Amun-Re board">',
         f"<style>{STYLE}</style>",
-        f'<rect x="{NILE_X}" y="{TOP}" width="{NILE_W}" height="{height - TOP}" class="nile"/>',
+        f'<rect x="{NILE_X}" y="{TOP}" width="{NILE_W}" height="{board_height - TOP}" '
+        'class="nile"/>',
         _text(NILE_X + NILE_W / 2, TOP + 18, "Nile", "nile-label", "middle"),
     ]
     parts.extend(_temple_track(board, obs))
@@ -135,6 +139,7 @@ def board_svg(board: Board, obs: dict[str, Any], legal: Sequence[Action]) -> str
         parts.append(
             _province(province, obs["provinces"][index], x, y, names, province.name in movable)
         )
+    parts.extend(_score_track(obs, board_height))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -159,12 +164,38 @@ def _temple_track(board: Board, obs: dict[str, Any]) -> list[str]:
     return parts
 
 
+def _score_track(obs: dict[str, Any], top: int) -> list[str]:
+    """Points so far along a track; seats on the same score stack downwards."""
+    scores = [p["score"] for p in obs["players"]]
+    end = max(60, (max(scores) // 10 + 1) * 10)
+    left, right = 16, WIDTH - 16
+    y = top + 40
+    parts = [
+        _text(left, top + 18, "Score", "track-label"),
+        f'<line x1="{left}" y1="{y}" x2="{right}" y2="{y}" class="score-line"/>',
+    ]
+    for mark in range(0, end + 1, 10):
+        x = left + (right - left - 40) * mark / end
+        parts.append(
+            f'<line x1="{x:.0f}" y1="{y - 4}" x2="{x:.0f}" y2="{y + 4}" class="score-line"/>'
+        )
+        parts.append(_text(x, y - 8, str(mark), "tiny", "middle"))
+    stacked: dict[int, int] = {}
+    for seat, score in enumerate(scores):
+        level = stacked.get(score, 0)
+        stacked[score] = level + 1
+        x = left + (right - left - 40) * score / end
+        parts.append(_chip(x - 4, y + 8 + 22 * level, str(score), seat, 36))
+    return parts
+
+
 def _chip(x: float, y: float, label: str, seat: int, width: float = 64) -> str:
     colour, ink = SEAT_COLOURS[seat % 5], SEAT_INKS[seat % 5]
     return (
         f'<g class="chip seat-{seat}"><rect x="{x:.0f}" y="{y:.0f}" width="{width:.0f}" '
         f'height="20" rx="10" fill="{colour}" stroke="#555"/>'
-        f'<text x="{x + width / 2:.0f}" y="{y + 14:.0f}" text-anchor="middle" fill="{ink}">'
+        f'<text x="{x + width / 2:.0f}" y="{y + 14:.0f}" text-anchor="middle" '
+        f'style="fill:{ink}">'  # a style, not an attribute: the sheet's text rule would win
         f"{escape(label)}</text></g>"
     )
 

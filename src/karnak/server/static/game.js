@@ -28,6 +28,10 @@ function chip(seat, label) {
   return el("span", { class: "chip", style: `background:${SEAT_COLOURS[seat % 5]};color:${SEAT_INKS[seat % 5]}`, text: label });
 }
 
+function title(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
+}
+
 function headers() {
   const h = { "Content-Type": "application/json" };
   if (token) h["X-Karnak-Token"] = token;
@@ -126,12 +130,12 @@ function renderMoves() {
     const place = places[i];
     if (selectedProvince && place && place !== selectedProvince) return;
     const type = move.action.type;
-    const key = type === "bid" ? `bid on ${place}` : type;
+    const key = type === "bid" ? `Bid on ${title(place)}` : title(type.replaceAll("_", " "));
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push([move, hints[i] || ""]);
   });
   for (const [key, moves] of groups) {
-    const group = el("div", { class: "move-group" }, el("h3", { text: key.replaceAll("_", " ") }));
+    const group = el("div", { class: "move-group" }, el("h3", { text: key }));
     for (const [move, hint] of moves) {
       const label = move.action.type === "bid" ? `${move.action.amount}${move.action.blockade ? " + blockade" : ""}${move.action.overbid ? " + overbid" : ""}` : move.text;
       const button = el("button", { type: "button", class: `move move-${move.action.type}`, "data-move": move.text, title: hint || move.text },

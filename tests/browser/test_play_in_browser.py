@@ -1,0 +1,72 @@
+"""A person creates a game in the lobby and plays it to the end by clicking, in Chromium."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from karnak.core import Rng
+
+#: Where the screenshots go: docs/screenshots when asked (to refresh the README's images),
+#: else the test's own temporary folder.
+SCREENSHOTS_ENV = "KARNAK_SCREENSHOTS"
+
+
+def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
+    browser: Any, server_url: str, tmp_path: Path
+) -> None:
+    shots = Path(os.environ.get(SCREENSHOTS_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(server_url + "/")
+    page.select_option("#players", "4")
+    rows = page.locator(".seat-row")
+    assert rows.count() == 4
+    rows.nth(0).locator(".name").fill("Nefertari")
+    for i in (1, 2, 3):
+        rows.nth(i).locator(".kind").select_option("bot")
+        rows.nth(i).locator(".level").select_option("heuristic")
+    page.screenshot(path=str(shots / "lobby.png"))
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+    links = page.locator("a.seat-link")
+    assert links.count() == 1  # bots get no link
+    links.first.click()
+
+    page.wait_for_selector("svg.board")
+    assert "Amun-Re" in page.inner_text("#title")
+    rng = Rng(7)
+    clicks = 0
+    shot_mid = False
+    while not page.locator("#result-panel:not([hidden])").count():
+        moves = page.locator("button.move:enabled")
+        if moves.count() == 0:
+            page.wait_for_timeout(50)
+            continue
+        if not shot_mid and "round 2" in page.inner_text("#title"):
+            page.screenshot(path=str(shots / "game.png"), full_page=True)
+            shot_mid = True
+        version = page.inner_text(".version")
+        moves.nth(rng.below(moves.count())).click()
+        # wait until the page shows a newer position (our move, answered by the server)
+        page.wait_for_function(
+            "v => !document.querySelector('.version') "
+            "|| document.querySelector('.version').textContent !== v",
+            arg=version,
+            timeout=30_000,
+        )
+        clicks += 1
+        assert clicks < 2000, "the game did not end"
+
+    table = page.locator("#result")
+    assert table.locator("tr.total-row").count() == 4
+    text = table.inner_text()
+    assert "Nefertari" in text and "Pyramids" in text and "Gold ranking" in text
+    assert page.inner_text("#winners").startswith(("Winner", "Shared victory"))
+    page.screenshot(path=str(shots / "final.png"), full_page=True)
+    assert clicks > 20
+    assert not errors, errors
