@@ -224,6 +224,32 @@ async def submit_action(
     )
 
 
+class UndoIn(BaseModel):
+    version: int = Field(description="the game version the client last saw")
+
+
+@router.post("/games/{game_id}/undo")
+async def undo_move(
+    request: Request,
+    game_id: str,
+    body: UndoIn,
+    token: Token = None,
+    x_token: TokenHeader = None,
+) -> MoveOut:
+    """Take back the seat's own last move, while its turn lasts and nothing was revealed."""
+    service = service_of(request)
+    room, seat = await resolve(service, game_id, token or x_token)
+    if seat is None:
+        raise ApiError(403, "spectators cannot undo: use a seat's link (its token)")
+    try:
+        await service.undo(room, seat, body.version)
+    except Exception as exc:
+        raise as_api_error(exc) from exc
+    return MoveOut(
+        accepted=True, duplicate=False, version=room.version, view=service.view(room, seat)
+    )
+
+
 @router.get("/games/{game_id}/record")
 async def get_record(request: Request, game_id: str) -> dict[str, Any]:
     """The replayable record of a finished game (it holds the seed, so never before the end)."""

@@ -12,6 +12,13 @@ fresh. At a sealed simultaneous step the other seats' commitments do not start a
 (the seat cannot see them anyway), so two seats that commit at once from the same version
 are both accepted; a seat that has committed is no longer to move, so it cannot commit twice.
 
+Undo. A seat may take back its own last move while its turn lasts, as on Board Game Arena:
+never after another seat has acted, never once its turn has passed, and never when the move
+showed anyone something hidden (a drawn card, a random draw, a card's identity). The last is
+checked without any game-specific code: the move is replayed in worlds re-dealt for each
+viewer, and if any viewer's observation after it differs between worlds, it revealed
+something. An undo is a change like any other: it increments the version.
+
 Duplicates. A submission identical to an action the same seat had accepted after the
 version it names is a retry (a double click, a resent request): it is answered as
 already done instead of being applied again.
@@ -25,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from karnak.core.errors import KarnakError
+from karnak.core.rng import Rng
 
 if TYPE_CHECKING:
     from karnak.core.actions import Action
@@ -64,6 +72,14 @@ class IllegalMoveError(SubmitError):
 
 class BadVersionError(SubmitError):
     status = 400
+
+
+class UndoRefusedError(SubmitError):
+    """The last move cannot be taken back (the message says why)."""
+
+
+#: Worlds re-dealt per viewer when checking that a move revealed nothing.
+UNDO_WORLDS = 6
 
 
 def new_token() -> str:
@@ -110,6 +126,9 @@ class Room:
     version: int = 0
     step_started: int = 0
     accepted: list[Accepted] = field(default_factory=list)
+    #: The state before the last accepted action (for undo), when known.
+    previous: State | None = field(default=None, repr=False)
+    _undo_answer: tuple[int, int, str | None] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ who is asking
     def seat_for_token(self, token: str | None) -> int | None:
@@ -170,13 +189,20 @@ class Room:
             raise IllegalMoveError(f"{text!r} is not allowed now: {reason}", version=self.version)
         return None
 
-    def accept(self, seat: int, action: Action, *, by_timeout: bool = False) -> Accepted:
-        """Apply a checked action and advance the counters."""
+    def accept(
+        self, seat: int, action: Action, *, by_timeout: bool = False, version: int | None = None
+    ) -> Accepted:
+        """Apply a checked action and advance the counters.
+
+        ``version`` restores a stored game whose versions skip numbers (after an undo).
+        """
         state = self.state
         sealed_before = state.is_simultaneous()
         movers_before = set(state.to_move())
+        previous = state.clone()
         state.apply(seat, action)
-        self.version += 1
+        self.previous = previous
+        self.version = self.version + 1 if version is None else version
         same_step = (
             sealed_before
             and state.is_simultaneous()
@@ -188,6 +214,61 @@ class Room:
         self.accepted.append(entry)
         return entry
 
+    # ------------------------------------------------------------------ undo
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back the last move now; None when it may."""
+        cached = self._undo_answer
+        if cached is not None and cached[:2] == (self.version, seat):
+            return cached[2]
+        answer = self._undo_refusal(seat)
+        self._undo_answer = (self.version, seat, answer)
+        return answer
+
+    def _undo_refusal(self, seat: int) -> str | None:
+        if not self.accepted:
+            return "there is no move to take back"
+        last = self.accepted[-1]
+        if last.seat != seat:
+            return "only your own last move can be taken back, and the last move was not yours"
+        if last.by_timeout:
+            return "a move the server played when the timer ran out cannot be taken back"
+        if self.state.is_over():
+            return "the game is over"
+        before = self._state_before_last()
+        after = self.state
+        action = self.game.parse_action(last.text)
+        same_turn = seat in after.to_move() or (
+            before.is_simultaneous()
+            and after.is_simultaneous()
+            and set(after.to_move()) == set(before.to_move()) - {seat}
+        )
+        if not same_turn:
+            return "your turn has passed"
+        for viewer in range(len(self.seats)):
+            seen = after.observation(viewer)
+            for k in range(UNDO_WORLDS):
+                world = before.resample(viewer, Rng(k))
+                if action not in world.legal_actions(seat):
+                    return "the move showed a hidden card"
+                world.apply_unchecked(seat, action)
+                if world.observation(viewer) != seen:
+                    return "the move revealed hidden information or a random draw"
+        return None
+
+    def _state_before_last(self) -> State:
+        if self.previous is None:
+            self.previous = self.replayed(len(self.accepted) - 1).state
+        return self.previous
+
+    def undo(self) -> Accepted:
+        """Remove the last move (after :meth:`undo_refusal` said yes); a new version."""
+        self.state = self._state_before_last()
+        self.previous = None
+        last = self.accepted.pop()
+        self.version += 1
+        self.step_started = self.version
+        return last
+
     def record(self) -> GameRecord:
         return self.state.record()
 
@@ -197,5 +278,10 @@ class Room:
         state = self.game.new_state(names, seed=self.seed, options=self.state.options)
         room = Room(self.id, self.game, state, self.seats, self.seed, self.turn_timer)
         for entry in self.accepted[:steps]:
-            room.accept(entry.seat, self.game.parse_action(entry.text), by_timeout=entry.by_timeout)
+            room.accept(
+                entry.seat,
+                self.game.parse_action(entry.text),
+                by_timeout=entry.by_timeout,
+                version=entry.version,
+            )
         return room

@@ -31,7 +31,9 @@ from karnak.server.rooms import (
     Accepted,
     Room,
     SeatInfo,
+    StaleVersionError,
     SubmitError,
+    UndoRefusedError,
     hash_token,
     new_token,
 )
@@ -215,6 +217,23 @@ class GameService:
             accepted = room.accept(seat, action, by_timeout=by_timeout)
         self._wake(room)
         return SubmitOutcome(accepted, duplicate=False)
+
+    async def undo(self, room: Room, seat: int, version: int) -> Accepted:
+        """Take back ``seat``'s last move if the rules of undo allow it (see rooms.Room)."""
+        async with self._lock(room.id):
+            if version != room.version:
+                raise StaleVersionError(
+                    f"the game has moved on since version {version} (now {room.version})",
+                    version=room.version,
+                )
+            reason = await asyncio.to_thread(room.undo_refusal, seat)
+            if reason is not None:
+                raise UndoRefusedError(f"cannot take the move back: {reason}", version=version)
+            last = room.accepted[-1]
+            await asyncio.to_thread(self.store.remove_last, room, last, room.version + 1)
+            room.undo()
+        self._wake(room)
+        return last
 
     # ------------------------------------------------------------------ listeners
     def subscribe(self, room: Room, seat: int | None) -> Listener:

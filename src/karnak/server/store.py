@@ -102,6 +102,21 @@ class GameStore:
                 row.finished_at = row.updated_at
                 row.result = result
 
+    def remove_last(self, room: Room, entry: Accepted, version: int) -> None:
+        """Delete the undone action ``entry`` and store the game's new version."""
+        with self.sessions.begin() as session:
+            row = session.get(GameRow, room.id)
+            if row is None:
+                raise UnknownGameError(f"game {room.id} vanished from the database")
+            found = session.scalars(
+                select(ActionRow).where(
+                    ActionRow.game_id == room.id, ActionRow.number == entry.number
+                )
+            ).one()
+            session.delete(found)
+            row.version = version
+            row.updated_at = utcnow()
+
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str) -> Room:
         with self.sessions() as session:
@@ -170,7 +185,14 @@ class GameStore:
             select(ActionRow).where(ActionRow.game_id == row.id).order_by(ActionRow.number)
         ).all()
         for action in actions:
-            room.accept(action.seat, game.parse_action(action.text), by_timeout=action.by_timeout)
+            room.accept(
+                action.seat,
+                game.parse_action(action.text),
+                by_timeout=action.by_timeout,
+                version=action.version,
+            )
+        if row.version > room.version:  # an undo was the last change
+            room.version = room.step_started = row.version
         if room.version != row.version:
             raise KarnakError(
                 f"game {row.id} is stored at version {row.version} but its actions "

@@ -16,6 +16,15 @@ from karnak.server.boards import PAGE_DATA
 from karnak.server.rooms import Room
 
 
+def can_undo(room: Room, seat: int | None) -> bool:
+    """Whether ``seat`` may take back its last move (only ever the last mover may)."""
+    if seat is None or not room.accepted or room.accepted[-1].seat != seat:
+        return False
+    if room.seats[seat].is_bot:
+        return False
+    return room.undo_refusal(seat) is None
+
+
 def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) -> dict[str, Any]:
     """The full view for ``seat`` (None: a spectator, who sees public information only).
 
@@ -48,6 +57,7 @@ def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) ->
             for entry in room.accepted
             if entry.by_timeout
         ],
+        "can_undo": can_undo(room, seat),
         "turn_timer": room.turn_timer,
         "deadline": deadline,
     }

@@ -116,6 +116,11 @@ function renderMoves() {
   const panel = $("moves-panel");
   if (view.seat === null || replayMode) { panel.hidden = true; return; }
   panel.hidden = false;
+  if (view.can_undo) {
+    const undo = el("button", { type: "button", class: "undo", id: "undo", text: "Take back my last move" });
+    undo.addEventListener("click", takeBack);
+    box.append(undo);
+  }
   if (!view.legal.length) {
     $("moves-note").textContent = view.status === "finished" ? "The game is over." : "Nothing to decide now: waiting for the others.";
     return;
@@ -227,6 +232,23 @@ async function play(text) {
   } catch (error) {
     $("move-error").textContent = `The server did not answer (${error}); your move may not have arrived. Try again: a repeated move is never played twice.`;
     for (const b of document.querySelectorAll("button.move")) b.disabled = false;
+  } finally {
+    sending = false;
+  }
+}
+
+async function takeBack() {
+  if (sending || !view) return;
+  sending = true;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/undo`, {
+      method: "POST", headers: headers(), body: JSON.stringify({ version: view.version }),
+    });
+    const body = await response.json();
+    if (response.ok) render(body.view);
+    else { await fetchView(); $("move-error").textContent = body.error || "The move cannot be taken back."; }
+  } catch (error) {
+    $("move-error").textContent = `The server did not answer (${error}).`;
   } finally {
     sending = false;
   }
