@@ -79,7 +79,7 @@ class UndoRefusedError(SubmitError):
 
 
 #: Worlds re-dealt per viewer when checking that a move revealed nothing.
-UNDO_WORLDS = 6
+UNDO_WORLDS = 4
 
 
 def new_token() -> str:

@@ -104,6 +104,7 @@ class GameService:
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._timer_tasks: dict[str, asyncio.Task[None]] = {}
         self._deadlines: dict[str, tuple[int, float]] = {}  # game -> (step, wall-clock end)
+        self._views: dict[str, tuple[Any, dict[int | None, dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -181,7 +182,16 @@ class GameService:
         return seat
 
     def view(self, room: Room, seat: int | None) -> dict[str, Any]:
-        return seat_view(room, seat, deadline=self.deadline(room))
+        """The seat's view, computed once per position and shared (callers never mutate it)."""
+        deadline = self.deadline(room)
+        key = (room.version, id(room.state), deadline)
+        cached = self._views.get(room.id)
+        if cached is None or cached[0] != key:
+            cached = self._views[room.id] = (key, {})
+        view = cached[1].get(seat)
+        if view is None:
+            view = cached[1][seat] = seat_view(room, seat, deadline=deadline)
+        return view
 
     def deadline(self, room: Room) -> float | None:
         found = self._deadlines.get(room.id)
@@ -250,12 +260,8 @@ class GameService:
                 del self._listeners[room.id]
 
     def _broadcast(self, room: Room) -> None:
-        views: dict[int | None, dict[str, Any]] = {}
         for listener in self._listeners.get(room.id, ()):
-            view = views.get(listener.seat)
-            if view is None:
-                view = views[listener.seat] = self.view(room, listener.seat)
-            listener.offer(view)
+            listener.offer(self.view(room, listener.seat))
 
     # ------------------------------------------------------------------ after a change
     def _wake(self, room: Room) -> None:
