@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -111,9 +110,9 @@ def test_bots_resume_thinking_after_a_restart(database: str) -> None:
         wait_for(lambda: human_step(client, game_id, token, rng), timeout=120)
 
 
-def test_two_submissions_for_one_step_exactly_one_is_accepted(tmp_path: Path) -> None:
+def test_two_submissions_for_one_step_exactly_one_is_accepted(database: str) -> None:
     async def scenario() -> None:
-        engine = make_engine(f"sqlite:///{tmp_path / 'race.sqlite3'}")
+        engine = make_engine(database)
         migrate(engine)
         service = GameService(GameStore(engine), BotRunner(0))
         await service.start()
