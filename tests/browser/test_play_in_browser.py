@@ -70,3 +70,22 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     page.screenshot(path=str(shots / "final.png"), full_page=True)
     assert clicks > 20
     assert not errors, errors
+
+
+def test_the_game_page_fits_a_phone(browser: Any, server_url: str, tmp_path: Path) -> None:
+    import httpx2 as httpx
+
+    created = httpx.post(
+        server_url + "/api/games",
+        json={"seats": [{"kind": "human"}, *[{"kind": "bot", "bot": "heuristic"}] * 3]},
+    ).json()
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page.goto(server_url + created["seats"][0]["url"])
+    page.wait_for_selector("svg.board")
+    page.wait_for_selector("button.move")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the page is {overflow}px wider than the phone"
+    assert page.locator("#moves-panel").is_visible()
+    shots = Path(os.environ.get(SCREENSHOTS_ENV) or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "phone.png"))
