@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 PLAYERS ?= 4
 
-.PHONY: setup serve play test lint format typecheck unit bench golden clean
+.PHONY: setup serve play test lint format typecheck unit bench bench-server golden clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -39,6 +39,9 @@ unit: setup
 bench: setup  ## engine speed against OpenSpiel references (installs the bench extra)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
+
+bench-server: setup  ## 200 concurrent games against a real server: latency, errors, lost moves
+	$(BIN)/python bench/server_load.py --games 200
 
 golden: setup  ## rewrite the golden playthroughs after an intended rules change
 	$(BIN)/python tests/golden/regenerate.py
