@@ -69,6 +69,17 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     assert page.inner_text("#winners").startswith(("Winner", "Shared victory"))
     page.screenshot(path=str(shots / "final.png"), full_page=True)
     assert clicks > 20
+
+    # the finished game's replay, from the lobby's list
+    page.goto(server_url + "/")
+    page.click("#finished a:text('replay')")
+    page.wait_for_selector("#replay-bar:not([hidden])")
+    page.wait_for_function("document.querySelector('#replay-label').textContent.includes('of')")
+    page.click("#replay-start")
+    page.wait_for_function("document.querySelector('.version').textContent.trim() === 'move 0'")
+    page.click("#replay-next")
+    page.wait_for_function("document.querySelector('.version').textContent.trim() === 'move 1'")
+    assert page.locator("#moves-panel").is_hidden()
     assert not errors, errors
 
 

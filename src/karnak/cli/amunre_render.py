@@ -20,7 +20,7 @@ from karnak.core.actions import Action
 from karnak.games.amunre import actions as A
 from karnak.games.amunre.board import CARD_KINDS, PROVINCE_FIELDS, Board, Province
 from karnak.games.amunre.state import AmunReState
-from karnak.games.amunre.texts import action_hint, card_effect
+from karnak.games.amunre.texts import SCORING_LINES, action_hint, card_effect
 
 #: How each confidence level looks in the board figures table: a colour and a marker, so
 #: it stays readable without colour (pipes, screen readers, NO_COLOR).
@@ -45,16 +45,6 @@ FIELD_HEADINGS = {
     "caravan": "Cara-\nvan",
     "temples": "Tem-\nples",
 }
-
-SCORING_LINES = (
-    ("pyramids", "Pyramids"),
-    ("complete_sets", "Complete sets"),
-    ("nile_west", "West bank"),
-    ("nile_east", "East bank"),
-    ("temples", "Temples"),
-    ("bonus_cards", "Bonus cards"),
-    ("gold_ranking", "Gold ranking"),
-)
 
 
 def _dash(value: int) -> str:

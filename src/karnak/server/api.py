@@ -122,6 +122,16 @@ async def resolve(service: GameService, game_id: str, token: str | None) -> tupl
         raise as_api_error(exc) from exc
 
 
+async def resolve_seat(
+    service: GameService, game_id: str, token: str | None, doing: str
+) -> tuple[Room, int]:
+    """The room and the token's seat, for routes that act (spectators may only watch)."""
+    room, seat = await resolve(service, game_id, token)
+    if seat is None:
+        raise ApiError(403, f"spectators cannot {doing}: use a seat's link (its token)")
+    return room, seat
+
+
 # ---------------------------------------------------------------------- routes
 @router.get("/games/available")
 async def list_available_games() -> list[dict[str, Any]]:
@@ -208,9 +218,7 @@ async def submit_action(
 ) -> MoveOut:
     """Play a move for the token's seat, naming the version it was chosen at."""
     service = service_of(request)
-    room, seat = await resolve(service, game_id, token or x_token)
-    if seat is None:
-        raise ApiError(403, "spectators cannot move: use a seat's link (its token)")
+    room, seat = await resolve_seat(service, game_id, token or x_token, "move")
     try:
         action = service.parse(room, body.action)
         outcome = await service.submit(room, seat, body.version, action)
@@ -238,9 +246,7 @@ async def undo_move(
 ) -> MoveOut:
     """Take back the seat's own last move, while its turn lasts and nothing was revealed."""
     service = service_of(request)
-    room, seat = await resolve(service, game_id, token or x_token)
-    if seat is None:
-        raise ApiError(403, "spectators cannot undo: use a seat's link (its token)")
+    room, seat = await resolve_seat(service, game_id, token or x_token, "undo")
     try:
         await service.undo(room, seat, body.version)
     except Exception as exc:

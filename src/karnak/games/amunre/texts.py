@@ -11,6 +11,17 @@ from karnak.games.amunre import actions as A
 from karnak.games.amunre.board import Board
 from karnak.games.amunre.state import AmunReState
 
+#: The lines of a kingdom's scoring, in the order the books list them, with their headings.
+SCORING_LINES = (
+    ("pyramids", "Pyramids"),
+    ("complete_sets", "Complete sets"),
+    ("nile_west", "West bank"),
+    ("nile_east", "East bank"),
+    ("temples", "Temples"),
+    ("bonus_cards", "Bonus cards"),
+    ("gold_ranking", "Gold ranking"),
+)
+
 
 def card_effect(kind: str, board: Board) -> str:
     """One line, in our own words, on what a power card does and when it is used."""

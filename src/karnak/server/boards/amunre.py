@@ -17,19 +17,10 @@ from karnak.core.actions import Action
 from karnak.core.state import State
 from karnak.games.amunre.board import Board, Province
 from karnak.games.amunre.state import AmunReState
-from karnak.games.amunre.texts import action_hint, card_effect
+from karnak.games.amunre.texts import SCORING_LINES, action_hint, card_effect
 
 SEAT_COLOURS = ("#c0392b", "#2764c5", "#262626", "#f2f2f2", "#e0a800")
 SEAT_INKS = ("#ffffff", "#ffffff", "#ffffff", "#262626", "#262626")
-SCORING_LINES = (
-    ("pyramids", "Pyramids"),
-    ("complete_sets", "Complete sets"),
-    ("nile_west", "West bank"),
-    ("nile_east", "East bank"),
-    ("temples", "Temples"),
-    ("bonus_cards", "Bonus cards"),
-    ("gold_ranking", "Gold ranking"),
-)
 
 CARD_W, CARD_H, GAP = 206, 132, 8
 COLUMNS = {("west", False): 12, ("west", True): 226, ("east", True): 530, ("east", False): 744}

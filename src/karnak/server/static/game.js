@@ -1,5 +1,6 @@
 // The game page: renders the seat's view (sent by the server), posts moves, follows live.
-const $ = (id) => document.getElementById(id);
+import { $, el } from "./dom.js";
+
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -13,16 +14,6 @@ let sending = false;
 let socket = null;
 let retry = 500;
 let countdown = null;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "text") node.textContent = value;
-    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
 
 function chip(seat, label) {
   return el("span", { class: "chip", style: `background:${SEAT_COLOURS[seat % 5]};color:${SEAT_INKS[seat % 5]}`, text: label });

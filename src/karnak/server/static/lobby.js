@@ -1,4 +1,6 @@
 // The lobby: create a game (seats, bots, options, timer), share its links, list games.
+import { $, el } from "./dom.js";
+
 const BOT_LEVELS = [
   ["ismcts:1s", "Search bot, 1 s a move (strong)"],
   ["ismcts:0.25s", "Search bot, 0.25 s a move"],
@@ -6,18 +8,7 @@ const BOT_LEVELS = [
   ["heuristic", "Heuristic bot (instant)"],
   ["random", "Random bot"],
 ];
-const $ = (id) => document.getElementById(id);
 let games = [];
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "text") node.textContent = value;
-    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
 
 function savedLinks() {
   try { return JSON.parse(localStorage.getItem("karnak.links") || "{}"); } catch { return {}; }
