@@ -92,9 +92,7 @@ class GameStore:
                     by_timeout=entry.by_timeout,
                 )
             )
-            row = session.get(GameRow, room.id)
-            if row is None:
-                raise UnknownGameError(f"game {room.id} vanished from the database")
+            row = self._stored(session, room.id)
             row.version = entry.version
             row.updated_at = utcnow()
             if result is not None:
@@ -105,9 +103,7 @@ class GameStore:
     def remove_last(self, room: Room, entry: Accepted, version: int) -> None:
         """Delete the undone action ``entry`` and store the game's new version."""
         with self.sessions.begin() as session:
-            row = session.get(GameRow, room.id)
-            if row is None:
-                raise UnknownGameError(f"game {room.id} vanished from the database")
+            row = self._stored(session, room.id)
             found = session.scalars(
                 select(ActionRow).where(
                     ActionRow.game_id == room.id, ActionRow.number == entry.number
@@ -116,6 +112,13 @@ class GameStore:
             session.delete(found)
             row.version = version
             row.updated_at = utcnow()
+
+    @staticmethod
+    def _stored(session: Session, game_id: str) -> GameRow:
+        row = session.get(GameRow, game_id)
+        if row is None:
+            raise UnknownGameError(f"game {game_id} vanished from the database")
+        return row
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str) -> Room:
