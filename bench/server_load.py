@@ -1,10 +1,10 @@
 """Many games at once against a real server: throughput, latency, errors, lost actions.
 
 Starts ``karnak serve`` on loopback (its own process, a fresh SQLite file, no bots), creates
-``--games`` four-player games of human seats, and drives every game at once from scripted
-clients: each driver watches its game on a spectator WebSocket, fetches the view of the seat
-to move, posts a random legal move with the version it saw, and times the interval from the
-submission to the moment the spectator socket shows the new version (the broadcast).
+``--games`` four-player games of human seats, and plays every game at once as four browsers
+would: each seat's page holds its WebSocket open, and the seat to move posts a random legal
+move with the version its page shows. The latency is timed from the submission to the
+moment every seat's socket shows the new version (the broadcast).
 
 At the end every game's version on the server is compared with the moves the drivers saw
 accepted: a difference is a lost (or invented) action.
@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import re
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+import orjson
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +55,9 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
+def start_server(port: int, database: Path, log: Any) -> subprocess.Popen[bytes]:
+    """The server in its own process; its log goes to a file (a pipe nobody reads would
+    fill up and stop the server)."""
     command = [
         sys.executable,
         "-c",
@@ -65,7 +71,7 @@ def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
         "0",
     ]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
 async def wait_until_up(client: httpx.AsyncClient, seconds: float = 30) -> None:
@@ -81,22 +87,71 @@ async def wait_until_up(client: httpx.AsyncClient, seconds: float = 30) -> None:
         await asyncio.sleep(0.2)
 
 
-async def drive(
-    client: httpx.AsyncClient,
-    base_ws: str,
-    moves: int,
-    pause: float,
-    seed: int,
-    tally: Tally,
-) -> None:
-    """One game: create it, then play ``moves`` random legal moves, timing each broadcast.
+class SeatSocket:
+    """One seat's page: its WebSocket, the newest view it holds, when each version arrived.
 
-    Between moves the client waits a random time around ``pause`` seconds (uniform on
-    0 to twice it), as players do; 0 plays as fast as the server answers.
+    The load generator shares the machine with the server, so it reads only the version of
+    each message as it arrives and parses a view in full only when its seat is to move.
+    """
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.text = ""
+        self.arrivals: dict[int, float] = {}
+        self.changed = asyncio.Event()
+
+    async def listen(self, socket: Any) -> None:
+        async for message in socket:
+            found = VERSION.search(message, 0, 400)
+            assert found is not None, message[:400]
+            version = int(found.group(1))
+            self.arrivals.setdefault(version, time.perf_counter())
+            if version > self.version:
+                self.version, self.text = version, message
+            self.changed.set()
+
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = orjson.loads(self.text)
+        return view
+
+
+#: One TLS context for all the clients (unused on plain HTTP, but each client would
+#: otherwise load the certificate store, which costs the load generator seconds).
+TLS = ssl.create_default_context()
+
+#: Views start with a few short fields, the version among them.
+VERSION = re.compile(r'"version":(\d+)')
+
+
+async def drive(base: str, moves: int, pause: float, seed: int, tally: Tally) -> None:
+    """One game as four browsers play it: each seat's page holds its WebSocket open.
+
+    The seat to move posts a random legal move from the view its socket last showed, with
+    that view's version; the latency is the time from the submission until every seat's
+    socket shows the new version (the broadcast). Between moves the player waits a random
+    time around ``pause`` seconds (uniform on 0 to twice it); 0 plays as fast as it can.
+    Each game has its own HTTP connection, as each browser has.
     """
     import random
 
     rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, 4 * pause))  # players arrive over a few seconds
+    async with httpx.AsyncClient(base_url=base, timeout=60, verify=TLS) as client:
+        try:
+            await play_game(client, base, moves, pause, seed, rng, tally)
+        except Exception as exc:  # a broken driver is an error of the run, not a crash
+            tally.errors.append(f"{type(exc).__name__}: {exc}")
+
+
+async def play_game(
+    client: httpx.AsyncClient,
+    base: str,
+    moves: int,
+    pause: float,
+    seed: int,
+    rng: Any,
+    tally: Tally,
+) -> None:
     response = await client.post(
         "/api/games", json={"game": "amunre", "seats": [{"kind": "human"}] * 4, "seed": seed}
     )
@@ -107,76 +162,74 @@ async def drive(
     game_id = created["id"]
     tokens = [seat["token"] for seat in created["seats"]]
     tally.accepted[game_id] = 0
-    seen = {"version": -1, "to_move": [], "over": False}
-    changed = asyncio.Event()
-    arrivals: dict[int, float] = {}
-
-    async with connect(f"{base_ws}/api/games/{game_id}/ws", max_size=2**24) as spectator:
-
-        async def listen() -> None:
-            async for message in spectator:
-                view = json.loads(message)
-                arrivals.setdefault(view["version"], time.perf_counter())
-                if view["version"] > seen["version"]:
-                    seen.update(
-                        version=view["version"],
-                        to_move=view["to_move"],
-                        over=view["status"] == "finished",
-                    )
-                    changed.set()
-
-        listener = asyncio.create_task(listen())
-        try:
-            await asyncio.wait_for(changed.wait(), 30)
-            await asyncio.sleep(rng.uniform(0, 2 * pause))  # the games do not start in step
-            for _ in range(moves):
-                if seen["over"]:
-                    break
-                await asyncio.sleep(rng.uniform(0, 2 * pause))
-                seat = seen["to_move"][0]
-                mine = (
-                    await client.get(f"/api/games/{game_id}", params={"token": tokens[seat]})
-                ).json()
-                if not mine["legal"]:
-                    await asyncio.sleep(0.01)
-                    continue
-                choice = rng.choice(mine["legal"])["text"]
-                target = mine["version"] + 1
-                changed.clear()
-                sent = time.perf_counter()
-                answer = await client.post(
-                    f"/api/games/{game_id}/actions",
-                    params={"token": tokens[seat]},
-                    json={"version": mine["version"], "action": choice},
+    pages = [SeatSocket() for _ in tokens]
+    ws_base = base.replace("http://", "ws://")
+    async with contextlib.AsyncExitStack() as stack:
+        listeners = []
+        for page, token in zip(pages, tokens, strict=True):
+            socket = await stack.enter_async_context(
+                connect(
+                    f"{ws_base}/api/games/{game_id}/ws?token={token}",
+                    max_size=2**24,
+                    open_timeout=60,
                 )
-                if answer.status_code != 200:
-                    tally.errors.append(f"move: {answer.status_code} {answer.text[:100]}")
-                    continue
-                tally.accepted[game_id] += 1
-                while target not in arrivals:
-                    changed.clear()
-                    await asyncio.wait_for(changed.wait(), 30)
-                tally.latencies.append(arrivals[target] - sent)
-        except Exception as exc:  # a broken driver is an error of the run, not a crash
-            tally.errors.append(f"{type(exc).__name__}: {exc}")
+            )
+            listeners.append(asyncio.create_task(page.listen(socket)))
+        try:
+            await play(client, game_id, tokens, pages, moves, pause, rng, tally)
         finally:
-            listener.cancel()
+            for task in listeners:
+                task.cancel()
+
+
+async def play(
+    client: httpx.AsyncClient,
+    game_id: str,
+    tokens: list[str],
+    pages: list[SeatSocket],
+    moves: int,
+    pause: float,
+    rng: Any,
+    tally: Tally,
+) -> None:
+    version = 0
+    for _ in range(moves):
+        await asyncio.sleep(rng.uniform(0, 2 * pause))
+        for page in pages:  # every page shows the current position before anyone moves
+            while page.version < version:
+                page.changed.clear()
+                await asyncio.wait_for(page.changed.wait(), 30)
+        view = pages[0].view()
+        if view["status"] == "finished":
+            return
+        seat = view["to_move"][0]
+        mine = view if seat == 0 else pages[seat].view()
+        choice = rng.choice(mine["legal"])["text"]
+        sent = time.perf_counter()
+        answer = await client.post(
+            f"/api/games/{game_id}/actions",
+            params={"token": tokens[seat]},
+            json={"version": mine["version"], "action": choice},
+        )
+        if answer.status_code != 200:
+            tally.errors.append(f"move: {answer.status_code} {answer.text[:100]}")
+            return
+        tally.accepted[game_id] += 1
+        version = orjson.loads(answer.content)["version"]
+        for page in pages:
+            while version not in page.arrivals:
+                page.changed.clear()
+                await asyncio.wait_for(page.changed.wait(), 30)
+        tally.latencies.append(max(page.arrivals[version] for page in pages) - sent)
 
 
 async def run(games: int, moves: int, pause: float, port: int) -> dict[str, Any]:
     tally = Tally()
-    limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
-    async with httpx.AsyncClient(
-        base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits
-    ) as client:
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         await wait_until_up(client)
         started = time.perf_counter()
-        await asyncio.gather(
-            *(
-                drive(client, f"ws://127.0.0.1:{port}", moves, pause, 1000 + g, tally)
-                for g in range(games)
-            )
-        )
+        await asyncio.gather(*(drive(base, moves, pause, 1000 + g, tally) for g in range(games)))
         elapsed = time.perf_counter() - started
         lost = 0
         for game_id, count in tally.accepted.items():
@@ -215,15 +268,23 @@ def main() -> int:
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "load.sqlite3")
-        try:
-            report = asyncio.run(run(args.games, args.moves, args.pause, port))
-        finally:
-            server.send_signal(signal.SIGINT)
+        log_path = Path(folder) / "server.log"
+        with log_path.open("wb") as log:
+            server = start_server(port, Path(folder) / "load.sqlite3", log)
             try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
+                report = asyncio.run(run(args.games, args.moves, args.pause, port))
+            finally:
+                server.send_signal(signal.SIGINT)
+                try:
+                    server.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+        server_errors = [
+            line
+            for line in log_path.read_text(errors="replace").splitlines()
+            if "Traceback" in line or "ERROR" in line
+        ]
+    report["server_errors"] = len(server_errors)
     if args.json:
         print(json.dumps(report))
     else:
@@ -236,7 +297,10 @@ def main() -> int:
         )
         for sample in report["error_samples"]:
             print("  error:", sample)
-    return 0 if report["errors"] == 0 and report["lost_actions"] == 0 else 1
+        for line in server_errors[:5]:
+            print("  server log:", line)
+    clean = report["errors"] == 0 and report["lost_actions"] == 0 and not server_errors
+    return 0 if clean else 1
 
 
 if __name__ == "__main__":

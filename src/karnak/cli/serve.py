@@ -46,4 +46,7 @@ def serve_command(
         app = create_app(url, bot_workers=bot_workers)
         shown = url.split("@")[-1] if "@" in url else url  # never print a password
         typer.echo(f"Karnak on http://{host}:{port}/  (database: {shown})", err=True)
-        uvicorn.run(app, host=host, port=port, log_level="info")
+        # No per-message compression on the WebSocket: every seat gets a complete view
+        # (about 30 KB) after every move, and compressing each one for each listener was the
+        # server's largest single cost under load (bench/server_load.py).
+        uvicorn.run(app, host=host, port=port, log_level="info", ws_per_message_deflate=False)

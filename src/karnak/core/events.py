@@ -8,7 +8,7 @@ log, so random play and search pay almost nothing for logging. Each event has an
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Audience = tuple[int, ...] | None
@@ -19,6 +19,9 @@ class Event:
     template: str
     args: dict[str, Any]
     audience: Audience = None
+    #: The formatted line, once someone has read it. Copies of a state share their events,
+    #: so a server that shows the log after every move formats each line only once.
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def visible_to(self, seat: int | None) -> bool:
         """Whether ``seat`` may read this event (``None`` means a spectator)."""
@@ -27,7 +30,10 @@ class Event:
         return seat is not None and seat in self.audience
 
     def text(self) -> str:
-        return self.template.format(**self.args)
+        if self._text is None:
+            object.__setattr__(self, "_text", self.template.format(**self.args))
+        assert self._text is not None
+        return self._text
 
     def to_json(self) -> dict[str, Any]:
         return {"template": self.template, "args": self.args, "audience": self.audience}

@@ -14,7 +14,7 @@ import contextlib
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from karnak.core.errors import KarnakError
@@ -25,6 +25,7 @@ from karnak.server.service import (
     ForbiddenError,
     GameService,
     SeatRequest,
+    encode,
 )
 from karnak.server.store import UnknownGameError
 from karnak.server.views import seat_view
@@ -162,7 +163,8 @@ async def list_available_games() -> list[dict[str, Any]]:
 @router.get("/games")
 async def list_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[Any]:
     """Open, running and finished games, newest activity first (public facts only)."""
-    summaries = await asyncio.to_thread(service_of(request).store.summaries, limit)
+    service = service_of(request)
+    summaries = await service.database(service.store.summaries, limit)
     return [summary.__dict__ for summary in summaries]
 
 
@@ -198,24 +200,35 @@ async def create_game(request: Request, body: GameIn) -> GameCreated:
     )
 
 
-@router.get("/games/{game_id}")
+def json_response(text: str) -> Response:
+    """A JSON answer from text encoded once by the service (no second encoding here)."""
+    return Response(content=text, media_type="application/json")
+
+
+@router.get("/games/{game_id}", response_model=dict[str, Any])
 async def get_view(
     request: Request, game_id: str, token: Token = None, x_token: TokenHeader = None
-) -> dict[str, Any]:
+) -> Response:
     """The game as the token's seat sees it (a spectator's view without a token)."""
     service = service_of(request)
     room, seat = await resolve(service, game_id, token or x_token)
-    return service.view(room, seat)
+    return json_response(service.view_json(room, seat))
 
 
-@router.post("/games/{game_id}/actions")
+def move_answer(service: GameService, room: Room, seat: int, duplicate: bool) -> Response:
+    """A :class:`MoveOut`, with the seat's view spliced in as the text encoded once."""
+    head = encode({"accepted": not duplicate, "duplicate": duplicate, "version": room.version})
+    return json_response(f'{head[:-1]},"view":{service.view_json(room, seat)}}}')
+
+
+@router.post("/games/{game_id}/actions", response_model=MoveOut)
 async def submit_action(
     request: Request,
     game_id: str,
     body: MoveIn,
     token: Token = None,
     x_token: TokenHeader = None,
-) -> MoveOut:
+) -> Response:
     """Play a move for the token's seat, naming the version it was chosen at."""
     service = service_of(request)
     room, seat = await resolve_seat(service, game_id, token or x_token, "move")
@@ -224,26 +237,21 @@ async def submit_action(
         outcome = await service.submit(room, seat, body.version, action)
     except Exception as exc:
         raise as_api_error(exc) from exc
-    return MoveOut(
-        accepted=not outcome.duplicate,
-        duplicate=outcome.duplicate,
-        version=room.version,
-        view=service.view(room, seat),
-    )
+    return move_answer(service, room, seat, outcome.duplicate)
 
 
 class UndoIn(BaseModel):
     version: int = Field(description="the game version the client last saw")
 
 
-@router.post("/games/{game_id}/undo")
+@router.post("/games/{game_id}/undo", response_model=MoveOut)
 async def undo_move(
     request: Request,
     game_id: str,
     body: UndoIn,
     token: Token = None,
     x_token: TokenHeader = None,
-) -> MoveOut:
+) -> Response:
     """Take back the seat's own last move, while its turn lasts and nothing was revealed."""
     service = service_of(request)
     room, seat = await resolve_seat(service, game_id, token or x_token, "undo")
@@ -251,9 +259,7 @@ async def undo_move(
         await service.undo(room, seat, body.version)
     except Exception as exc:
         raise as_api_error(exc) from exc
-    return MoveOut(
-        accepted=True, duplicate=False, version=room.version, view=service.view(room, seat)
-    )
+    return move_answer(service, room, seat, duplicate=False)
 
 
 @router.get("/games/{game_id}/record")
@@ -306,14 +312,14 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
 
     async def send_views() -> None:
         while True:
-            await websocket.send_json(await listener.next_view())
+            await websocket.send_text(await listener.next_view())
 
     async def receive() -> None:
         with contextlib.suppress(WebSocketDisconnect):
             while True:
                 message = await websocket.receive_text()
                 if message == "view":  # a client that lost track asks for the full view
-                    listener.offer(service.view(room, seat))
+                    listener.offer(service.view_json(room, seat))
 
     sender, receiver = asyncio.create_task(send_views()), asyncio.create_task(receive())
     try:

@@ -190,17 +190,27 @@ class Room:
         return None
 
     def accept(
-        self, seat: int, action: Action, *, by_timeout: bool = False, version: int | None = None
+        self,
+        seat: int,
+        action: Action,
+        *,
+        by_timeout: bool = False,
+        version: int | None = None,
+        after: State | None = None,
     ) -> Accepted:
         """Apply a checked action and advance the counters.
 
         ``version`` restores a stored game whose versions skip numbers (after an undo).
+        ``after`` is the position after the action when the caller has already computed it
+        (on a copy of :attr:`state`), so that the move is not applied twice.
         """
-        state = self.state
-        sealed_before = state.is_simultaneous()
-        movers_before = set(state.to_move())
-        previous = state.clone()
-        state.apply(seat, action)
+        previous = self.state
+        sealed_before = previous.is_simultaneous()
+        movers_before = set(previous.to_move())
+        if after is None:
+            after = previous.clone()
+            after.apply(seat, action)
+        self.state = state = after
         self.previous = previous
         self.version = self.version + 1 if version is None else version
         same_step = (

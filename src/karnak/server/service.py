@@ -15,15 +15,19 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+import orjson
 
 from karnak.bots.base import SeatView, make_bot
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
+from karnak.server.boards import PAGES
 from karnak.server.bot_runner import BotRunner, bot_seed
 from karnak.server.rooms import (
     BOT,
@@ -39,6 +43,8 @@ from karnak.server.rooms import (
 )
 from karnak.server.store import GameStore, UnknownGameError, result_of
 from karnak.server.views import seat_view
+
+T = TypeVar("T")
 
 #: The bot that plays a human seat's move when its turn timer runs out: quick and sensible.
 TIMEOUT_BOT = "heuristic"
@@ -75,23 +81,42 @@ class SubmitOutcome:
 
 @dataclass(eq=False)  # compared and hashed by identity: each is one connection
 class Listener:
-    """One open WebSocket: its seat and the newest view waiting to be sent."""
+    """One open WebSocket: its seat and the newest view (JSON text) waiting to be sent."""
 
     seat: int | None
-    latest: dict[str, Any] | None = None
+    latest: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def offer(self, view: dict[str, Any]) -> None:
+    def offer(self, view: str) -> None:
         # Views are complete, so a slow client only needs the newest one.
         self.latest = view
         self.ready.set()
 
-    async def next_view(self) -> dict[str, Any]:
+    async def next_view(self) -> str:
         await self.ready.wait()
         self.ready.clear()
         view, self.latest = self.latest, None
         assert view is not None
         return view
+
+
+@dataclass
+class Position:
+    """The views of one position, each computed and encoded once and then shared.
+
+    Many requests ask for the same position (the mover's answer, the next mover's page,
+    every spectator's socket), so the board is drawn once for all of them and each seat's
+    view is built and encoded once.
+    """
+
+    key: tuple[int, int, float | None]
+    board_svg: str | None = None
+    views: dict[int | None, tuple[dict[str, Any], str]] = field(default_factory=dict)
+
+
+def encode(value: Any) -> str:
+    """JSON text (orjson: several times faster than the standard library on these views)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class GameService:
@@ -104,15 +129,23 @@ class GameService:
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._timer_tasks: dict[str, asyncio.Task[None]] = {}
         self._deadlines: dict[str, tuple[int, float]] = {}  # game -> (step, wall-clock end)
-        self._views: dict[str, tuple[Any, dict[int | None, dict[str, Any]]]] = {}
+        self._positions: dict[str, Position] = {}
+        # Database calls run in threads of their own: one for SQLite, which takes one
+        # writer at a time (several threads would only queue on its lock, sleeping between
+        # tries), a few for a server database.
+        self._database = ThreadPoolExecutor(store.connections, thread_name_prefix="karnak-db")
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
         """Load every running game and let its bots and timers continue."""
-        rooms = await asyncio.to_thread(self.store.load_running)
+        rooms = await self.database(self.store.load_running)
         for room in rooms:
             self.rooms[room.id] = room
             self._wake(room)
+
+    async def database(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a store call in the database threads (the event loop never waits on disk)."""
+        return await asyncio.get_running_loop().run_in_executor(self._database, call, *args)
 
     async def stop(self) -> None:
         tasks = [*self._bot_tasks.values(), *self._timer_tasks.values()]
@@ -122,6 +155,7 @@ class GameService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.bots.close()
+        self._database.shutdown(wait=True)
 
     # ------------------------------------------------------------------ games
     async def create(
@@ -160,7 +194,7 @@ class GameService:
         seed = secrets.randbits(62) if seed is None else seed
         state = game.new_state([info.name for info in infos], seed=seed, options=resolved)
         room = Room(secrets.token_urlsafe(9), game, state, infos, seed, turn_timer)
-        await asyncio.to_thread(self.store.create, room)
+        await self.database(self.store.create, room)
         self.rooms[room.id] = room
         self._wake(room)
         return Created(room, tokens)
@@ -168,7 +202,7 @@ class GameService:
     async def room(self, game_id: str) -> Room:
         room = self.rooms.get(game_id)
         if room is None:
-            room = await asyncio.to_thread(self.store.load, game_id)
+            room = await self.database(self.store.load, game_id)
             room = self.rooms.setdefault(game_id, room)
         return room
 
@@ -182,16 +216,27 @@ class GameService:
         return seat
 
     def view(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The seat's view, computed once per position and shared (callers never mutate it)."""
+        """The seat's view of the current position (shared: callers never mutate it)."""
+        return self._view(room, seat)[0]
+
+    def view_json(self, room: Room, seat: int | None) -> str:
+        """The seat's view as JSON, encoded once per position and seat."""
+        return self._view(room, seat)[1]
+
+    def _view(self, room: Room, seat: int | None) -> tuple[dict[str, Any], str]:
         deadline = self.deadline(room)
         key = (room.version, id(room.state), deadline)
-        cached = self._views.get(room.id)
-        if cached is None or cached[0] != key:
-            cached = self._views[room.id] = (key, {})
-        view = cached[1].get(seat)
-        if view is None:
-            view = cached[1][seat] = seat_view(room, seat, deadline=deadline)
-        return view
+        position = self._positions.get(room.id)
+        if position is None or position.key != key:
+            position = self._positions[room.id] = Position(key)
+        found = position.views.get(seat)
+        if found is None:
+            parts = PAGES.get(room.game.name)
+            if parts is not None and position.board_svg is None:
+                position.board_svg = parts.board_svg(room.state)
+            view = seat_view(room, seat, deadline=deadline, board_svg=position.board_svg)
+            found = position.views[seat] = (view, encode(view))
+        return found
 
     def deadline(self, room: Room) -> float | None:
         found = self._deadlines.get(room.id)
@@ -219,12 +264,13 @@ class GameService:
             earlier = room.check(seat, version, action)
             if earlier is not None:
                 return SubmitOutcome(earlier, duplicate=True)
-            trial = room.state.clone(log=False)
-            trial.apply(seat, action)
+            # The move is applied to a copy: the room changes only once the write is done.
+            after = room.state.clone()
+            after.apply(seat, action)
             number, version = len(room.accepted), room.version + 1
             entry = Accepted(number, version, seat, action.to_text(), by_timeout)
-            await asyncio.to_thread(self.store.append, room, entry, result_of(trial))
-            accepted = room.accept(seat, action, by_timeout=by_timeout)
+            await self.database(self.store.append, room, entry, result_of(after))
+            accepted = room.accept(seat, action, by_timeout=by_timeout, after=after)
         self._wake(room)
         return SubmitOutcome(accepted, duplicate=False)
 
@@ -240,7 +286,7 @@ class GameService:
             if reason is not None:
                 raise UndoRefusedError(f"cannot take the move back: {reason}", version=version)
             last = room.accepted[-1]
-            await asyncio.to_thread(self.store.remove_last, room, last, room.version + 1)
+            await self.database(self.store.remove_last, room, last, room.version + 1)
             room.undo()
         self._wake(room)
         return last
@@ -249,7 +295,7 @@ class GameService:
     def subscribe(self, room: Room, seat: int | None) -> Listener:
         listener = Listener(seat)
         self._listeners.setdefault(room.id, set()).add(listener)
-        listener.offer(self.view(room, seat))
+        listener.offer(self.view_json(room, seat))
         return listener
 
     def unsubscribe(self, room: Room, listener: Listener) -> None:
@@ -261,7 +307,7 @@ class GameService:
 
     def _broadcast(self, room: Room) -> None:
         for listener in self._listeners.get(room.id, ()):
-            listener.offer(self.view(room, listener.seat))
+            listener.offer(self.view_json(room, listener.seat))
 
     # ------------------------------------------------------------------ after a change
     def _wake(self, room: Room) -> None:

@@ -7,9 +7,9 @@ thread so the event loop never waits on the disk.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from karnak.core.errors import KarnakError
@@ -49,9 +49,28 @@ def result_of(state: State) -> dict[str, Any] | None:
     return {"scores": state.scores(), "ranks": state.ranks(), "winners": state.winners()}
 
 
+_actions, _games = cast(Table, ActionRow.__table__), cast(Table, GameRow.__table__)
+INSERT_ACTION = insert(_actions)
+# Bound names differ from the column names, as SQLAlchemy requires in an UPDATE.
+UPDATE_VERSION = (
+    update(_games)
+    .where(_games.c.id == bindparam("p_id"))
+    .values(version=bindparam("p_version"), updated_at=bindparam("p_updated_at"))
+)
+UPDATE_FINISHED = UPDATE_VERSION.values(
+    status=bindparam("p_status"),
+    finished_at=bindparam("p_finished_at"),
+    result=bindparam("p_result"),
+)
+
+
 class GameStore:
     def __init__(self, engine: Engine):
+        self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        #: How many threads should use the database at once: SQLite takes one writer at a
+        #: time, a database server several.
+        self.connections = 1 if engine.dialect.name == "sqlite" else 4
 
     # ------------------------------------------------------------------ writing
     def create(self, room: Room) -> None:
@@ -80,25 +99,28 @@ class GameStore:
             )
 
     def append(self, room: Room, entry: Accepted, result: dict[str, Any] | None) -> None:
-        """Store one accepted action and the game's new version, in one transaction."""
-        with self.sessions.begin() as session:
-            session.add(
-                ActionRow(
-                    game_id=room.id,
-                    number=entry.number,
-                    seat=entry.seat,
-                    text=entry.text,
-                    version=entry.version,
-                    by_timeout=entry.by_timeout,
-                )
-            )
-            row = self._stored(session, room.id)
-            row.version = entry.version
-            row.updated_at = utcnow()
-            if result is not None:
-                row.status = "finished"
-                row.finished_at = row.updated_at
-                row.result = result
+        """Store one accepted action and the game's new version, in one transaction.
+
+        Written with two prepared Core statements rather than through the ORM: this is the
+        one write on every move, and the ORM's bookkeeping would cost several times more.
+        """
+        now = utcnow()
+        action = {
+            "game_id": room.id,
+            "number": entry.number,
+            "seat": entry.seat,
+            "text": entry.text,
+            "version": entry.version,
+            "by_timeout": entry.by_timeout,
+        }
+        game = {"p_id": room.id, "p_version": entry.version, "p_updated_at": now}
+        if result is not None:
+            game.update(p_status="finished", p_finished_at=now, p_result=result)
+        with self.engine.begin() as connection:
+            connection.execute(INSERT_ACTION, action)
+            ending = UPDATE_FINISHED if result is not None else UPDATE_VERSION
+            if connection.execute(ending, game).rowcount != 1:
+                raise UnknownGameError(f"game {room.id} vanished from the database")
 
     def remove_last(self, room: Room, entry: Accepted, version: int) -> None:
         """Delete the undone action ``entry`` and store the game's new version."""

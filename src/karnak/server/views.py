@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from karnak.server.boards import PAGE_DATA
+from karnak.server.boards import PAGES
 from karnak.server.rooms import Room
 
 
@@ -25,13 +25,21 @@ def can_undo(room: Room, seat: int | None) -> bool:
     return room.undo_refusal(seat) is None
 
 
-def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) -> dict[str, Any]:
+def seat_view(
+    room: Room,
+    seat: int | None,
+    *,
+    deadline: float | None = None,
+    board_svg: str | None = None,
+) -> dict[str, Any]:
     """The full view for ``seat`` (None: a spectator, who sees public information only).
 
     ``deadline`` is the wall-clock time (seconds since the epoch) when the turn timer of the
-    seats to move runs out, if the game has a timer.
+    seats to move runs out, if the game has a timer. ``board_svg`` is the position's board
+    when the caller has drawn it already (it is public, so one drawing serves every seat).
     """
     state = room.state
+    observation = state.observation(seat)
     over = state.is_over()
     movers = list(state.to_move())
     legal = state.legal_actions(seat) if seat is not None and seat in movers else []
@@ -50,7 +58,7 @@ def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) ->
         "sealed": state.is_simultaneous(),
         "your_turn": bool(legal),
         "legal": [{"text": action.to_text(), "action": action.to_json()} for action in legal],
-        "observation": state.observation(seat),
+        "observation": observation,
         "log": state.log_lines(seat),
         "timeouts": [
             {"seat": entry.seat, "number": entry.number}
@@ -61,9 +69,12 @@ def seat_view(room: Room, seat: int | None, *, deadline: float | None = None) ->
         "turn_timer": room.turn_timer,
         "deadline": deadline,
     }
-    page_data = PAGE_DATA.get(room.game.name)
-    if page_data is not None:
-        view["page"] = page_data(state, seat, legal)
+    parts = PAGES.get(room.game.name)
+    if parts is not None:
+        view["page"] = {
+            "board_svg": parts.board_svg(state) if board_svg is None else board_svg,
+            **parts.page_data(state, seat, legal, observation),
+        }
     if over:
         view["result"] = {
             "scores": state.scores(),

@@ -1,18 +1,31 @@
 """Per-game pieces of the web page (the board as SVG, card texts, move hints).
 
-Each module offers ``page_data(state, seat, legal_actions) -> dict``, built only from what
-``seat`` may see; :func:`karnak.server.views.seat_view` includes it as ``view["page"]``.
+Each game's module offers two functions:
+
+- ``board_svg(state) -> str``: the board, drawn from public information only, so that one
+  drawing per position serves every seat and every spectator (the page marks the provinces
+  a seat can act on by itself, from ``provinces_of_moves``);
+- ``page_data(state, seat, legal_actions, observation) -> dict``: what belongs to one seat
+  (its hand with card texts, hints for its moves), built only from what ``seat`` may see.
+
+:func:`karnak.server.views.seat_view` puts both under ``view["page"]``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from karnak.core.actions import Action
 from karnak.core.state import State
 from karnak.server.boards import amunre
 
-PageData = Callable[[State, int | None, Sequence[Action]], dict[str, Any]]
 
-PAGE_DATA: dict[str, PageData] = {"amunre": amunre.page_data}
+@dataclass(frozen=True)
+class PageParts:
+    board_svg: Callable[[State], str]
+    page_data: Callable[[State, int | None, Sequence[Action], dict[str, Any]], dict[str, Any]]
+
+
+PAGES: dict[str, PageParts] = {"amunre": PageParts(amunre.board_svg, amunre.page_data)}

@@ -9,9 +9,12 @@ desert provinces on the outside.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from html import escape
 from typing import Any, cast
+
+import orjson
 
 from karnak.core.actions import Action
 from karnak.core.state import State
@@ -56,13 +59,13 @@ text { font-family: system-ui, sans-serif; font-size: 12px; fill: #3b2f1c; }
 """
 
 
-def page_data(state: State, seat: int | None, legal: Sequence[Action]) -> dict[str, Any]:
-    """The Amun-Re parts of a view: the board, the hand with card texts, move hints."""
+def page_data(
+    state: State, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
+) -> dict[str, Any]:
+    """The seat's Amun-Re parts of a view: the hand with card texts, move hints."""
     game_state = cast(AmunReState, state)
-    obs = game_state.observation(seat)
     board = game_state.board
     data: dict[str, Any] = {
-        "board_svg": board_svg(board, obs, legal),
         "scoring_lines": [{"key": k, "label": label} for k, label in SCORING_LINES],
         "hints": [action_hint(game_state, seat, a) for a in legal] if seat is not None else [],
         "provinces_of_moves": [getattr(a, "province", None) for a in legal],
@@ -105,10 +108,13 @@ def _layout(board: Board) -> tuple[dict[int, tuple[int, int]], int]:
     return corners, y
 
 
-def board_svg(board: Board, obs: dict[str, Any], legal: Sequence[Action]) -> str:
+def board_svg(state: State) -> str:
+    """The board as everyone sees it (drawn from the spectator's observation)."""
+    game_state = cast(AmunReState, state)
+    board = game_state.board
+    obs = game_state.observation(None)
     corners, board_height = _layout(board)
     height = board_height + SCORE_TRACK_HEIGHT
-    movable = {getattr(a, "province", None) for a in legal} - {None}
     names = [p["name"] for p in obs["players"]]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
@@ -127,9 +133,8 @@ def board_svg(board: Board, obs: dict[str, Any], legal: Sequence[Action]) -> str
         parts.append(_text(12, y_half, label, "half-label"))
     for index, province in enumerate(board.provinces):
         x, y = corners[index]
-        parts.append(
-            _province(province, obs["provinces"][index], x, y, names, province.name in movable)
-        )
+        entry = orjson.dumps(obs["provinces"][index], option=orjson.OPT_SORT_KEYS)
+        parts.append(_province_drawing(province, entry, x, y, tuple(names)))
     parts.extend(_score_track(obs, board_height))
     parts.append("</svg>")
     return "".join(parts)
@@ -191,24 +196,29 @@ def _chip(x: float, y: float, label: str, seat: int, width: float = 64) -> str:
     )
 
 
+@functools.lru_cache(maxsize=8192)
+def _province_drawing(
+    province: Province, entry: bytes, x: int, y: int, names: tuple[str, ...]
+) -> str:
+    """A province's drawing, remembered: most provinces look the same after a move, so a
+    server redrawing the board after every move mostly reuses earlier drawings."""
+    return _province(province, orjson.loads(entry), x, y, list(names))
+
+
 def _province(
     province: Province,
     entry: dict[str, Any],
     x: int,
     y: int,
     names: list[str],
-    movable: bool,
 ) -> str:
     owner = entry["owner"]
     classes = ["province"]
     if entry["on_auction"]:
         classes.append("on-auction")
-    if movable:
-        classes.append("movable")
     stroke = SEAT_COLOURS[owner % 5] if owner >= 0 else "#9c8a64"
     parts = [
-        f'<g class="{" ".join(classes)}" data-province="{escape(province.name)}" '
-        f'tabindex="{0 if movable else -1}">',
+        f'<g class="{" ".join(classes)}" data-province="{escape(province.name)}">',
         f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="8" class="card" '
         f'stroke="{stroke}" stroke-width="{4 if owner >= 0 else 1.5}"/>',
         _text(x + 8, y + 18, province.name.title(), "province-name"),

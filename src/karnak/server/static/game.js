@@ -55,8 +55,14 @@ function render(next, force = false) {
     el("span", { class: "version", text: ` move ${view.version}` }));
   renderDecision();
   $("board").innerHTML = view.page ? view.page.board_svg : "";
-  for (const node of document.querySelectorAll(".province.movable")) {
+  // The board is the same drawing for everyone; the provinces this seat can act on are
+  // marked here, from its own moves.
+  const movable = new Set(view.page ? view.page.provinces_of_moves.filter((p) => p) : []);
+  for (const node of document.querySelectorAll(".province")) {
     const name = node.dataset.province;
+    if (!movable.has(name)) continue;
+    node.classList.add("movable");
+    node.setAttribute("tabindex", "0");
     if (name === selectedProvince) node.classList.add("selected");
     const choose = () => { selectedProvince = selectedProvince === name ? null : name; render(view, true); };
     node.addEventListener("click", choose);
