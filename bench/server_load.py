@@ -9,9 +9,15 @@ moment every seat's socket shows the new version (the broadcast).
 At the end every game's version on the server is compared with the moves the drivers saw
 accepted: a difference is a lost (or invented) action.
 
-    python bench/server_load.py --games 200 --moves 40 --pause 1
+    python bench/server_load.py --games 200 --moves 40 --pause 2 1
 
-Target on a 2-core machine: 200 concurrent games, p99 under 100 ms, no errors, none lost.
+``--pause`` is the mean time a player waits before a move (uniform on 0 to twice it); with
+several values the benchmark runs once for each, on a fresh server. People take far longer
+than 2 s over a decision in Amun-Re, so 2 s is already a crowd of fast players; 1 s shows
+how the server behaves near its capacity.
+
+Target on a 2-core machine (the load generator shares it): 200 concurrent games, p99 under
+100 ms, no errors, none lost.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import orjson
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
+TARGET_P99_MS = 100.0
 
 
 @dataclass
@@ -46,6 +53,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     accepted: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    resent: int = 0
 
 
 def free_port() -> int:
@@ -206,11 +214,20 @@ async def play(
         mine = view if seat == 0 else pages[seat].view()
         choice = rng.choice(mine["legal"])["text"]
         sent = time.perf_counter()
-        answer = await client.post(
-            f"/api/games/{game_id}/actions",
-            params={"token": tokens[seat]},
-            json={"version": mine["version"], "action": choice},
-        )
+        for attempt in range(3):
+            try:
+                answer = await client.post(
+                    f"/api/games/{game_id}/actions",
+                    params={"token": tokens[seat]},
+                    json={"version": mine["version"], "action": choice},
+                )
+                break
+            except httpx.TransportError:
+                # A kept-alive connection the server closed as the request went out: the
+                # page sends again, which is safe (a repeated move is answered as played).
+                if attempt == 2:
+                    raise
+                tally.resent += 1
         if answer.status_code != 200:
             tally.errors.append(f"move: {answer.status_code} {answer.text[:100]}")
             return
@@ -252,27 +269,21 @@ async def run(games: int, moves: int, pause: float, port: int) -> dict[str, Any]
         "p99_ms": round(quantile(0.99), 1),
         "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
         "errors": len(tally.errors),
+        "resent": tally.resent,
         "error_samples": tally.errors[:5],
         "lost_actions": lost,
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--moves", type=int, default=40, help="moves played in each game")
-    parser.add_argument(
-        "--pause", type=float, default=1.0, help="mean seconds a client waits between moves"
-    )
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+def measure(games: int, moves: int, pause: float) -> tuple[dict[str, Any], list[str]]:
+    """One run against a fresh server: the report and the server log's error lines."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         log_path = Path(folder) / "server.log"
         with log_path.open("wb") as log:
             server = start_server(port, Path(folder) / "load.sqlite3", log)
             try:
-                report = asyncio.run(run(args.games, args.moves, args.pause, port))
+                report = asyncio.run(run(games, moves, pause, port))
             finally:
                 server.send_signal(signal.SIGINT)
                 try:
@@ -285,21 +296,47 @@ def main() -> int:
             if "Traceback" in line or "ERROR" in line
         ]
     report["server_errors"] = len(server_errors)
-    if args.json:
-        print(json.dumps(report))
-    else:
+    report["target_met"] = (
+        report["p99_ms"] < TARGET_P99_MS
+        and report["errors"] == 0
+        and report["lost_actions"] == 0
+        and not server_errors
+    )
+    return report, server_errors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=40, help="moves played in each game")
+    parser.add_argument(
+        "--pause",
+        type=float,
+        nargs="+",
+        default=[2.0, 1.0],
+        help="mean seconds a player waits before each move; several values: one run each",
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    clean = True
+    for pause in args.pause:
+        report, server_errors = measure(args.games, args.moves, pause)
+        clean = clean and not server_errors and not report["errors"] and not report["lost_actions"]
+        if args.json:
+            print(json.dumps(report))
+            continue
         print(
-            f"{report['games']} concurrent games (pause {report['pause_seconds']} s), "
-            f"{report['actions']} actions in "
-            f"{report['seconds']} s = {report['actions_per_second']} actions/s; "
-            f"submission to broadcast p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms; "
-            f"errors {report['errors']}, lost actions {report['lost_actions']}"
+            f"{report['games']} concurrent games, a move every {pause:g} s on average: "
+            f"{report['actions']} actions in {report['seconds']} s = "
+            f"{report['actions_per_second']} actions/s; submission to broadcast "
+            f"p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms; errors {report['errors']}, "
+            f"lost actions {report['lost_actions']}, moves sent again {report['resent']}; "
+            f"target {'met' if report['target_met'] else 'MISSED'}"
         )
         for sample in report["error_samples"]:
             print("  error:", sample)
         for line in server_errors[:5]:
             print("  server log:", line)
-    clean = report["errors"] == 0 and report["lost_actions"] == 0 and not server_errors
     return 0 if clean else 1
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+from websockets.sync.client import connect
 
 from karnak.core import Rng
 
@@ -23,7 +25,7 @@ def free_port() -> int:
         return port
 
 
-def serve(database: Path, port: int) -> subprocess.Popen[bytes]:
+def serve(database: Path, port: int, log: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [
             sys.executable,
@@ -37,8 +39,8 @@ def serve(database: Path, port: int) -> subprocess.Popen[bytes]:
             "--bot-workers",
             "1",
         ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
         env=dict(os.environ),
     )
 
@@ -109,3 +111,26 @@ def test_a_killed_server_restarts_with_nothing_lost(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait(timeout=10)
+
+
+def test_the_server_log_never_shows_a_seat_token(tmp_path: Path) -> None:
+    """Tokens travel in the links' query strings; request and connection lines would show them."""
+    database, port, log_path = tmp_path / "log.sqlite3", free_port(), tmp_path / "server.log"
+    with log_path.open("wb") as log:
+        server = serve(database, port, log)
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                wait_up(client)
+                created = client.post("/api/games", json={"seats": [{"kind": "human"}] * 3})
+                game_id = created.json()["id"]
+                token = created.json()["seats"][0]["token"]
+                mine = client.get(f"/api/games/{game_id}", params={"token": token}).json()
+                client.get(f"/api/games/{game_id}", params={"token": "wrong" + token})
+                with connect(f"ws://127.0.0.1:{port}/api/games/{game_id}/ws?token={token}") as ws:
+                    assert json.loads(ws.recv())["version"] == mine["version"]
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=20)
+    written = log_path.read_text(errors="replace")
+    assert "Karnak on http" in written  # the log was captured
+    assert token not in written

@@ -49,4 +49,14 @@ def serve_command(
         # No per-message compression on the WebSocket: every seat gets a complete view
         # (about 30 KB) after every move, and compressing each one for each listener was the
         # server's largest single cost under load (bench/server_load.py).
-        uvicorn.run(app, host=host, port=port, log_level="info", ws_per_message_deflate=False)
+        # uvicorn logs warnings and errors only: its request and connection lines would
+        # carry the seats' secret tokens (they travel in the links' query strings), and a
+        # busy server makes several requests a move.
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            ws_per_message_deflate=False,
+        )

@@ -111,7 +111,9 @@ class Position:
 
     key: tuple[int, int, float | None]
     board_svg: str | None = None
-    views: dict[int | None, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    #: Only the encoded text is kept: a server holds one position per running game, and
+    #: nested dicts would give the garbage collector many more objects to walk.
+    views: dict[int | None, str] = field(default_factory=dict)
 
 
 def encode(value: Any) -> str:
@@ -215,28 +217,21 @@ class GameService:
             raise ForbiddenError("this link's token does not belong to any seat of the game")
         return seat
 
-    def view(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """The seat's view of the current position (shared: callers never mutate it)."""
-        return self._view(room, seat)[0]
-
     def view_json(self, room: Room, seat: int | None) -> str:
-        """The seat's view as JSON, encoded once per position and seat."""
-        return self._view(room, seat)[1]
-
-    def _view(self, room: Room, seat: int | None) -> tuple[dict[str, Any], str]:
+        """The seat's view of the current position as JSON, built and encoded once."""
         deadline = self.deadline(room)
         key = (room.version, id(room.state), deadline)
         position = self._positions.get(room.id)
         if position is None or position.key != key:
             position = self._positions[room.id] = Position(key)
-        found = position.views.get(seat)
-        if found is None:
+        text = position.views.get(seat)
+        if text is None:
             parts = PAGES.get(room.game.name)
             if parts is not None and position.board_svg is None:
                 position.board_svg = parts.board_svg(room.state)
             view = seat_view(room, seat, deadline=deadline, board_svg=position.board_svg)
-            found = position.views[seat] = (view, encode(view))
-        return found
+            text = position.views[seat] = encode(view)
+        return text
 
     def deadline(self, room: Room) -> float | None:
         found = self._deadlines.get(room.id)

@@ -215,9 +215,18 @@ async function play(text) {
   sending = true;
   for (const b of document.querySelectorAll("button.move")) b.disabled = true;
   try {
-    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/actions`, {
+    const request = () => fetch(`/api/games/${encodeURIComponent(gameId)}/actions`, {
       method: "POST", headers: headers(), body: JSON.stringify({ version: view.version, action: text }),
     });
+    let response;
+    try {
+      response = await request();
+    } catch (error) {
+      // A connection the server had just closed: sending again is safe, since the server
+      // answers a repeated move (same version, same move) as already played.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      response = await request();
+    }
     const body = await response.json();
     if (response.ok) {
       selectedProvince = null;
