@@ -1,0 +1,74 @@
+"""Thorsten Gimmler's Aton (2 players): sealed card allocation, temple majorities.
+
+>>> from karnak.games.aton import GAME
+>>> state = GAME.new_state(["Red", "Blue"], seed=1)
+>>> state.phase, state.to_move()
+('allocate', (0, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from karnak.core.errors import InvalidOptionError
+from karnak.core.game import Game
+from karnak.games.aton.actions import AtonAction, action_from_json, parse_action
+from karnak.games.aton.board import Board, default_board, load_board, parse_board
+from karnak.games.aton.state import AtonState
+
+
+class Aton(Game):
+    name = "aton"
+    title = "Aton"
+    #: Bumped whenever a behaviour change would make old records replay differently.
+    version = "1.0"
+    min_players = 2
+    max_players = 2
+    default_seat_names = ("Red", "Blue")
+
+    def __init__(self, board: Board | None = None):
+        self.board = board or default_board()
+
+    def with_board(self, board: Board) -> Aton:
+        """The same game on a corrected board file."""
+        return Aton(board)
+
+    def variant_data(self) -> dict[str, Any] | None:
+        if self.board == default_board():
+            return None
+        return {"board": dict(self.board.raw), "board_source": self.board.source}
+
+    def with_variant_data(self, data: Mapping[str, Any]) -> Aton:
+        board = data.get("board")
+        if not isinstance(board, Mapping):
+            raise InvalidOptionError("an Aton variant must carry a 'board' object")
+        return Aton(parse_board(board, source=str(data.get("board_source", "record"))))
+
+    def new_state(
+        self,
+        players: Sequence[str] | int,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> AtonState:
+        names = self.seat_names(players) if isinstance(players, int) else list(players)
+        self.check_player_count(len(names))
+        if len(set(names)) != len(names) or not all(n.strip() for n in names):
+            raise InvalidOptionError("seat names must be distinct and not empty")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidOptionError(f"the seed must be a whole number, not {seed!r}")
+        return AtonState(self, self.board, names, seed, self.resolve_options(options))
+
+    def parse_action(self, text: str) -> AtonAction:
+        return parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> AtonAction:
+        return action_from_json(data)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> AtonState:
+        return AtonState.from_json(self, self.board, data)
+
+
+GAME = Aton()
+
+__all__ = ["GAME", "Aton", "AtonState", "Board", "load_board"]

@@ -1,0 +1,141 @@
+"""Aton's board: four temples of coloured squares, loaded from a data file with confidences.
+
+The colours of the squares are reconstructed (see ``data/board.toml``); only how many squares
+of each colour a temple has matters to the rules, so a temple is a list of squares. A player
+with the printed board can load a corrected file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from karnak.core.errors import BoardDataError
+
+DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
+FORMAT = "karnak-aton-board/1"
+COLOURS = ("yellow", "green", "black", "blue")
+CONSTANTS = (
+    "counters",
+    "cards_per_value",
+    "hand_size",
+    "kingdom_squares",
+    "win_points",
+    "squares_per_temple",
+)
+CARD_VALUES = (1, 2, 3, 4)
+TEMPLES = 4
+
+
+@dataclass(frozen=True)
+class Square:
+    """One square of a temple: its colour (``bonus`` for a bonus square) and bonus points."""
+
+    colour: str
+    bonus: int = 0
+
+
+@dataclass(frozen=True)
+class Board:
+    counters: int
+    cards_per_value: int
+    hand_size: int
+    kingdom_squares: int
+    win_points: int
+    temples: tuple[tuple[Square, ...], ...]
+    confidence: Mapping[str, str] = field(default_factory=dict, compare=False)
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    source: str = field(default="", compare=False)
+
+    def squares_of(self, colour: str) -> list[tuple[int, int]]:
+        """(temple index, square index) of every square of ``colour``, zero-based."""
+        return [
+            (t, s)
+            for t, temple in enumerate(self.temples)
+            for s, square in enumerate(temple)
+            if square.colour == colour
+        ]
+
+
+def parse_board(data: Mapping[str, Any], source: str = "data") -> Board:
+    """A board from the data file's contents; every mistake is named with where it is."""
+    if data.get("format") != FORMAT:
+        raise BoardDataError(f"{source}: 'format' must be {FORMAT!r}")
+    constants = data.get("constants")
+    if not isinstance(constants, Mapping):
+        raise BoardDataError(f"{source}: a [constants] table is needed")
+    values: dict[str, int] = {}
+    for name in CONSTANTS:
+        value = constants.get(name)
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise BoardDataError(f"{source}: constants.{name} must be a positive whole number")
+        values[name] = value
+    confidence = {
+        f"constants.{k}": str(v) for k, v in dict(constants.get("confidence", {})).items()
+    }
+    temples = data.get("temples")
+    if not isinstance(temples, list) or len(temples) != TEMPLES:
+        raise BoardDataError(f"{source}: exactly {TEMPLES} [[temples]] are needed")
+    size = values["squares_per_temple"]
+    built = []
+    for index, temple in enumerate(temples, start=1):
+        where = f"{source}: temple {index}"
+        if temple.get("number") != index:
+            raise BoardDataError(f"{where}: the temples must be numbered 1 to {TEMPLES} in order")
+        squares: dict[int, Square] = {}
+        listed: list[tuple[Any, Square]] = [
+            (number, Square(colour)) for colour in COLOURS for number in temple.get(colour, [])
+        ]
+        for number, points in dict(temple.get("bonus", {})).items():
+            if not isinstance(points, int) or points <= 0:
+                raise BoardDataError(f"{where}: bonus square {number} needs positive points")
+            listed.append((int(number), Square("bonus", points)))
+        for number, square in listed:
+            if not isinstance(number, int) or not 1 <= number <= size:
+                raise BoardDataError(f"{where}: square {number!r} is not between 1 and {size}")
+            if number in squares:
+                raise BoardDataError(f"{where}: square {number} is listed twice")
+            squares[number] = square
+        missing = sorted(set(range(1, size + 1)) - set(squares))
+        if missing:
+            raise BoardDataError(f"{where}: squares {missing} have no colour")
+        built.append(tuple(squares[n] for n in range(1, size + 1)))
+        confidence[f"temple.{index}"] = str(temple.get("confidence", "printed"))
+    return Board(
+        counters=values["counters"],
+        cards_per_value=values["cards_per_value"],
+        hand_size=values["hand_size"],
+        kingdom_squares=values["kingdom_squares"],
+        win_points=values["win_points"],
+        temples=tuple(built),
+        confidence=confidence,
+        raw=dict(data),
+        source=source,
+    )
+
+
+def load_board(path: str | Path | None = None) -> Board:
+    """The board in ``path`` (default: the shipped data file)."""
+    target = Path(path) if path is not None else DEFAULT_BOARD
+    try:
+        text = target.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardDataError(f"cannot read the board file {target}: {exc.strerror}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardDataError(f"{target} is not valid TOML: {exc}") from exc
+    return parse_board(data, source=str(target))
+
+
+_DEFAULT: Board | None = None
+
+
+def default_board() -> Board:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_board()
+    return _DEFAULT

@@ -1,0 +1,650 @@
+"""Aton's rules as a deterministic state machine (see ``rules/aton.txt`` and RULINGS, Aton).
+
+A round: both priests draw four cards and, sealed and at the same time, lay one on each of
+their four cartouches (once a game either may first swap the four cards for four new ones).
+The cards are then revealed and worked through: cartouche 1 scores, cartouche 2 decides who
+goes first and how many counters that priest takes off the temples, cartouche 3 says which
+temples are in reach, cartouche 4 how many counters come into play. When the Kingdom of the
+Dead is full at the end of a round, the temples are scored and each priest takes four of
+their counters back. Some conditions win at once (checked after cartouche 1 and after each
+priest's cartouche 4); otherwise the game ends after the scoring in which someone reached 40.
+
+Choices are asked only where they matter: when every opposing counter in reach must go, or
+every free square in reach gets a counter, the engine does it without asking.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from karnak.core.actions import Action
+from karnak.core.events import Event, EventLog
+from karnak.core.rng import Rng
+from karnak.core.state import State
+from karnak.games.aton.actions import Allocate, Exchange, Place, Remove, parse_action
+from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board
+
+EMPTY = -1
+ALLOCATE, REMOVE, PLACE, CLEANUP, OVER = "allocate", "remove", "place", "cleanup", "over"
+PHASE_NAMES = {
+    ALLOCATE: "laying out cards",
+    REMOVE: "removing counters",
+    PLACE: "placing counters",
+    CLEANUP: "taking counters back after the scoring",
+    OVER: "game over",
+}
+#: Cartouche 2 ties that survive both cartouches are broken by revealing pile cards; if a
+#: whole pass of both piles finds no lower card (only possible with identical piles), red
+#: begins, as red does at equal points after a scoring. Our ruling: the book is silent.
+TIE_REVEAL_LIMIT = 80
+
+
+class AtonState(State):
+    """The whole game: both piles and hands, the sealed cartouches, temples and scores."""
+
+    _SCALARS = (
+        "round",
+        "phase",
+        "revealed",
+        "turn",
+        "pending",
+        "reach",
+        "winner",
+        "win_reason",
+    )
+    _LISTS = ("exchanged", "stock", "score", "kingdom", "order")
+    _NESTED = ("piles", "discards", "hands", "temples")
+
+    def __init__(
+        self,
+        game: Any,
+        board: Board,
+        players: Sequence[str],
+        seed: int,
+        options: Mapping[str, Any],
+        *,
+        fresh: bool = True,
+    ):
+        self.game = game
+        self.board = board
+        self.players = tuple(players)
+        self.n = 2
+        self.seed = seed
+        self.options = dict(options)
+        self.history: list[tuple[int, Action]] = []
+        self.log = EventLog()
+        self.rng = Rng(seed)
+        self.round = 1
+        self.phase = ALLOCATE
+        self.revealed = False
+        self.turn = 0
+        self.pending = 0
+        self.reach = 0
+        self.winner: int | None = None
+        self.win_reason: str | None = None
+        self.exchanged = [False, False]
+        self.stock = [board.counters, board.counters]
+        self.score = [0, 0]
+        self.kingdom: list[int] = []
+        self.order = [0, 1]
+        self.piles: list[list[int]] = [[], []]
+        self.discards: list[list[int]] = [[], []]
+        self.hands: list[list[int]] = [[], []]
+        self.temples = [[EMPTY] * len(t) for t in board.temples]
+        self.alloc: list[list[int] | None] = [None, None]
+        self.cleanup: list[tuple[int, int]] = []
+        self.last_scoring: list[dict[str, Any]] = []
+        if fresh:
+            for seat in range(2):
+                pile = [v for v in CARD_VALUES for _ in range(board.cards_per_value)]
+                self.rng.shuffle(pile)
+                self.piles[seat] = pile
+            self._deal()
+
+    # ------------------------------------------------------------------ who decides
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase == ALLOCATE:
+            return tuple(s for s in range(2) if self.alloc[s] is None)
+        if self.phase in (REMOVE, PLACE):
+            return (self.order[self.turn],)
+        if self.phase == CLEANUP:
+            return (self.cleanup[0][0],)
+        return ()
+
+    def is_simultaneous(self) -> bool:
+        return self.phase == ALLOCATE
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_move():
+            return []
+        if self.phase == ALLOCATE:
+            moves: list[Action] = []
+            if not self.exchanged[seat]:
+                moves.append(Exchange())
+            arrangements = sorted(set(itertools.permutations(self.hands[seat])))
+            moves.extend(Allocate((a, b, c, d)) for a, b, c, d in arrangements)
+            return moves
+        if self.phase == REMOVE:
+            owner = self._removal_owner(seat)
+            return [Remove(t + 1, s + 1) for t, s in self._counters(owner, self.reach)]
+        if self.phase == PLACE:
+            return [Place(t + 1, s + 1) for t, s in self._free(self.reach)]
+        if self.phase == CLEANUP:
+            temple = self._cleanup_temple(seat, self.cleanup[0][1])
+            return [Remove(temple + 1, s + 1) for s in self._own_squares(seat, temple)]
+        return []
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        if self.phase == ALLOCATE and isinstance(action, Allocate):
+            return f"your cards are {' '.join(map(str, sorted(self.hands[seat])))}"
+        if isinstance(action, Exchange):
+            if self.exchanged[seat]:
+                return "you have already used your exchange counter"
+            return "cards are exchanged only before laying them out"
+        if isinstance(action, Place | Remove):
+            if not (1 <= action.temple <= TEMPLES and 1 <= action.square <= 12):
+                return "temples are 1-4 and squares 1-12"
+            if self.phase in (REMOVE, PLACE) and action.temple > self.reach:
+                return f"your cartouche 3 card reaches temples 1 to {self.reach} only"
+            return f"it does not fit the decision now ({PHASE_NAMES[self.phase]})"
+        return "it is not among the legal actions at this point"
+
+    # ------------------------------------------------------------------ applying
+    def apply_unchecked(self, seat: int, action: Action) -> None:
+        self.history.append((seat, action))
+        if isinstance(action, Exchange):
+            self._exchange(seat)
+        elif isinstance(action, Allocate):
+            self._allocate(seat, list(action.cards))
+        elif isinstance(action, Remove):
+            self._remove(seat, action.temple - 1, action.square - 1)
+        elif isinstance(action, Place):
+            self._place_chosen(action.temple - 1, action.square - 1)
+        else:  # pragma: no cover - the parser makes only the four kinds
+            raise TypeError(f"not an Aton move: {action!r}")
+
+    def _exchange(self, seat: int) -> None:
+        self.exchanged[seat] = True
+        self.discards[seat].extend(self.hands[seat])
+        self.hands[seat] = []
+        self.log.add(
+            "{who} hands in the exchange counter and draws four new cards.", who=self._n(seat)
+        )
+        self._draw_hand(seat)
+
+    def _allocate(self, seat: int, cards: list[int]) -> None:
+        self.alloc[seat] = cards
+        self.hands[seat] = []
+        self.log.add("{who} lays out four cards, face down.", who=self._n(seat))
+        self.log.add(
+            "{who} lays {cards} on cartouches 1 to 4.",
+            audience=(seat,),
+            who=self._n(seat),
+            cards=" ".join(map(str, cards)),
+        )
+        if all(a is not None for a in self.alloc):
+            self._reveal()
+
+    def _remove(self, seat: int, temple: int, square: int) -> None:
+        owner = self.temples[temple][square]
+        self.temples[temple][square] = EMPTY
+        if self.phase == CLEANUP:
+            self.stock[owner] += 1
+            self.log.add(
+                "{who} takes back the counter on temple {t} square {s}.",
+                who=self._n(owner),
+                t=temple + 1,
+                s=square + 1,
+            )
+            self.cleanup.pop(0)
+            self._continue_cleanup()
+            return
+        self._to_kingdom(owner, f"temple {temple + 1} square {square + 1}", by=seat)
+        self.pending -= 1
+        if self.pending == 0 or not self._counters(self._removal_owner(seat), self.reach):
+            self._start_placing()
+
+    def _place_chosen(self, temple: int, square: int) -> None:
+        seat = self.order[self.turn]
+        self._put(seat, temple, square)
+        self.pending -= 1
+        if self.pending == 0:
+            self._end_turn()
+
+    # ------------------------------------------------------------------ the round
+    def _deal(self) -> None:
+        self.log.add("Round {round}: each priest draws four cards.", round=self.round)
+        for seat in range(2):
+            self._draw_hand(seat)
+
+    def _draw_hand(self, seat: int) -> None:
+        for _ in range(self.board.hand_size):
+            self.hands[seat].append(self._take_top(seat))
+        self.log.add(
+            "{who} draws {cards}.",
+            audience=(seat,),
+            who=self._n(seat),
+            cards=" ".join(map(str, sorted(self.hands[seat]))),
+        )
+
+    def _take_top(self, seat: int) -> int:
+        if not self.piles[seat]:
+            pile = self.discards[seat]
+            self.discards[seat] = []
+            self.rng.shuffle(pile)
+            self.piles[seat] = pile
+            self.log.add("{who}'s pile is used up: the discards are shuffled.", who=self._n(seat))
+        return self.piles[seat].pop()
+
+    def _reveal(self) -> None:
+        red, blue = self.alloc
+        assert red is not None and blue is not None
+        self.revealed = True
+        self.log.add(
+            "The cartouches are revealed: {a} {ca}, {b} {cb}.",
+            a=self._n(0),
+            ca=" ".join(map(str, red)),
+            b=self._n(1),
+            cb=" ".join(map(str, blue)),
+        )
+        difference = red[0] - blue[0]
+        if difference:
+            seat = 0 if difference > 0 else 1
+            self._gain(seat, 2 * abs(difference), "cartouche 1")
+        if self._check_wins():
+            return
+        first = self._first_player(red, blue)
+        self.order = [first, 1 - first]
+        self.turn = 0
+        self._start_turn()
+
+    def _first_player(self, red: list[int], blue: list[int]) -> int:
+        if red[1] != blue[1]:
+            first = 0 if red[1] < blue[1] else 1
+        elif red[0] != blue[0]:
+            first = 0 if red[0] < blue[0] else 1
+        else:
+            first = self._reveal_for_order()
+        self.log.add("{who} goes first (cartouche 2).", who=self._n(first))
+        return first
+
+    def _reveal_for_order(self) -> int:
+        """Both reveal pile cards until one is lower; the cards go under their piles."""
+        for _ in range(TIE_REVEAL_LIMIT):
+            shown = []
+            for seat in range(2):
+                card = self._take_top(seat)
+                self.piles[seat].insert(0, card)
+                shown.append(card)
+            self.log.add(
+                "Tie at cartouches 2 and 1: {a} reveals {x}, {b} reveals {y}.",
+                a=self._n(0),
+                x=shown[0],
+                b=self._n(1),
+                y=shown[1],
+            )
+            if shown[0] != shown[1]:
+                return 0 if shown[0] < shown[1] else 1
+        return 0
+
+    def _start_turn(self) -> None:
+        seat = self.order[self.turn]
+        cards = self.alloc[seat]
+        assert cards is not None
+        self.reach = cards[2]
+        amount = cards[1] - 2
+        if self.round > 1 and amount != 0:
+            owner = self._removal_owner(seat, amount)
+            targets = self._counters(owner, self.reach)
+            count = min(abs(amount), len(targets))
+            if 0 < count < len(targets):
+                self.phase = REMOVE
+                self.pending = count
+                return
+            for temple, square in targets[:count]:
+                self.temples[temple][square] = EMPTY
+                self._to_kingdom(owner, f"temple {temple + 1} square {square + 1}", by=seat)
+        self._start_placing()
+
+    def _removal_owner(self, seat: int, amount: int | None = None) -> int:
+        """Whose counters ``seat`` removes: the opponent's, or its own for a card 1."""
+        if amount is None:
+            cards = self.alloc[seat]
+            assert cards is not None
+            amount = cards[1] - 2
+        return 1 - seat if amount > 0 else seat
+
+    def _start_placing(self) -> None:
+        seat = self.order[self.turn]
+        cards = self.alloc[seat]
+        assert cards is not None
+        count = min(cards[3], self.stock[seat])
+        free = self._free(self.reach)
+        if 0 < count < len(free):
+            self.phase = PLACE
+            self.pending = count
+            return
+        for temple, square in free[:count]:
+            self._put(seat, temple, square)
+        for _ in range(count - len(free)):
+            self.stock[seat] -= 1
+            self._to_kingdom(seat, "the stock (no free square in reach)", by=seat)
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self._check_wins():
+            return
+        self.turn += 1
+        if self.turn < 2:
+            self._start_turn()
+        elif len(self.kingdom) >= self.board.kingdom_squares:
+            self._score()
+        else:
+            self._next_round()
+
+    def _next_round(self) -> None:
+        for seat in range(2):
+            cards = self.alloc[seat]
+            if cards is not None:
+                self.discards[seat].extend(cards)
+            self.alloc[seat] = None
+        self.round += 1
+        self.revealed = False
+        self.phase = ALLOCATE
+        self.pending = 0
+        self.reach = 0
+        self._deal()
+
+    # ------------------------------------------------------------------ pieces
+    def _put(self, seat: int, temple: int, square: int) -> None:
+        self.temples[temple][square] = seat
+        self.stock[seat] -= 1
+        self.log.add(
+            "{who} places a counter on temple {t} square {s} ({colour}).",
+            who=self._n(seat),
+            t=temple + 1,
+            s=square + 1,
+            colour=self._colour(temple, square),
+        )
+
+    def _to_kingdom(self, owner: int, where: str, *, by: int) -> None:
+        if len(self.kingdom) < self.board.kingdom_squares:
+            self.kingdom.append(owner)
+            self.log.add(
+                "{by} sends {whose} counter from {where} to the Kingdom of the Dead.",
+                by=self._n(by),
+                whose=self._n(owner) + "'s",
+                where=where,
+            )
+        else:
+            self.stock[owner] += 1
+            self.log.add(
+                "The Kingdom of the Dead is full: {whose} counter from {where} goes back "
+                "to the stock.",
+                whose=self._n(owner) + "'s",
+                where=where,
+            )
+
+    def _counters(self, owner: int, reach: int = TEMPLES) -> list[tuple[int, int]]:
+        return [
+            (t, s)
+            for t in range(reach)
+            for s, occupant in enumerate(self.temples[t])
+            if occupant == owner
+        ]
+
+    def _free(self, reach: int) -> list[tuple[int, int]]:
+        return [
+            (t, s)
+            for t in range(reach)
+            for s, occupant in enumerate(self.temples[t])
+            if occupant == EMPTY
+        ]
+
+    def _own_squares(self, seat: int, temple: int) -> list[int]:
+        return [s for s, occupant in enumerate(self.temples[temple]) if occupant == seat]
+
+    def _colour(self, temple: int, square: int) -> str:
+        spot = self.board.temples[temple][square]
+        return f"bonus +{spot.bonus}" if spot.colour == "bonus" else spot.colour
+
+    # ------------------------------------------------------------------ winning
+    def _check_wins(self) -> bool:
+        """The conditions that end the game at once; True if one holds."""
+        for seat in self.order if self.revealed else (0, 1):
+            reason = self._instant_win(seat)
+            if reason is not None:
+                self.winner, self.win_reason = seat, reason
+                self.phase = OVER
+                self.log.add("{who} wins at once: {reason}.", who=self._n(seat), reason=reason)
+                return True
+        return False
+
+    def _instant_win(self, seat: int) -> str | None:
+        if self.score[seat] >= self.board.win_points:
+            return f"{self.score[seat]} points"
+        for t, temple in enumerate(self.temples):
+            if all(occupant == seat for occupant in temple):
+                return f"every square of temple {t + 1}"
+        for colour in ("yellow", "green"):
+            squares = self.board.squares_of(colour)
+            if squares and all(self.temples[t][s] == seat for t, s in squares):
+                return f"every {colour} square"
+        return None
+
+    def _gain(self, seat: int, points: int, why: str) -> None:
+        self.score[seat] += points
+        self.log.add(
+            "{who} scores {points} for {why} ({total} in all).",
+            who=self._n(seat),
+            points=points,
+            why=why,
+            total=self.score[seat],
+        )
+
+    # ------------------------------------------------------------------ scoring
+    def scoring_lines(self) -> list[dict[str, Any]]:
+        """What a scoring now would give: one line per rule, with the points of each seat."""
+        counts = [
+            [sum(1 for o in temple if o == seat) for seat in range(2)] for temple in self.temples
+        ]
+        blue = [
+            sum(1 for t, s in self.board.squares_of("blue") if self.temples[t][s] == seat)
+            for seat in range(2)
+        ]
+        black = [
+            sum(1 for t, s in self.board.squares_of("black") if self.temples[t][s] == seat)
+            for seat in range(2)
+        ]
+
+        def majority(pair: list[int]) -> int | None:
+            if pair[0] == pair[1]:
+                return None
+            return 0 if pair[0] > pair[1] else 1
+
+        worth: dict[str, Callable[[int], int]] = {
+            "temple 1": lambda w: abs(counts[0][0] - counts[0][1]),  # the difference
+            "temple 2": lambda w: 5,
+            "temple 3": lambda w: counts[2][w],  # the majority's counters there
+            "temple 4": lambda w: 3 * blue[w],  # 3 per blue square held anywhere
+            "black squares": lambda w: 8,
+        }
+        majorities = {
+            "temple 1": counts[0],
+            "temple 2": counts[1],
+            "temple 3": counts[2],
+            "temple 4": counts[3],
+            "black squares": black,
+        }
+        lines: list[dict[str, Any]] = []
+        for label, pair in majorities.items():
+            points = [0, 0]
+            leader = majority(pair)
+            if leader is not None:
+                points[leader] = worth[label](leader)
+            lines.append({"rule": label, "counters": list(pair), "points": points})
+        bonus = [0, 0]
+        for t, temple in enumerate(self.temples):
+            for s, occupant in enumerate(temple):
+                if occupant != EMPTY:
+                    bonus[occupant] += self.board.temples[t][s].bonus
+        lines.append({"rule": "bonus squares", "counters": None, "points": bonus})
+        return lines
+
+    def _score(self) -> None:
+        self.log.add("The Kingdom of the Dead is full: the temples are scored.")
+        self.last_scoring = self.scoring_lines()
+        for line in self.last_scoring:
+            for seat in range(2):
+                if line["points"][seat]:
+                    self._gain(seat, line["points"][seat], line["rule"])
+        leader = 1 if self.score[1] > self.score[0] else 0
+        self.cleanup = [(seat, t) for seat in (leader, 1 - leader) for t in range(TEMPLES)]
+        self.phase = CLEANUP
+        self._continue_cleanup()
+
+    def _cleanup_temple(self, seat: int, temple: int) -> int:
+        """Where the counter for ``temple`` comes from: that temple, else the highest one
+        holding the priest's counters (-1: none left anywhere)."""
+        if self._own_squares(seat, temple):
+            return temple
+        for t in reversed(range(TEMPLES)):
+            if self._own_squares(seat, t):
+                return t
+        return -1
+
+    def _continue_cleanup(self) -> None:
+        while self.cleanup:
+            seat, temple = self.cleanup[0]
+            source = self._cleanup_temple(seat, temple)
+            if source < 0:
+                self.cleanup.pop(0)
+                continue
+            squares = self._own_squares(seat, source)
+            if len(squares) > 1:
+                return  # the priest chooses which counter
+            self.temples[source][squares[0]] = EMPTY
+            self.stock[seat] += 1
+            self.log.add(
+                "{who} takes back the counter on temple {t} square {s}.",
+                who=self._n(seat),
+                t=source + 1,
+                s=squares[0] + 1,
+            )
+            self.cleanup.pop(0)
+        for owner in self.kingdom:
+            self.stock[owner] += 1
+        self.kingdom = []
+        self.log.add("The Kingdom of the Dead is emptied into the stocks.")
+        if max(self.score) >= self.board.win_points:
+            self.phase = OVER
+            self.log.add(
+                "The game ends after this scoring: {a} {x}, {b} {y}.",
+                a=self._n(0),
+                x=self.score[0],
+                b=self._n(1),
+                y=self.score[1],
+            )
+            return
+        self._next_round()
+
+    # ------------------------------------------------------------------ the end
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.score)
+
+    def ranking_key(self, seat: int) -> tuple[int, ...]:
+        """An instant win beats any score; otherwise points (equal points: a draw)."""
+        return (1 if self.winner == seat else 0, self.score[seat])
+
+    # ------------------------------------------------------------------ seeing
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        from karnak.games.aton.view import observe
+
+        return observe(self, seat)
+
+    def resample(self, seat: int, rng: Rng) -> AtonState:
+        """Re-deal what ``seat`` cannot see: the order of its own pile, the opponent's hand,
+        pile and (before the reveal) sealed cartouches, and every future shuffle."""
+        world = self.clone(log=False)
+        world.rng = Rng(rng.next_u64())
+        rng.shuffle(world.piles[seat])
+        other = 1 - seat
+        sealed = world.alloc[other] if not world.revealed else None
+        unknown = list(world.piles[other]) + list(world.hands[other]) + list(sealed or [])
+        rng.shuffle(unknown)
+        if sealed is not None:
+            world.alloc[other], unknown = unknown[:4], unknown[4:]
+        hand = len(world.hands[other])
+        world.hands[other], world.piles[other] = unknown[:hand], unknown[hand:]
+        return world
+
+    # ------------------------------------------------------------------ copies
+    def clone(self, *, log: bool = True) -> AtonState:
+        other = AtonState.__new__(AtonState)
+        other.game, other.board, other.players, other.n = self.game, self.board, self.players, 2
+        other.seed, other.options = self.seed, self.options
+        other.history = list(self.history)
+        other.log = self.log.copy(enabled=log and self.log.enabled)
+        other.rng = self.rng.copy()
+        d, src = other.__dict__, self.__dict__
+        for name in self._SCALARS:
+            d[name] = src[name]
+        for name in self._LISTS:
+            d[name] = list(src[name])
+        for name in self._NESTED:
+            d[name] = [list(x) for x in src[name]]
+        other.alloc = [None if a is None else list(a) for a in self.alloc]
+        other.cleanup = list(self.cleanup)
+        other.last_scoring = self.last_scoring
+        return other
+
+    def to_json(self) -> dict[str, Any]:
+        src = self.__dict__
+        data: dict[str, Any] = {
+            "game": self.game.name,
+            "version": self.game.version,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "history": [[s, a.to_text()] for s, a in self.history],
+            "log": [e.to_json() for e in self.log],
+            "log_enabled": self.log.enabled,
+            "alloc": [None if a is None else list(a) for a in self.alloc],
+            "cleanup": [list(c) for c in self.cleanup],
+            "last_scoring": self.last_scoring,
+        }
+        for name in self._SCALARS:
+            data[name] = src[name]
+        for name in self._LISTS:
+            data[name] = list(src[name])
+        for name in self._NESTED:
+            data[name] = [list(x) for x in src[name]]
+        return data
+
+    @classmethod
+    def from_json(cls, game: Any, board: Board, data: Mapping[str, Any]) -> AtonState:
+        state = cls(game, board, data["players"], data["seed"], data["options"], fresh=False)
+        state.rng = Rng(int(data["rng"]))
+        state.history = [(int(s), parse_action(t)) for s, t in data["history"]]
+        state.log = EventLog(bool(data.get("log_enabled", True)))
+        state.log.events = [Event.from_json(e) for e in data["log"]]
+        d = state.__dict__
+        for name in cls._SCALARS:
+            d[name] = data[name]
+        for name in cls._LISTS:
+            d[name] = list(data[name])
+        for name in cls._NESTED:
+            d[name] = [list(x) for x in data[name]]
+        state.alloc = [None if a is None else list(a) for a in data["alloc"]]
+        state.cleanup = [(int(a), int(b)) for a, b in data["cleanup"]]
+        state.last_scoring = list(data["last_scoring"])
+        return state
+
+    def _n(self, seat: int) -> str:
+        return self.players[seat]
