@@ -5,42 +5,9 @@ from __future__ import annotations
 import pytest
 
 from karnak.games.aton import GAME
-from karnak.games.aton.actions import Allocate, Place, Remove
-from karnak.games.aton.state import EMPTY, AtonState
-
-RED, BLUE = 0, 1
-
-
-def position(
-    *,
-    round: int = 2,
-    red: tuple[int, ...] = (1, 2, 3, 4),
-    blue: tuple[int, ...] = (1, 2, 3, 4),
-    temples: dict[tuple[int, int], int] | None = None,
-) -> AtonState:
-    """A game at the start of ``round`` with the given hands and counters on the board.
-
-    ``temples`` maps (temple, square), both numbered from 1, to the seat whose counter is
-    there; counters on the board come out of their owner's stock.
-    """
-    state = GAME.new_state(["Red", "Blue"], seed=1)
-    state.round = round
-    for seat, hand in ((RED, red), (BLUE, blue)):
-        state.piles[seat].extend(state.hands[seat])
-        state.hands[seat] = list(hand)
-    for (temple, square), seat in (temples or {}).items():
-        state.temples[temple - 1][square - 1] = seat
-        state.stock[seat] -= 1
-    return state
-
-
-def lay(state: AtonState, red: tuple[int, int, int, int], blue: tuple[int, int, int, int]) -> None:
-    state.apply(RED, Allocate(red))
-    state.apply(BLUE, Allocate(blue))
-
-
-def counters(state: AtonState, seat: int) -> int:
-    return sum(temple.count(seat) for temple in state.temples)
+from karnak.games.aton.actions import Place, Remove
+from karnak.games.aton.state import EMPTY
+from support.aton_positions import BLUE, RED, counters, lay, position
 
 
 def test_cartouche_1_a_1_against_a_4_gives_6_points() -> None:
