@@ -22,9 +22,10 @@ from typing import Any, TypeVar
 
 import orjson
 
-from karnak.bots.base import SeatView, make_bot
+from karnak.bots.base import Bot, SeatView, available_bots, make_bot
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
+from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
 from karnak.server.boards import PAGES
@@ -47,9 +48,16 @@ from karnak.server.views import seat_view
 T = TypeVar("T")
 
 #: The bot that plays a human seat's move when its turn timer runs out: quick and sensible.
-TIMEOUT_BOT = "heuristic"
+TIMEOUT_BOTS = ("heuristic", "random")  # the first one the game has
 DEFAULT_BOT = "ismcts:1s"
 MAX_TURN_TIMER = 24 * 3600.0
+
+
+def timeout_bot(game: Game) -> Bot:
+    """The quick bot that moves for a seat whose time ran out (the heuristic if the game
+    has one)."""
+    names = available_bots(game)
+    return make_bot(next(name for name in TIMEOUT_BOTS if name in names), game)
 
 
 class ForbiddenError(KarnakError, PermissionError):
@@ -349,7 +357,7 @@ class GameService:
         if room.step_started != step or room.is_over:
             return
         for seat in room.humans_to_move():
-            bot = make_bot(TIMEOUT_BOT, room.game)
+            bot = timeout_bot(room.game)
             action = bot.choose(
                 SeatView.of(room.state, seat), Rng(bot_seed(room.seed, room.version, seat))
             )
