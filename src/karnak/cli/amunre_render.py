@@ -14,21 +14,13 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from karnak.cli.common import seat_text
+from karnak.cli.common import CONFIDENCE_LOOK, seat_text
 from karnak.core import Game, State
 from karnak.core.actions import Action
 from karnak.games.amunre import actions as A
 from karnak.games.amunre.board import CARD_KINDS, PROVINCE_FIELDS, Board, Province
 from karnak.games.amunre.state import AmunReState
 from karnak.games.amunre.texts import SCORING_LINES, action_hint, card_effect
-
-#: How each confidence level looks in the board figures table: a colour and a marker, so
-#: it stays readable without colour (pipes, screen readers, NO_COLOR).
-CONFIDENCE_LOOK = {
-    "printed": ("green", ""),
-    "one source": ("yellow", "*"),
-    "reconstructed": ("magenta", "?"),
-}
 
 #: Column headings of the board figures, broken over two lines so the table fits 80 columns.
 FIELD_HEADINGS = {

@@ -35,6 +35,7 @@ from karnak.cli.common import (
     load_board_for,
     make_console,
     option_values,
+    players_text,
     reported_errors,
     resolve_game,
 )
@@ -111,8 +112,8 @@ def _specs(text: str, game: Game) -> list[str]:
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if not game.min_players <= len(specs) <= game.max_players:
         raise CliError(
-            f"--bots names one bot per seat: {game.title} is for {game.min_players} to "
-            f"{game.max_players} players, and {len(specs)} bot(s) were given",
+            f"--bots names one bot per seat: {game.title} is for {players_text(game)}, "
+            f"and {len(specs)} bot(s) were given",
             EXIT_USAGE,
         )
     for spec in dict.fromkeys(specs):

@@ -1,9 +1,9 @@
 """``karnak board``: the board figures with their confidence, or the data file itself.
 
-Several figures of the Amun-Re board are reconstructed rather than printed; the rulings ask
-that users can see which, and correct them. This command shows every value marked with its
-confidence, prints the shipped file to copy (``--dump``) and validates a corrected copy
-(``--board FILE``).
+Several figures of the Amun-Re and Aton boards are reconstructed rather than printed; the
+rulings ask that users can see which, and correct them. This command shows every value
+marked with its confidence, prints the shipped file to copy (``--dump``) and validates a
+corrected copy (``--board FILE``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from rich.text import Text
 
 from karnak.cli.common import (
     CliError,
+    board_file_text,
     load_board_for,
     make_console,
     reported_errors,
@@ -26,7 +27,9 @@ from karnak.cli.render import renderer_for
 
 
 def board_command(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. amunre.")],
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help="The game, e.g. amunre or aton.")
+    ],
     board: Annotated[
         Path | None, typer.Option(help="Load and validate a corrected board file.")
     ] = None,
@@ -44,17 +47,9 @@ def board_command(
         game = load_board_for(base, board)
         if dump:
             # Plain text, not Rich: the TOML's [tables] would be read as markup.
-            sys.stdout.write(_data_text(board))
+            sys.stdout.write(board_file_text(base, board))
             return
         if board is not None:
             console.print(Text(f"{board} is a valid board file.", style="bold green"))
         for part in renderer_for(game).figures(game):
             console.print(part)
-
-
-def _data_text(board: Path | None) -> str:
-    if board is not None:
-        return board.read_text(encoding="utf-8")
-    from karnak.games.amunre.board import default_board_text
-
-    return default_board_text()

@@ -6,11 +6,13 @@ never a traceback), so the error handling lives here once instead of in each com
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, Any
 
 import typer
@@ -37,6 +39,24 @@ SEAT_STYLES = (
     "bold grey93 on grey35",
     "bold yellow",
 )
+
+#: How each confidence level of a board figure looks: a colour and a marker, so it stays
+#: readable without colour (pipes, screen readers, NO_COLOR).
+CONFIDENCE_LOOK = {
+    "printed": ("green", ""),
+    "one source": ("yellow", "*"),
+    "reconstructed": ("magenta", "?"),
+}
+
+#: Where each game keeps its board data: a module with ``load_board(path)`` and either
+#: ``default_board_text()`` or ``DEFAULT_BOARD`` (the path of the shipped file).
+BOARD_MODULES = {
+    "amunre": "karnak.games.amunre.board",
+    "aton": "karnak.games.aton.board",
+}
+
+#: Seats at a table when the command line does not say (where the game allows it).
+PREFERRED_PLAYERS = 4
 
 
 # The game-option flags shared by ``play`` and ``simulate``, declared once so that both
@@ -112,17 +132,59 @@ def resolve_game(name: str) -> Game:
         raise CliError(str(exc), EXIT_USAGE) from None
 
 
+def _board_module(game: Game) -> ModuleType:
+    """The module that reads ``game``'s board files; a game without one takes no file."""
+    module = BOARD_MODULES.get(game.name)
+    if module is None or getattr(game, "with_board", None) is None:
+        raise CliError(f"{game.title} takes no board file", EXIT_USAGE)
+    return importlib.import_module(module)
+
+
 def load_board_for(game: Game, board_path: Path | None) -> Game:
     """``game`` played on the corrected board file at ``board_path`` (if one is given)."""
     if board_path is None:
         return game
-    with_board = getattr(game, "with_board", None)
-    if with_board is None:
-        raise CliError(f"{game.title} takes no board file", EXIT_USAGE)
-    from karnak.games.amunre.board import load_board
-
-    corrected: Game = with_board(load_board(board_path))
+    module = _board_module(game)
+    try:
+        board = module.load_board(board_path)
+    except KarnakError:
+        raise
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+        # The reader names most mistakes itself; a shape it did not expect (a number where
+        # a table belongs, say) must still be one clear line, not a traceback.
+        raise CliError(
+            f"{board_path} is not a valid {game.title} board file: a value has the wrong "
+            f"type or shape ({exc})"
+        ) from None
+    corrected: Game = game.with_board(board)  # type: ignore[attr-defined]
     return corrected
+
+
+def board_file_text(game: Game, board_path: Path | None = None) -> str:
+    """The text of the board file at ``board_path``, or of the one ``game`` ships with."""
+    if board_path is not None:
+        try:
+            return board_path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"cannot read {board_path}: {exc.strerror or exc}") from None
+    module = _board_module(game)
+    shipped = getattr(module, "default_board_text", None)
+    if shipped is not None:
+        text: str = shipped()
+        return text
+    return Path(module.DEFAULT_BOARD).read_text(encoding="utf-8")
+
+
+def default_players(game: Game) -> int:
+    """How many seats a table of ``game`` has when nobody says: 4, or what the game allows."""
+    return max(game.min_players, min(PREFERRED_PLAYERS, game.max_players))
+
+
+def players_text(game: Game) -> str:
+    """``3 to 5 players``, or ``exactly 2 players`` for a game with one player count."""
+    if game.min_players == game.max_players:
+        return f"exactly {game.min_players} players"
+    return f"{game.min_players} to {game.max_players} players"
 
 
 def option_values(
@@ -153,8 +215,10 @@ def option_values(
 def check_players(game: Game, players: int) -> None:
     try:
         game.check_player_count(players)
-    except KarnakError as exc:
-        raise CliError(str(exc), EXIT_USAGE) from None
+    except KarnakError:
+        raise CliError(
+            f"{game.title} is for {players_text(game)}, not {players}", EXIT_USAGE
+        ) from None
 
 
 def bot_error(exc: KarnakError, game: Game) -> CliError:

@@ -84,7 +84,13 @@ def _amunre() -> GameRenderer:
     return AmunReRenderer()
 
 
-_RENDERERS: dict[str, Callable[[], GameRenderer]] = {"amunre": _amunre}
+def _aton() -> GameRenderer:
+    from karnak.cli.aton_render import AtonRenderer
+
+    return AtonRenderer()
+
+
+_RENDERERS: dict[str, Callable[[], GameRenderer]] = {"amunre": _amunre, "aton": _aton}
 
 
 def renderer_for(game: Game) -> GameRenderer:

@@ -32,6 +32,7 @@ from karnak.cli.common import (
     GameArg,
     OfferCardsOpt,
     check_players,
+    default_players,
     load_board_for,
     make_console,
     option_values,
@@ -107,7 +108,12 @@ def _bots(spec: str, seats: int, game: Game) -> list[Bot]:
 
 def simulate_command(
     game_name: GameArg,
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of seats.")] = 4,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", "-p", help="Number of seats (default 4, or what the game allows)."
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; then +1 per game.")] = 0,
     bots: Annotated[
@@ -128,6 +134,8 @@ def simulate_command(
     console = make_console()
     with reported_errors():
         game = load_board_for(resolve_game(game_name), board)
+        if players is None:
+            players = default_players(game)
         check_players(game, players)
         if games < 1:
             raise CliError(f"--games must be at least 1, not {games}", EXIT_USAGE)
