@@ -8,6 +8,10 @@ says how to resume, so no game is ever lost to a stray keystroke.
 The opponents are search bots (:data:`DEFAULT_OPPONENT`) thinking :data:`DEFAULT_THINK`
 per decision unless told otherwise: a person wants a real opponent, and the think time is
 what keeps a whole game within a sitting.
+
+Several people may share the terminal (``--opponents human``): each is asked in turn, and
+before a different person's turn the screen is cleared and the session waits until the
+terminal has been passed on, so nobody sees another's hand or sealed choice.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from rich.text import Text
 from karnak.bots import Bot, BotSpecError, SeatView, make_bot, parse_budget, takes_budget
 from karnak.cli.common import (
     EXIT_USAGE,
+    PREFERRED_PLAYERS,
     BoardOpt,
     CliError,
     EditionOpt,
@@ -38,6 +43,7 @@ from karnak.cli.common import (
     OfferCardsOpt,
     bot_error,
     check_players,
+    default_players,
     load_board_for,
     make_console,
     option_values,
@@ -57,7 +63,9 @@ from karnak.cli.render import GameRenderer, renderer_for
 from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
 
-DEFAULT_PLAYERS = 4
+DEFAULT_PLAYERS = PREFERRED_PLAYERS
+#: The opponent "spec" for another person at the same terminal (a hot seat), not a bot.
+HUMAN = "human"
 #: The bot in every other seat unless ``--opponents`` says otherwise.
 DEFAULT_OPPONENT = "ismcts"
 #: How long a search bot thinks per decision unless ``--think`` (or its spec) says
@@ -120,7 +128,10 @@ class _Stop(Exception):
 
 @dataclass
 class PlaySession:
-    """One person (``human``) at a table of bots, from the current state to the end."""
+    """One person (``human``) at a table of bots, from the current state to the end.
+
+    ``others`` are further seats played by people at the same terminal (a hot seat).
+    """
 
     game: Game
     state: State
@@ -132,11 +143,21 @@ class PlaySession:
     save_path: Path | None = None
     save_dir: Path = field(default_factory=Path.cwd)
     meta: dict[str, Any] = field(default_factory=dict)
-    seen: int = 0
-    next_log_title: str = "Since your last move"
+    #: Log lines each person has already been shown (by seat).
+    seen: dict[int, int] = field(default_factory=dict)
+    #: The title of the log shown at a person's next decision (default: since the last).
+    log_titles: dict[int, str] = field(default_factory=dict)
     rngs: dict[int, Rng] = field(default_factory=dict)
     #: Seats whose bots search (and take noticeable time): they get a "thinking" notice.
     thinkers: frozenset[int] = frozenset()
+    #: More seats played by people at this terminal, who take turns at it.
+    others: frozenset[int] = frozenset()
+    #: The person who answered last, to notice when the terminal must change hands.
+    last_person: int | None = None
+
+    @property
+    def people(self) -> frozenset[int]:
+        return self.others | {self.human}
 
     def __post_init__(self) -> None:
         # Bot choices are not part of the record, so they need not replay; deriving the
@@ -150,8 +171,9 @@ class PlaySession:
         try:
             while not self.state.is_over():
                 movers = self.state.to_move()
-                if self.human in movers:
-                    self._human_turn()
+                asked = [seat for seat in movers if seat in self.people]
+                if asked:
+                    self._human_turn(asked[0])
                 else:
                     self._bot_turn(movers[0])
         except _Stop as stop:
@@ -186,25 +208,53 @@ class PlaySession:
             self.console.print(notice)
             yield
 
-    def _human_turn(self) -> None:
-        legal = self.state.legal_actions(self.human)
-        self._show_new_log()
-        self._show_status(legal)
+    def _human_turn(self, seat: int) -> None:
+        if self.last_person is not None and seat != self.last_person:
+            self._hand_over(seat)
+        self.last_person = seat
+        legal = self.state.legal_actions(seat)
+        self._show_new_log(seat)
+        self._show_status(seat, legal)
         while True:
-            answer = self.reader.read(self._prompt())
+            answer = self.reader.read(self._prompt(seat))
             if answer is None:
                 raise _Stop("the input ended")
-            action = self._interpret(answer.strip(), legal)
+            action = self._interpret(seat, answer.strip(), legal)
             if action is None:
                 continue
             try:
-                self.state.apply(self.human, action)
+                self.state.apply(seat, action)
             except KarnakError as exc:
                 self._complain(str(exc))
                 continue
             return
 
-    def _interpret(self, text: str, legal: list[Action]) -> Action | None:
+    def _hand_over(self, seat: int) -> None:
+        """Another person's turn: hide the screen and wait until they have the terminal.
+
+        A terminal is cleared first, so the last person's hand is gone before the next one
+        looks; the answer waited for (an empty line) keeps a piped transcript in step.
+        """
+        if self.console.is_terminal:
+            self.console.clear()
+        name = seat_text(self.state.players, seat)
+        self.console.print(Rule(style="bold"))
+        self.console.print(
+            Text.assemble(
+                "Pass the terminal to ",
+                name,
+                ". ",
+                name,
+                ": press Enter when nobody else can see the screen (or type quit).",
+            )
+        )
+        answer = self.reader.read(Text.assemble(name, (" ready? ", "bold")))
+        if answer is None:
+            raise _Stop("the input ended")
+        if answer.strip().lower() in QUIT_WORDS:
+            raise _Stop("you quit")
+
+    def _interpret(self, seat: int, text: str, legal: list[Action]) -> Action | None:
         """The move ``text`` names, or ``None`` after handling a command or a mistake."""
         word = text.lower()
         if not text:
@@ -219,17 +269,17 @@ class PlaySession:
             self._show_help()
             return None
         if word == "log":
-            self._show_log(self.state.log_lines(self.human), "The whole log as you saw it")
+            self._show_log(self.state.log_lines(seat), "The whole log as you saw it")
             return None
         if word == "board":
             for part in self.renderer.figures(self.game):
                 self.console.print(part)
             return None
         if word == "moves":
-            self._show_moves(legal, limit=None)
+            self._show_moves(seat, legal, limit=None)
             return None
         if word in ("status", "s"):
-            self._show_status(legal)
+            self._show_status(seat, legal)
             return None
         if text.isascii() and text.isdigit():
             number = int(text)
@@ -244,22 +294,21 @@ class PlaySession:
             return None
 
     # ------------------------------------------------------------------ showing
-    def _prompt(self) -> Text:
+    def _prompt(self, seat: int) -> Text:
         prompt = Text()
-        prompt.append_text(seat_text(self.state.players, self.human))
+        prompt.append_text(seat_text(self.state.players, seat))
         prompt.append(" > ", style="bold")
         return prompt
 
     def _complain(self, message: str) -> None:
         self.console.print(Text(message, style="red"))
 
-    def _show_new_log(self) -> None:
-        lines = self.state.log_lines(self.human)
-        fresh = lines[self.seen :]
-        self.seen = len(lines)
+    def _show_new_log(self, seat: int) -> None:
+        lines = self.state.log_lines(seat)
+        fresh = lines[self.seen.get(seat, 0) :]
+        self.seen[seat] = len(lines)
         if fresh:
-            self._show_log(fresh, self.next_log_title)
-        self.next_log_title = "Since your last move"
+            self._show_log(fresh, self.log_titles.pop(seat, "Since your last move"))
 
     def _show_log(self, lines: list[str], title: str) -> None:
         self.console.print(Rule(Text(title), align="left", style="dim"))
@@ -272,9 +321,9 @@ class PlaySession:
             text.highlight_words([name], style=seat_style(seat))
         return text
 
-    def _show_status(self, legal: list[Action]) -> None:
+    def _show_status(self, seat: int, legal: list[Action]) -> None:
         self.console.print(Rule(style="bold"))
-        for part in self.renderer.status(self.state, self.human):
+        for part in self.renderer.status(self.state, seat):
             self.console.print(part)
         decision = Text(self.renderer.decision(self.state), style="bold")
         if self.state.is_simultaneous():
@@ -282,16 +331,16 @@ class PlaySession:
                 " Your choice stays sealed until everyone has committed.", style="italic"
             )
         self.console.print(decision)
-        self._show_moves(legal, limit=MOVES_SHOWN)
+        self._show_moves(seat, legal, limit=MOVES_SHOWN)
 
-    def _show_moves(self, legal: list[Action], *, limit: int | None) -> None:
+    def _show_moves(self, seat: int, legal: list[Action], *, limit: int | None) -> None:
         shown = legal if limit is None else legal[:limit]
         cells = []
         for number, action in enumerate(shown, start=1):
             cell = Text()
             cell.append(f"{number:>3} ", style="bold cyan")
             cell.append(action.to_text())
-            hint = self.renderer.action_hint(self.state, self.human, action)
+            hint = self.renderer.action_hint(self.state, seat, action)
             if hint:
                 cell.append(f"  ({hint})", style="dim")
             cells.append(cell)
@@ -343,7 +392,7 @@ class PlaySession:
         return path
 
     def _finish(self) -> Path:
-        self._show_new_log()
+        self._show_new_log(self.last_person if self.last_person is not None else self.human)
         self.console.print(Rule("The game is over", style="bold"))
         for part in self.renderer.final(self.state):
             self.console.print(part)
@@ -359,15 +408,16 @@ class PlaySession:
 
 # ---------------------------------------------------------------------- the command
 def _bot_names(opponents: str | None, others: int) -> list[str]:
-    """One bot spec per other seat: a single spec fills every seat."""
+    """One bot spec (or ``human``) per other seat: a single spec fills every seat."""
     names = [n.strip() for n in (opponents or DEFAULT_OPPONENT).split(",") if n.strip()]
+    names = [HUMAN if n.lower() == HUMAN else n for n in names]
     if len(names) == 1:
         names *= others
     if len(names) != others:
-        raise CliError(
-            f"--opponents needs one bot name or {others} comma-separated names, not {len(names)}",
-            EXIT_USAGE,
+        wanted = (
+            "one bot name" if others == 1 else f"one bot name or {others} comma-separated names"
         )
+        raise CliError(f"--opponents needs {wanted}, not {len(names)}", EXIT_USAGE)
     return names
 
 
@@ -375,7 +425,13 @@ def _make_bots(names: dict[int, str], game: Game) -> dict[int, Bot]:
     try:
         return {seat: make_bot(name, game) for seat, name in names.items()}
     except KarnakError as exc:
-        raise bot_error(exc, game) from None
+        raise _opponent_error(exc, game) from None
+
+
+def _opponent_error(exc: KarnakError, game: Game) -> CliError:
+    """A bad bot spec, listing the bots and the other choice ``play`` offers: a person."""
+    error = bot_error(exc, game)
+    return CliError(f"{error} (or {HUMAN}: another person at this terminal)", error.code)
 
 
 def _with_think(
@@ -414,7 +470,7 @@ def _takes_budget(name: str, think: str, game: Game) -> bool:
     try:
         make_bot(name, game)  # an unknown name is reported as written, without the budget
     except KarnakError as exc:
-        raise bot_error(exc, game) from None
+        raise _opponent_error(exc, game) from None
     return takes_budget(name)
 
 
@@ -422,7 +478,11 @@ def play_command(
     game_name: GameArg,
     players: Annotated[
         int | None,
-        typer.Option("--players", "-p", help=f"Number of seats (default {DEFAULT_PLAYERS})."),
+        typer.Option(
+            "--players",
+            "-p",
+            help=f"Number of seats (default {DEFAULT_PLAYERS}, or what the game allows).",
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deal (default: a random one, printed).")
@@ -433,7 +493,7 @@ def play_command(
         str | None,
         typer.Option(
             help=f"Bot for the other seats, or one per seat, comma-separated "
-            f"(default {DEFAULT_OPPONENT}).",
+            f"(default {DEFAULT_OPPONENT}); {HUMAN} seats another person at this terminal.",
         ),
     ] = None,
     think: Annotated[
@@ -487,12 +547,15 @@ def play_command(
             console.print(
                 Text(f"Seed {state.seed} (play the same deal again with --seed {state.seed}).")
             )
-        bot_names, thinkers = _with_think(bot_names, think or DEFAULT_THINK, game)
+        people = frozenset(s for s, n in bot_names.items() if n == HUMAN)
+        bot_specs = {s: n for s, n in bot_names.items() if s not in people}
+        bot_specs, thinkers = _with_think(bot_specs, think or DEFAULT_THINK, game)
         if think is not None and not thinkers:
             note = "Note: --think applies to search bots only; it changes nothing here."
             console.print(Text(note, style="yellow"))
-        bots = _make_bots(bot_names, game)
-        meta = {"human_seat": human, "opponents": {str(s): n for s, n in bot_names.items()}}
+        bots = _make_bots(bot_specs, game)
+        opponents_meta = {str(s): bot_specs.get(s, HUMAN) for s in bot_names}
+        meta = {"human_seat": human, "opponents": opponents_meta}
         session = PlaySession(
             game=game,
             state=state,
@@ -504,6 +567,7 @@ def play_command(
             save_path=save if save is not None else resume,
             meta=meta,
             thinkers=thinkers,
+            others=people,
         )
         if resume is not None:
             if state.is_over():
@@ -511,8 +575,9 @@ def play_command(
                 for part in session.renderer.final(state):
                     console.print(part)
                 return
-            session.seen = max(0, len(state.log_lines(human)) - RESUME_CONTEXT)
-            session.next_log_title = "The last moves before the game was saved"
+            for person in session.people:
+                session.seen[person] = max(0, len(state.log_lines(person)) - RESUME_CONTEXT)
+                session.log_titles[person] = "The last moves before the game was saved"
         session.run()
 
 
@@ -527,7 +592,7 @@ def _started(
     expert_provinces: bool,
     offer_cards: bool,
 ) -> tuple[State, int, dict[int, str]]:
-    count = DEFAULT_PLAYERS if players is None else players
+    count = default_players(game) if players is None else players
     check_players(game, count)
     human = 0 if seat is None else seat
     if not 0 <= human < count:
