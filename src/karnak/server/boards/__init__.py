@@ -19,7 +19,7 @@ from typing import Any
 
 from karnak.core.actions import Action
 from karnak.core.state import State
-from karnak.server.boards import amunre
+from karnak.server.boards import amunre, aton
 
 
 @dataclass(frozen=True)
@@ -28,4 +28,7 @@ class PageParts:
     page_data: Callable[[State, int | None, Sequence[Action], dict[str, Any]], dict[str, Any]]
 
 
-PAGES: dict[str, PageParts] = {"amunre": PageParts(amunre.board_svg, amunre.page_data)}
+PAGES: dict[str, PageParts] = {
+    "amunre": PageParts(amunre.board_svg, amunre.page_data),
+    "aton": PageParts(aton.board_svg, aton.page_data),
+}
