@@ -1,5 +1,6 @@
 // The game page: renders the seat's view (sent by the server), posts moves, follows live.
 import { $, el } from "./dom.js";
+import * as aton from "./aton.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
@@ -55,6 +56,16 @@ function render(next, force = false) {
     el("span", { class: "version", text: ` move ${view.version}` }));
   renderDecision();
   $("board").innerHTML = view.page ? view.page.board_svg : "";
+  if (view.game === "aton") {
+    // Aton's page has its own controls (cartouches, clickable squares): see aton.js.
+    aton.render(view, { play, takeBack, chip, replayMode });
+  } else {
+    renderAmunRe();
+  }
+  renderLog();
+}
+
+function renderAmunRe() {
   // The board is the same drawing for everyone; the provinces this seat can act on are
   // marked here, from its own moves.
   const movable = new Set(view.page ? view.page.provinces_of_moves.filter((p) => p) : []);
@@ -72,7 +83,6 @@ function render(next, force = false) {
   renderHand();
   renderPlayers();
   renderResult();
-  renderLog();
 }
 
 function renderDecision() {

@@ -25,7 +25,9 @@ function currentGame() { return games.find((g) => g.name === $("game").value); }
 function renderPlayers() {
   const game = currentGame();
   const select = $("players");
-  const keep = Number(select.value) || Math.min(4, game.max_players);
+  // keep the chosen count when the new game allows it (Amun-Re 3-5, Aton 2)
+  const wanted = Number(select.value) || 4;
+  const keep = Math.min(game.max_players, Math.max(game.min_players, wanted));
   select.replaceChildren();
   for (let n = game.min_players; n <= game.max_players; n++) {
     select.append(el("option", { value: n, text: `${n} players`, selected: n === keep ? "" : null }));
@@ -60,6 +62,7 @@ function renderSeats() {
 function renderOptions() {
   const box = $("options");
   box.replaceChildren(el("legend", { text: "Options" }));
+  box.hidden = !currentGame().options.length; // Aton has none
   for (const option of currentGame().options) {
     let input;
     if (typeof option.default === "boolean") {
