@@ -54,7 +54,11 @@ def games_command() -> None:
             table.add_row(
                 name,
                 game.title,
-                f"{game.min_players}-{game.max_players}",
+                (
+                    str(game.min_players)
+                    if game.min_players == game.max_players
+                    else f"{game.min_players}-{game.max_players}"
+                ),
                 game.version,
                 options or "none",
             )
