@@ -213,14 +213,14 @@ def test_corrected_board_is_validated_and_shown(tmp_path: Path) -> None:
     ],
 )
 def test_malformed_board_files_are_refused(
-    tmp_path: Path, old: str, new: str, message: str
+    play_runner: CliRunner, tmp_path: Path, old: str, new: str, message: str
 ) -> None:
     text = board_text()
     assert old in text
     path = tmp_path / "bad.toml"
     path.write_text(text.replace(old, new, 1))
     for command in (["board", "aton"], ["simulate", "aton", "-n", "1"], [*PLAY]):
-        result = runner.invoke(app, [*command, "--board", str(path)], "quit\n")
+        result = play_runner.invoke(app, [*command, "--board", str(path)], "quit\n")
         assert result.exit_code == 1, result.output
         assert message in result.output
         assert "Traceback" not in result.output
@@ -305,8 +305,9 @@ def test_games_lists_aton() -> None:
         ([*PLAY, "--expert-provinces"], "Aton has no option(s) expert_provinces"),
     ],
 )
-def test_bad_arguments(command: list[str], message: str) -> None:
-    result = runner.invoke(app, command, "quit\n")
+def test_bad_arguments(play_runner: CliRunner, command: list[str], message: str) -> None:
+    # in a scratch directory: were a command to start a game after all, its record lands there
+    result = play_runner.invoke(app, command, "quit\n")
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
