@@ -367,6 +367,8 @@ def test_bad_moves_get_clear_answers(play_runner: CliRunner) -> None:
         "exchange",
         "exchange",
         "help",
+        "board",
+        "log",
         "quit",
     ]
     result = play_runner.invoke(app, [*PLAY, "--seed", "1"], "\n".join(lines) + "\n")
@@ -384,6 +386,8 @@ def test_bad_moves_get_clear_answers(play_runner: CliRunner) -> None:
     assert "Red hands in the exchange counter" in out
     assert "Red cannot 'exchange': you have already used your exchange counter" in out
     assert "allocate C1 C2 C3 C4 lays your four cards on cartouches 1 to 4" in out  # help
+    assert "Aton temples (built-in)" in out  # board
+    assert "The whole log as you saw it" in out  # log
     assert "Stopped: you quit" in out
 
 

@@ -87,9 +87,7 @@ def _cards(cards: list[int] | None) -> str:
     return " ".join(map(str, cards)) if cards else "·"
 
 
-def _removal(card: int, round_number: int) -> str:
-    if round_number == 1:
-        return "no removal in round 1"
+def _removal(card: int) -> str:
     if card == 1:
         return "remove 1 of yours"
     if card == 2:
@@ -148,8 +146,8 @@ class AtonRenderer:
         size = max(len(t) for t in board.temples)
         for number in range(1, size + 1):
             table.add_column(str(number), justify="center", min_width=3)
-        for seat, name in enumerate(names):
-            table.add_column(Text(name, style=seat_style(seat)), justify="right")
+        for seat, mark in enumerate(seat_marks):  # counters per temple, headed by the marks
+            table.add_column(Text(mark, style=seat_style(seat)), justify="right")
         reach = obs["reach"] or 0
         for index, (squares, occupants) in enumerate(
             zip(board.temples, obs["temples"], strict=True)
@@ -300,9 +298,10 @@ class AtonRenderer:
             return "swap these four cards for four new ones; once a game"
         if isinstance(action, Allocate):
             _, second, third, fourth = action.cards
-            return (
-                f"{_removal(second, game_state.round)} · {_reach(third)} · bring {fourth} into play"
-            )
+            parts = [_reach(third), f"bring {fourth} into play"]
+            if game_state.round > 1:  # nothing is removed in the first round
+                parts.insert(0, _removal(second))
+            return " · ".join(parts)
         if isinstance(action, Remove | Place):
             temple, square = action.temple - 1, action.square - 1
             try:
