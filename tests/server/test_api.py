@@ -137,6 +137,10 @@ def test_available_games_list_options(client: TestClient) -> None:
     amunre = next(g for g in games if g["name"] == "amunre")
     assert amunre["min_players"] == 3 and amunre["max_players"] == 5
     assert {o["name"] for o in amunre["options"]} >= {"edition", "expert_provinces"}
+    # each game lists the bots it has, so the lobby offers only those
+    assert {"random", "heuristic", "ismcts"} <= set(amunre["bots"])
+    for game in games:
+        assert "random" in game["bots"] and "ismcts" in game["bots"]
 
 
 def test_pages_and_static_files_are_served(client: TestClient) -> None:

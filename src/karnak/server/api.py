@@ -17,6 +17,7 @@ from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisco
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from karnak.bots.base import available_bots
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
 from karnak.server.rooms import Room, SubmitError
@@ -146,6 +147,7 @@ async def list_available_games() -> list[dict[str, Any]]:
                 "title": game.title,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
+                "bots": sorted(available_bots(game)),
                 "options": [
                     {
                         "name": spec.name,

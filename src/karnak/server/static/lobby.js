@@ -50,8 +50,10 @@ function renderSeats() {
     const name = el("input", { class: "name", placeholder: `Seat ${i + 1} name (optional)`, maxlength: 40,
       value: previous ? previous.querySelector(".name").value : "" });
     const level = el("select", { class: "level", "aria-label": `seat ${i + 1} bot level` },
-      ...BOT_LEVELS.map(([spec, label]) => el("option", { value: spec, text: label })));
-    if (previous) level.value = previous.querySelector(".level").value;
+      ...BOT_LEVELS.filter(([spec]) => currentGame().bots.includes(spec.split(":")[0]))
+        .map(([spec, label]) => el("option", { value: spec, text: label })));
+    const kept = previous ? previous.querySelector(".level").value : null;
+    if (kept && [...level.options].some((o) => o.value === kept)) level.value = kept;
     level.hidden = kind !== "bot";
     kindSelect.addEventListener("change", () => { level.hidden = kindSelect.value !== "bot"; });
     row.append(el("span", { class: "seat-label", text: `Seat ${i + 1}` }), kindSelect, name, level);
