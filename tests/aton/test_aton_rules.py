@@ -73,7 +73,8 @@ def test_the_game_ends_after_the_scoring_that_reaches_40() -> None:
     state.kingdom = [BLUE] * 8
     state.stock = [28, 21]
     state._score()  # red: temple 2 gives 5 -> 41
-    assert state.is_over() and state.winner is None
+    # the game ends with the scoring: nobody is asked to take counters back
+    assert state.is_over() and state.winner is None and state.to_move() == ()
     assert state.score == [41, 30] and state.winners() == [RED]
 
 
@@ -127,6 +128,10 @@ def test_the_exchange_is_once_a_game_and_replaces_the_four_cards() -> None:
     assert all(isinstance(a, Allocate) for a in state.legal_actions(RED))
     obs = state.observation(BLUE)
     assert obs["players"][RED]["exchange_used"] is True  # public; the cards are not
+    assert obs["players"][RED]["discards"] == {} and obs["players"][RED]["discards_face_down"] == 4
+    other = state.clone()  # other cards given up: blue sees the same
+    other.face_down[RED] = other.discards[RED] = [5 - card for card in old]
+    assert other.observation(BLUE) == obs
 
 
 def test_a_full_kingdom_sends_removed_counters_back_to_the_stock() -> None:

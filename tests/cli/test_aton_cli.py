@@ -207,9 +207,9 @@ def test_corrected_board_is_validated_and_shown(tmp_path: Path) -> None:
         (
             "bonus = { 11 = 1, 12 = 1 }",
             "bonus = { x = 1, 12 = 1 }",
-            "is not a valid Aton board file",
+            "bonus square 'x' is not a square number",
         ),
-        ("green = [5, 6, 7]", "green = 5", "is not a valid Aton board file"),
+        ("green = [5, 6, 7]", "green = 5", "green must be a list of square numbers"),
     ],
 )
 def test_malformed_board_files_are_refused(

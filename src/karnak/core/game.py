@@ -93,9 +93,11 @@ class Game(ABC):
 
     def check_player_count(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
-            raise InvalidOptionError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {count}"
-            )
+            if self.min_players == self.max_players:
+                allowed = f"exactly {self.min_players}"
+            else:
+                allowed = f"{self.min_players} to {self.max_players}"
+            raise InvalidOptionError(f"{self.title} is for {allowed} players, not {count}")
 
     def seat_names(self, count: int) -> list[str]:
         """Default names for ``count`` seats (colours where the game has them)."""

@@ -73,9 +73,10 @@ def parse_board(data: Mapping[str, Any], source: str = "data") -> Board:
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise BoardDataError(f"{source}: constants.{name} must be a positive whole number")
         values[name] = value
-    confidence = {
-        f"constants.{k}": str(v) for k, v in dict(constants.get("confidence", {})).items()
-    }
+    given = constants.get("confidence", {})
+    if not isinstance(given, Mapping):
+        raise BoardDataError(f"{source}: constants.confidence must be a table")
+    confidence = {f"constants.{k}": str(v) for k, v in given.items()}
     temples = data.get("temples")
     if not isinstance(temples, list) or len(temples) != TEMPLES:
         raise BoardDataError(f"{source}: exactly {TEMPLES} [[temples]] are needed")
@@ -83,18 +84,28 @@ def parse_board(data: Mapping[str, Any], source: str = "data") -> Board:
     built = []
     for index, temple in enumerate(temples, start=1):
         where = f"{source}: temple {index}"
+        if not isinstance(temple, Mapping):
+            raise BoardDataError(f"{where}: each [[temples]] entry must be a table")
         if temple.get("number") != index:
             raise BoardDataError(f"{where}: the temples must be numbered 1 to {TEMPLES} in order")
         squares: dict[int, Square] = {}
-        listed: list[tuple[Any, Square]] = [
-            (number, Square(colour)) for colour in COLOURS for number in temple.get(colour, [])
-        ]
-        for number, points in dict(temple.get("bonus", {})).items():
-            if not isinstance(points, int) or points <= 0:
+        listed: list[tuple[Any, Square]] = []
+        for colour in COLOURS:
+            numbers = temple.get(colour, [])
+            if not isinstance(numbers, list):
+                raise BoardDataError(f"{where}: {colour} must be a list of square numbers")
+            listed.extend((number, Square(colour)) for number in numbers)
+        bonus = temple.get("bonus", {})
+        if not isinstance(bonus, Mapping):
+            raise BoardDataError(f"{where}: bonus must be a table such as {{ 12 = 2 }}")
+        for number, points in bonus.items():
+            if not str(number).isdigit():
+                raise BoardDataError(f"{where}: bonus square {number!r} is not a square number")
+            if not isinstance(points, int) or isinstance(points, bool) or points <= 0:
                 raise BoardDataError(f"{where}: bonus square {number} needs positive points")
             listed.append((int(number), Square("bonus", points)))
         for number, square in listed:
-            if not isinstance(number, int) or not 1 <= number <= size:
+            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= size:
                 raise BoardDataError(f"{where}: square {number!r} is not between 1 and {size}")
             if number in squares:
                 raise BoardDataError(f"{where}: square {number} is listed twice")

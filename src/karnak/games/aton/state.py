@@ -55,7 +55,7 @@ class AtonState(State):
         "win_reason",
     )
     _LISTS = ("exchanged", "stock", "score", "kingdom", "order")
-    _NESTED = ("piles", "discards", "hands", "temples")
+    _NESTED = ("piles", "discards", "face_down", "hands", "temples")
 
     def __init__(
         self,
@@ -91,6 +91,8 @@ class AtonState(State):
         self.order = [0, 1]
         self.piles: list[list[int]] = [[], []]
         self.discards: list[list[int]] = [[], []]
+        #: The part of each discard pile that nobody saw (cards given up in the exchange).
+        self.face_down: list[list[int]] = [[], []]
         self.hands: list[list[int]] = [[], []]
         self.temples = [[EMPTY] * len(t) for t in board.temples]
         self.alloc: list[list[int] | None] = [None, None]
@@ -132,7 +134,7 @@ class AtonState(State):
         if self.phase == PLACE:
             return [Place(t + 1, s + 1) for t, s in self._free(self.reach)]
         if self.phase == CLEANUP:
-            temple = self._cleanup_temple(seat, self.cleanup[0][1])
+            temple = self.cleanup_temple(seat, self.cleanup[0][1])
             return [Remove(temple + 1, s + 1) for s in self._own_squares(seat, temple)]
         return []
 
@@ -144,8 +146,9 @@ class AtonState(State):
                 return "you have already used your exchange counter"
             return "cards are exchanged only before laying them out"
         if isinstance(action, Place | Remove):
-            if not (1 <= action.temple <= TEMPLES and 1 <= action.square <= 12):
-                return "temples are 1-4 and squares 1-12"
+            size = len(self.board.temples[0])
+            if not (1 <= action.temple <= TEMPLES and 1 <= action.square <= size):
+                return f"temples are 1-{TEMPLES} and squares 1-{size}"
             if self.phase in (REMOVE, PLACE) and action.temple > self.reach:
                 return f"your cartouche 3 card reaches temples 1 to {self.reach} only"
             return f"it does not fit the decision now ({PHASE_NAMES[self.phase]})"
@@ -168,6 +171,7 @@ class AtonState(State):
     def _exchange(self, seat: int) -> None:
         self.exchanged[seat] = True
         self.discards[seat].extend(self.hands[seat])
+        self.face_down[seat].extend(self.hands[seat])  # exchanged cards are never shown
         self.hands[seat] = []
         self.log.add(
             "{who} hands in the exchange counter and draws four new cards.", who=self._n(seat)
@@ -233,6 +237,7 @@ class AtonState(State):
         if not self.piles[seat]:
             pile = self.discards[seat]
             self.discards[seat] = []
+            self.face_down[seat] = []
             self.rng.shuffle(pile)
             self.piles[seat] = pile
             self.log.add("{who}'s pile is used up: the discards are shuffled.", who=self._n(seat))
@@ -500,12 +505,23 @@ class AtonState(State):
             for seat in range(2):
                 if line["points"][seat]:
                     self._gain(seat, line["points"][seat], line["rule"])
+        if max(self.score) >= self.board.win_points:
+            # the game ends with this scoring: taking counters back could change nothing
+            self.phase = OVER
+            self.log.add(
+                "The game ends after this scoring: {a} {x}, {b} {y}.",
+                a=self._n(0),
+                x=self.score[0],
+                b=self._n(1),
+                y=self.score[1],
+            )
+            return
         leader = 1 if self.score[1] > self.score[0] else 0
         self.cleanup = [(seat, t) for seat in (leader, 1 - leader) for t in range(TEMPLES)]
         self.phase = CLEANUP
         self._continue_cleanup()
 
-    def _cleanup_temple(self, seat: int, temple: int) -> int:
+    def cleanup_temple(self, seat: int, temple: int) -> int:
         """Where the counter for ``temple`` comes from: that temple, else the highest one
         holding the priest's counters (-1: none left anywhere)."""
         if self._own_squares(seat, temple):
@@ -518,7 +534,7 @@ class AtonState(State):
     def _continue_cleanup(self) -> None:
         while self.cleanup:
             seat, temple = self.cleanup[0]
-            source = self._cleanup_temple(seat, temple)
+            source = self.cleanup_temple(seat, temple)
             if source < 0:
                 self.cleanup.pop(0)
                 continue
@@ -538,16 +554,6 @@ class AtonState(State):
             self.stock[owner] += 1
         self.kingdom = []
         self.log.add("The Kingdom of the Dead is emptied into the stocks.")
-        if max(self.score) >= self.board.win_points:
-            self.phase = OVER
-            self.log.add(
-                "The game ends after this scoring: {a} {x}, {b} {y}.",
-                a=self._n(0),
-                x=self.score[0],
-                b=self._n(1),
-                y=self.score[1],
-            )
-            return
         self._next_round()
 
     # ------------------------------------------------------------------ the end
@@ -569,16 +575,26 @@ class AtonState(State):
 
     def resample(self, seat: int, rng: Rng) -> AtonState:
         """Re-deal what ``seat`` cannot see: the order of its own pile, the opponent's hand,
-        pile and (before the reveal) sealed cartouches, and every future shuffle."""
+        pile, exchanged cards and (before the reveal) sealed cartouches, and every future
+        shuffle."""
         world = self.clone(log=False)
         world.rng = Rng(rng.next_u64())
         rng.shuffle(world.piles[seat])
         other = 1 - seat
         sealed = world.alloc[other] if not world.revealed else None
+        hidden_discards = world.face_down[other]
         unknown = list(world.piles[other]) + list(world.hands[other]) + list(sealed or [])
+        unknown += hidden_discards
         rng.shuffle(unknown)
         if sealed is not None:
             world.alloc[other], unknown = unknown[:4], unknown[4:]
+        if hidden_discards:
+            shown = list(world.discards[other])
+            for card in hidden_discards:
+                shown.remove(card)
+            count = len(hidden_discards)
+            world.face_down[other], unknown = unknown[:count], unknown[count:]
+            world.discards[other] = shown + world.face_down[other]
         hand = len(world.hands[other])
         world.hands[other], world.piles[other] = unknown[:hand], unknown[hand:]
         return world

@@ -14,6 +14,13 @@ def _by_value(cards: list[int]) -> dict[str, int]:
     return {str(v): cards.count(v) for v in CARD_VALUES if v in cards}
 
 
+def shown_discards(state: AtonState, seat: int) -> list[int]:
+    shown = list(state.discards[seat])
+    for card in state.face_down[seat]:
+        shown.remove(card)
+    return shown
+
+
 def revealed(cards: list[int] | None) -> list[int] | None:
     return None if cards is None else list(cards)
 
@@ -31,7 +38,10 @@ def observe(state: AtonState, seat: int | None) -> dict[str, Any]:
                 "stock": state.stock[s],
                 "exchange_used": state.exchanged[s],
                 "pile": len(state.piles[s]),
-                "discards": _by_value(state.discards[s]),
+                # the discards that were shown (revealed cartouches), and how many were
+                # given up face down in the exchange
+                "discards": _by_value(shown_discards(state, s)),
+                "discards_face_down": len(state.face_down[s]),
                 "hand": len(state.hands[s]),
                 "committed": state.alloc[s] is not None,
                 # the cartouches are public once revealed
@@ -84,4 +94,6 @@ def decision_text(state: AtonState) -> str:
         return f"{who} removes {state.pending} more counter(s) from temples 1 to {state.reach}."
     if phase == "place":
         return f"{who} places {state.pending} more counter(s) in temples 1 to {state.reach}."
-    return f"{who} chooses which counter to take back after the scoring."
+    seat, temple = state.cleanup[0]
+    source = state.cleanup_temple(seat, temple)
+    return f"{who} chooses which counter to take back from temple {source + 1} after the scoring."
