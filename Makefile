@@ -2,7 +2,8 @@
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
-PLAYERS ?= 4
+GAME ?= amunre
+PLAYERS ?=
 
 .PHONY: setup serve play test lint format typecheck unit bench bench-server golden clean
 
@@ -17,8 +18,8 @@ setup: $(STAMP)  ## create the virtualenv and install Karnak with its dev tools
 serve: setup  ## the game server: open http://127.0.0.1:8000 and play in the browser
 	$(BIN)/karnak serve
 
-play: setup  ## play Amun-Re in the terminal against bots
-	$(BIN)/karnak play amunre --players $(PLAYERS)
+play: setup  ## play in the terminal against bots (GAME=aton for Aton; PLAYERS=N)
+	$(BIN)/karnak play $(GAME) $(if $(PLAYERS),--players $(PLAYERS))
 
 test: lint typecheck unit  ## everything CI runs
 
