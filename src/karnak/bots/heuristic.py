@@ -15,7 +15,10 @@ if TYPE_CHECKING:
     from karnak.core.game import Game
 
 #: Game name -> module that defines ``make_heuristic() -> Bot``.
-HEURISTIC_MODULES = {"amunre": "karnak.bots.amunre_heuristic"}
+HEURISTIC_MODULES = {
+    "amunre": "karnak.bots.amunre_heuristic",
+    "aton": "karnak.bots.aton_heuristic",
+}
 
 
 def make_heuristic(game: Game) -> Bot:
