@@ -22,11 +22,24 @@ Why ratios
     between runs. Each Karnak row is therefore also divided by the references' actions/s
     measured in the same process; half of each reference's budget runs before the Karnak
     rows and half after, so slow drift affects both sides alike. The target for Amun-Re is
-    at least 100,000 actions/s and at least 0.4 times oh_hell's actions/s.
+    at least 100,000 actions/s and at least 0.4 times oh_hell's actions/s; Aton has no
+    target of its own and is reported alongside.
+
+Player counts
+    ``--players`` lists the counts to measure; each game plays those it allows (Amun-Re 3-5,
+    Aton exactly 2). A game that allows none of them is measured at each count it allows.
+
+What a search pays per step
+    A second table times the calls a search bot makes, on positions taken from random games
+    (every ``COST_EVERY``-th decision, in every phase): ``clone(log=False)``, ``resample``
+    (a world drawn from the deciding seat's information), ``legal_actions``, one
+    ``apply_unchecked`` (on a clone made before the clock starts, with a random legal
+    action) and ``observation``. Each is the mean over the positions, in microseconds, the
+    least of three passes; states/s is clones per second.
 
 Usage::
 
-    python bench/engine.py [--seconds S] [--games amunre] [--players 3,4,5] [--json]
+    python bench/engine.py [--seconds S] [--games amunre,aton] [--players 2,3,4,5] [--json]
     python bench/engine.py --profile [--seconds S] [--players 4]
 
 Without OpenSpiel installed (``pip install -e .[bench]``) the Karnak rows are still measured
@@ -61,6 +74,8 @@ TARGET_RATIO_OH_HELL = 0.4
 REFERENCE_GAMES = ("oh_hell", "python_kuhn_poker")
 BASE_SEED = 20_240_601
 PROFILE_TOP = 25
+COST_EVERY = 3  # every third decision of the random games is a timed position
+COST_GAMES = 40  # random games that provide the timed positions
 
 
 @dataclass
@@ -154,6 +169,112 @@ def run_karnak(name: str, players: int, seconds: float) -> Measurement:
         now = time.perf_counter()
     m.seconds = now - start
     return m
+
+
+def players_for(name: str, requested: list[int]) -> list[int]:
+    """The requested player counts that ``name`` allows, or every count it allows."""
+    game = get_game(name)
+    allowed = [p for p in requested if game.min_players <= p <= game.max_players]
+    return allowed or list(range(game.min_players, game.max_players + 1))
+
+
+@dataclass
+class Costs:
+    """Mean microseconds per call of what a search bot does at each step."""
+
+    game: str
+    players: int
+    positions: int
+    clone_us: float
+    resample_us: float
+    legal_actions_us: float
+    apply_us: float
+    observation_us: float
+
+    @property
+    def states_per_second(self) -> float:
+        return 1e6 / self.clone_us if self.clone_us else 0.0
+
+
+def sample_positions(name: str, players: int) -> list[Any]:
+    """Positions from ``COST_GAMES`` seeded random games, every ``COST_EVERY``-th decision."""
+    game = get_game(name)
+    rng = Rng(BASE_SEED + 7 * players)
+    found = []
+    for g in range(COST_GAMES):
+        state = game.new_state(players, seed=BASE_SEED + g)
+        state.log.enabled = False
+        step = 0
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            if step % COST_EVERY == 0:
+                found.append(state.clone(log=False))
+            state.apply_unchecked(seat, legal[rng.below(len(legal))])
+            step += 1
+    return found
+
+
+def time_per_call(positions: list[Any], call: Any, repeat: int = 3) -> float:
+    """Least over ``repeat`` passes of the mean microseconds of ``call(position)``."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for position in positions:
+            call(position)
+        best = min(best, (time.perf_counter() - start) / len(positions))
+    return best * 1e6
+
+
+def time_apply(
+    positions: list[Any], movers: list[int], chosen: list[Any], repeat: int = 3
+) -> float:
+    """Least over ``repeat`` passes of the mean microseconds of one ``apply_unchecked``, each
+    on a fresh clone made before the clock starts."""
+    best = float("inf")
+    for _ in range(repeat):
+        worlds = [p.clone(log=False) for p in positions]
+        start = time.perf_counter()
+        for world, seat, action in zip(worlds, movers, chosen, strict=True):
+            world.apply_unchecked(seat, action)
+        best = min(best, (time.perf_counter() - start) / len(positions))
+    return best * 1e6
+
+
+def measure_costs(name: str, players: int) -> Costs:
+    positions = sample_positions(name, players)
+    rng = Rng(BASE_SEED)
+    movers = [p.to_move()[0] for p in positions]
+    chosen = []
+    for position, seat in zip(positions, movers, strict=True):
+        legal = position.legal_actions(seat)
+        chosen.append(legal[rng.below(len(legal))])
+    pairs = list(zip(positions, movers, strict=True))
+    return Costs(
+        game=name,
+        players=players,
+        positions=len(positions),
+        clone_us=time_per_call(positions, lambda p: p.clone(log=False)),
+        resample_us=time_per_call(pairs, lambda ps: ps[0].resample(ps[1], rng)),
+        legal_actions_us=time_per_call(pairs, lambda ps: ps[0].legal_actions(ps[1])),
+        apply_us=time_apply(positions, movers, chosen),
+        observation_us=time_per_call(pairs, lambda ps: ps[0].observation(ps[1])),
+    )
+
+
+def format_costs(costs: list[Costs]) -> str:
+    header = (
+        f"{'game':<18} {'players':>7} {'clone':>8} {'resample':>9} {'legal':>8} {'apply':>8}"
+        f" {'observe':>8} {'states/s':>10}"
+    )
+    lines = [header, "-" * len(header)]
+    for c in costs:
+        lines.append(
+            f"{c.game:<18} {c.players:>7} {c.clone_us:>8.1f} {c.resample_us:>9.1f}"
+            f" {c.legal_actions_us:>8.1f} {c.apply_us:>8.1f} {c.observation_us:>8.1f}"
+            f" {c.states_per_second:>10,.0f}"
+        )
+    return "\n".join(lines)
 
 
 # --- OpenSpiel references -------------------------------------------------------------------
@@ -302,19 +423,24 @@ def print_text(report: dict[str, Any], karnak_rows: list[Row], reference_rows: l
                 f"  {row.game}: {row.chance_actions_per_game:.1f} of"
                 f" {row.actions_per_game:.1f} actions per game are chance outcomes"
             )
+    costs = report.get("_costs") or []
+    if costs:
+        print()
+        print("Per call, microseconds (mean over positions from random games, least of 3 passes):")
+        print(format_costs(costs))
 
 
 # --- profiling ------------------------------------------------------------------------------
 
 
-def profile(players: int, seconds: float) -> None:
-    """cProfile random Amun-Re games and print the hottest functions."""
+def profile(name: str, players: int, seconds: float) -> None:
+    """cProfile random games of ``name`` and print the hottest functions."""
     profiler = cProfile.Profile()
     profiler.enable()
-    m = run_karnak(TARGET_GAME, players, seconds)
+    m = run_karnak(name, players, seconds)
     profiler.disable()
     print(
-        f"Profiled {TARGET_GAME}, {players} players: {m.games} games, {m.actions} actions"
+        f"Profiled {name}, {players} players: {m.games} games, {m.actions} actions"
         f" in {m.seconds:.1f} s (slowed down by the profiler)"
     )
     for key in ("cumulative", "tottime"):
@@ -330,13 +456,18 @@ def profile(players: int, seconds: float) -> None:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time budget per row")
-    parser.add_argument("--games", default="amunre", help="comma-separated Karnak games")
-    parser.add_argument("--players", default="3,4,5", help="comma-separated player counts")
+    parser.add_argument("--games", default="amunre,aton", help="comma-separated Karnak games")
+    parser.add_argument(
+        "--players",
+        default="2,3,4,5",
+        help="comma-separated player counts (each game plays those it allows)",
+    )
+    parser.add_argument("--no-costs", action="store_true", help="skip the per-call costs table")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="cProfile Amun-Re at the first player count instead of benchmarking",
+        help="cProfile the first game at its first player count instead of benchmarking",
     )
     return parser.parse_args(argv)
 
@@ -352,10 +483,13 @@ def measure_references(pyspiel: Any | None, seconds: float, before: bool) -> dic
     }
 
 
-def benchmark(games: list[str], players: list[int], seconds: float) -> dict[str, Any]:
+def benchmark(
+    games: list[str], players: list[int], seconds: float, costs: bool = True
+) -> dict[str, Any]:
     pyspiel = load_pyspiel()
     first = measure_references(pyspiel, seconds, before=True)
-    karnak = [(g, p, run_karnak(g, p, seconds)) for g in games for p in players]
+    plan = [(g, p) for g in games for p in players_for(g, players)]
+    karnak = [(g, p, run_karnak(g, p, seconds)) for g, p in plan]
     second = measure_references(pyspiel, seconds, before=False)
 
     reference_rows: dict[str, Row] = {}
@@ -366,6 +500,7 @@ def benchmark(games: list[str], players: list[int], seconds: float) -> dict[str,
     karnak_rows = [Row.of(g, p, m) for g, p, m in karnak]
     for row in karnak_rows:
         fill_ratios(row, reference_rows)
+    cost_rows = [measure_costs(g, p) for g, p in plan] if costs else []
 
     return {
         "seconds_per_row": seconds,
@@ -382,7 +517,9 @@ def benchmark(games: list[str], players: list[int], seconds: float) -> dict[str,
         ),
         "karnak": [asdict(r) for r in karnak_rows],
         "references": [asdict(r) for r in reference_rows.values()],
+        "costs": [{**asdict(c), "states_per_second": c.states_per_second} for c in cost_rows],
         "_rows": (karnak_rows, list(reference_rows.values())),
+        "_costs": cost_rows,
     }
 
 
@@ -391,11 +528,13 @@ def main(argv: list[str] | None = None) -> int:
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     players = [int(p) for p in args.players.split(",") if p.strip()]
     if args.profile:
-        profile(players[0], args.seconds)
+        name = games[0] if games else TARGET_GAME
+        profile(name, players_for(name, players)[0], args.seconds)
         return 0
-    report = benchmark(games, players, args.seconds)
+    report = benchmark(games, players, args.seconds, costs=not args.no_costs)
     karnak_rows, reference_rows = report.pop("_rows")
     if args.json:
+        report.pop("_costs")
         print(json.dumps(report, indent=2))
     else:
         print_text(report, karnak_rows, reference_rows)
