@@ -578,13 +578,18 @@ class AtonState(State):
         pile, exchanged cards and (before the reveal) sealed cartouches, and every future
         shuffle."""
         world = self.clone(log=False)
+        world.history = []  # it would hold the other priest's sealed cards
         world.rng = Rng(rng.next_u64())
+        # Each pool is sorted before it is shuffled, so the world drawn depends only on what
+        # the seat knows and on ``rng``, never on the true order of the hidden cards.
+        world.piles[seat].sort()
         rng.shuffle(world.piles[seat])
         other = 1 - seat
         sealed = world.alloc[other] if not world.revealed else None
         hidden_discards = world.face_down[other]
         unknown = list(world.piles[other]) + list(world.hands[other]) + list(sealed or [])
         unknown += hidden_discards
+        unknown.sort()
         rng.shuffle(unknown)
         if sealed is not None:
             world.alloc[other], unknown = unknown[:4], unknown[4:]
@@ -594,7 +599,7 @@ class AtonState(State):
                 shown.remove(card)
             count = len(hidden_discards)
             world.face_down[other], unknown = unknown[:count], unknown[count:]
-            world.discards[other] = shown + world.face_down[other]
+            world.discards[other] = sorted(shown) + world.face_down[other]
         hand = len(world.hands[other])
         world.hands[other], world.piles[other] = unknown[:hand], unknown[hand:]
         return world
