@@ -177,6 +177,9 @@ def test_non_interference(seed: int) -> None:
 
                 # the re-dealt world really differs where the seat cannot see
                 assert unseen(world, other) == unseen(state, other)
+                # worlds are drawn from what the seat knows only: the same world comes out
+                # of the true state and of any state the seat cannot tell from it
+                assert world.resample(seat, Rng(99)) == state.resample(seat, Rng(99))
 
     play(seed, check)
 
