@@ -259,7 +259,7 @@ class Room:
             for k in range(UNDO_WORLDS):
                 world = before.resample(viewer, Rng(k))
                 if action not in world.legal_actions(seat):
-                    return "the move showed a hidden card"
+                    return "the move depended on cards another player cannot see"
                 world.apply_unchecked(seat, action)
                 if world.observation(viewer) != seen:
                     return "the move revealed hidden information or a random draw"
