@@ -99,6 +99,17 @@ class Game(ABC):
                 allowed = f"{self.min_players} to {self.max_players}"
             raise InvalidOptionError(f"{self.title} is for {allowed} players, not {count}")
 
+    def checked_seats(self, players: Sequence[str] | int, seed: int) -> list[str]:
+        """The seat names a new state gets (defaults for a bare count), after checking the
+        count, the names and the seed: the common part of every game's ``new_state``."""
+        names = self.seat_names(players) if isinstance(players, int) else list(players)
+        self.check_player_count(len(names))
+        if len(set(names)) != len(names) or not all(n.strip() for n in names):
+            raise InvalidOptionError("seat names must be distinct and not empty")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidOptionError(f"the seed must be a whole number, not {seed!r}")
+        return names
+
     def seat_names(self, count: int) -> list[str]:
         """Default names for ``count`` seats (colours where the game has them)."""
         names = list(self.default_seat_names[:count])

@@ -51,12 +51,7 @@ class Aton(Game):
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
     ) -> AtonState:
-        names = self.seat_names(players) if isinstance(players, int) else list(players)
-        self.check_player_count(len(names))
-        if len(set(names)) != len(names) or not all(n.strip() for n in names):
-            raise InvalidOptionError("seat names must be distinct and not empty")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InvalidOptionError(f"the seed must be a whole number, not {seed!r}")
+        names = self.checked_seats(players, seed)
         return AtonState(self, self.board, names, seed, self.resolve_options(options))
 
     def parse_action(self, text: str) -> AtonAction:
