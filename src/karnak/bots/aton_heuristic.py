@@ -52,7 +52,7 @@ Search bots call :func:`act` inside rollouts, so a decision reads the state's li
 
 Tuning
     The constants were set by paired self-play: one setting against another, 500 seeds with
-    both seatings each (1,000 games per comparison, about 3 points of standard error). The
+    both seatings each (1,000 games per comparison, a 95% margin of about 3 points). The
     largest gains came from weighing the board at twice the points of cartouche 1 (counters
     stay on the board through several scorings; 2x won 57.8% against 1x) and from judging
     placements against the other priest's removals still to come (59.3% against the same bot
@@ -532,8 +532,8 @@ def _plan(
 ) -> dict[int, list[tuple[int, float]]]:
     """Seat 0's greedy turn for each reach: take off ``amount`` counters (opposing ones; one
     of its own for -1), then place up to ``places`` counters, each time on the best kind in
-    reach. Returns per reach the (stage, gain) of every step: stage 0 removals, 1 placements
-    (0 too when there is nothing to remove).
+    reach. Returns per reach the (stage, gain) of every step, in order: stage 0 for the
+    removals, 1 for the placements.
 
     Reaches that choose alike share their steps: one search of the board serves them all
     until their choices part, so four reaches cost little more than one.
