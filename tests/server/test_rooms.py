@@ -93,3 +93,15 @@ def test_tokens_identify_seats() -> None:
     assert room.seat_for_token("t2") == 2
     assert room.seat_for_token("nope") is None
     assert room.seat_for_token(None) is None
+
+
+def test_an_exchange_at_a_sealed_step_leaves_the_other_seats_choice_valid() -> None:
+    """Aton: while one priest swaps its cards, the other's allocation (chosen at the earlier
+    version of the same sealed step) is still accepted."""
+    aton = get_game("aton")
+    seats = [SeatInfo(i, name, "human", None, f"hash{i}") for i, name in enumerate(("R", "B"))]
+    room = Room("g2", aton, aton.new_state(["R", "B"], seed=2), seats, 2)
+    seen = room.version
+    red_choice = room.state.legal_actions(0)[-1]
+    room.accept(1, aton.parse_action("exchange"))
+    assert room.check(0, seen, red_choice) is None  # not stale

@@ -213,10 +213,14 @@ class Room:
         self.state = state = after
         self.previous = previous
         self.version = self.version + 1 if version is None else version
+        # A sealed step goes on while only this seat's own part of it happened: its
+        # commitment, or a private step before it (Aton's exchange): the others' choices,
+        # made at an earlier version of the same step, stay valid.
+        movers_after = set(state.to_move())
         same_step = (
             sealed_before
             and state.is_simultaneous()
-            and set(state.to_move()) == movers_before - {seat}
+            and movers_before - {seat} <= movers_after <= movers_before
         )
         if not same_step:
             self.step_started = self.version
