@@ -135,17 +135,8 @@ class AtonRenderer:
         """The four temples: each square's colour over the counter on it (· when empty)."""
         seat_marks = marks(names)
         legend = ", ".join(f"{m} = {n}" for m, n in zip(seat_marks, names, strict=True))
-        table = Table(
-            title=Text(f"Temples ({legend}; · empty)"),
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            padding=(0, 1, 0, 0),
-            pad_edge=False,
-        )
-        table.add_column("", no_wrap=True)
-        size = max(len(t) for t in board.temples)
-        for number in range(1, size + 1):
-            table.add_column(str(number), justify="center", min_width=3)
+        table = _squares_table(Text(f"Temples ({legend}; · empty)"), "", board)
+        size = _size(board)
         for seat, mark in enumerate(seat_marks):  # counters per temple, headed by the marks
             table.add_column(Text(mark, style=seat_style(seat)), justify="right")
         reach = obs["reach"] or 0
@@ -388,17 +379,9 @@ class AtonRenderer:
         return "built-in" if board.source == str(DEFAULT_BOARD) else board.source
 
     def _figures_table(self, board: Board) -> Table:
-        table = Table(
-            title=Text(f"Aton temples ({self._source(board)})", style="italic"),
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            padding=(0, 1, 0, 0),
-            pad_edge=False,
-        )
-        table.add_column("Temple", no_wrap=True)
-        size = max(len(t) for t in board.temples)
-        for number in range(1, size + 1):
-            table.add_column(str(number), justify="center", min_width=3)
+        title = Text(f"Aton temples ({self._source(board)})", style="italic")
+        table = _squares_table(title, "Temple", board)
+        size = _size(board)
         table.add_column("Confidence", no_wrap=True)
         for index, squares in enumerate(board.temples):
             level = board.confidence.get(f"temple.{index + 1}", "printed")
@@ -468,3 +451,14 @@ class AtonRenderer:
 
 def _size(board: Board) -> int:
     return max(len(t) for t in board.temples)
+
+
+def _squares_table(title: Text, first: str, board: Board) -> Table:
+    """A table with a first column headed ``first`` and one column per temple square."""
+    table = Table(
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False
+    )
+    table.add_column(first, no_wrap=True)
+    for number in range(1, _size(board) + 1):
+        table.add_column(str(number), justify="center", min_width=3)
+    return table
