@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 _GAMES: dict[str, str] = {
     "amunre": "karnak.games.amunre:GAME",
     "aton": "karnak.games.aton:GAME",
+    "egyptia": "karnak.games.egyptia:GAME",
 }
 _ALIASES = {"amun-re": "amunre", "amun_re": "amunre"}
 

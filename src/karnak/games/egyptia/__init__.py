@@ -1,0 +1,102 @@
+"""Steven Aramini's Egyptia (1 to 99 players): a roll-and-write on a hex sheet.
+
+>>> from karnak.games.egyptia import GAME
+>>> state = GAME.new_state(1, seed=1, options={"cards": "A2,B2,C3,D2,E3"})
+>>> state.cards, state.to_move()
+(['A2', 'B2', 'C3', 'D2', 'E3'], (0,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from karnak.core.errors import InvalidOptionError
+from karnak.core.game import Game, OptionSpec
+from karnak.games.egyptia.actions import EgyptiaAction, action_from_json, parse_action
+from karnak.games.egyptia.sheet import Sheet, default_sheet, load_sheet, parse_sheet
+from karnak.games.egyptia.state import EgyptiaState
+
+
+class Egyptia(Game):
+    name = "egyptia"
+    title = "Egyptia"
+    #: Bumped whenever a behaviour change would make old records replay differently.
+    version = "1.0"
+    min_players = 1
+    max_players = 99
+    default_seat_names = ()
+    options = (
+        OptionSpec(
+            "cards",
+            "",
+            "the Pharaoh cards to play with, e.g. A2,B2,C3,D2,E3 (letters left out are drawn)",
+        ),
+    )
+
+    def __init__(self, sheet: Sheet | None = None):
+        self.sheet = sheet or default_sheet()
+
+    def with_sheet(self, sheet: Sheet) -> Egyptia:
+        """The same game on a corrected sheet file."""
+        return Egyptia(sheet)
+
+    def variant_data(self) -> dict[str, Any] | None:
+        if self.sheet == default_sheet():
+            return None
+        return {"sheet": dict(self.sheet.raw), "sheet_source": self.sheet.source}
+
+    def with_variant_data(self, data: Mapping[str, Any]) -> Egyptia:
+        sheet = data.get("sheet")
+        if not isinstance(sheet, Mapping):
+            raise InvalidOptionError("an Egyptia variant must carry a 'sheet' object")
+        return Egyptia(parse_sheet(sheet, source=str(data.get("sheet_source", "record"))))
+
+    def seat_names(self, count: int) -> list[str]:
+        return [f"Builder {i + 1}" for i in range(count)]
+
+    def resolve_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        resolved = super().resolve_options(options)
+        resolved["cards"] = self._check_cards(resolved["cards"])
+        return resolved
+
+    def _check_cards(self, value: Any) -> str:
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise InvalidOptionError(f"option 'cards' must be text such as A2,B2, not {value!r}")
+        wanted = [c.strip().upper() for c in value.split(",") if c.strip()]
+        known = {c.id for c in self.sheet.cards}
+        letters = set()
+        for card in wanted:
+            if card not in known:
+                raise InvalidOptionError(
+                    f"there is no Pharaoh card {card!r}; cards are {', '.join(sorted(known))}"
+                )
+            if card[0] in letters:
+                raise InvalidOptionError(f"option 'cards' names two cards of letter {card[0]}")
+            letters.add(card[0])
+        return ",".join(sorted(wanted))
+
+    def new_state(
+        self,
+        players: Sequence[str] | int,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+    ) -> EgyptiaState:
+        names = self.checked_seats(players, seed)
+        return EgyptiaState(self, self.sheet, names, seed, self.resolve_options(options))
+
+    def parse_action(self, text: str) -> EgyptiaAction:
+        return parse_action(text)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> EgyptiaAction:
+        return action_from_json(data)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> EgyptiaState:
+        return EgyptiaState.from_json(self, self.sheet, data)
+
+
+GAME = Egyptia()
+
+__all__ = ["GAME", "Egyptia", "EgyptiaState", "Sheet", "load_sheet"]

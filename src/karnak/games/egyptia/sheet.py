@@ -1,0 +1,428 @@
+"""Egyptia's printed material as data: the dice table, costs, the player sheet and the cards.
+
+Much of the sheet is reconstructed (see ``data/sheet.toml``), so nothing here is hard-coded:
+a player with the printed sheet loads a corrected file and every rule follows it. The map is
+read from rows of text so that any hex shape can be drawn; hexes get doubled coordinates
+(column counted in half hexes), from which neighbours and straight lines follow.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from karnak.core.errors import BoardDataError
+
+DEFAULT_SHEET = Path(__file__).with_name("data") / "sheet.toml"
+FORMAT = "karnak-egyptia-sheet/1"
+
+RESOURCES = ("grain", "diamond", "stone", "favor")
+GRAIN, DIAMOND, STONE, FAVOR = range(4)
+BASIC = (GRAIN, DIAMOND, STONE)
+LETTERS = "gdsf"  # short names of the resources in move texts: 2g, 1d+1f
+
+BUILDINGS = ("pyramid", "quarry", "mine", "obelisk", "field")
+MOUND = "mound"
+WILD = "any"
+LETTERS_OF_CARDS = ("A", "B", "C", "D", "E")
+HEX_KINDS = {".": "plain", "S": "sacred", "O": "oasis"}
+
+Bundle = tuple[int, int, int, int]  # grain, diamond, stone, favor
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die of the resource board: its sides, the building it stands for and, for each
+    value, the column (resource index) it goes to."""
+
+    sides: int
+    building: str
+    columns: tuple[int, ...]  # columns[value - 1]
+    confidence: str = "printed"
+
+    def column_of(self, value: int) -> int:
+        return self.columns[value - 1]
+
+
+@dataclass(frozen=True)
+class Hex:
+    label: str
+    col: int  # doubled coordinates: neighbours differ by (±2, 0) or (±1, ±1)
+    row: int
+    kind: str  # plain, sacred, oasis
+
+    @property
+    def sacred(self) -> bool:
+        return self.kind == "sacred"
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    rule: str
+    points: tuple[int, ...]
+    text: str
+    confidence: str
+
+    @property
+    def letter(self) -> str:
+        return self.id[0]
+
+
+@dataclass(frozen=True)
+class Rank:
+    name: str
+    low: int
+
+
+@dataclass(frozen=True)
+class Sheet:
+    dice: tuple[Die, ...]
+    costs: Mapping[str, Bundle]
+    productivity: Mapping[str, int]  # building -> resource index of its track
+    steps: tuple[int, ...]
+    wild_favor: int
+    sacred_favor: int
+    mound_basic: int
+    mound_favor: int
+    hexes: tuple[Hex, ...]
+    river: str
+    ships: tuple[Bundle, ...]
+    dots: Bundle
+    start: Bundle
+    red: Bundle
+    favor_per_point: int
+    basic_per_favor: int
+    ship_points: int
+    pestilence_points: int
+    ranks: tuple[Rank, ...]
+    cards: tuple[Card, ...]
+    confidence: Mapping[str, str] = field(default_factory=dict, compare=False)
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    source: str = field(default="", compare=False)
+    # derived geometry (filled in by __post_init__)
+    oasis: int = field(default=-1, init=False, compare=False)
+    neighbours: tuple[tuple[int, ...], ...] = field(default=(), init=False, compare=False)
+    lines: tuple[tuple[int, ...], ...] = field(default=(), init=False, compare=False)
+    by_label: Mapping[str, int] = field(default_factory=dict, init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        where = {(h.col, h.row): i for i, h in enumerate(self.hexes)}
+        steps = ((2, 0), (-2, 0), (1, 1), (-1, 1), (1, -1), (-1, -1))
+        neighbours = tuple(
+            tuple(
+                sorted(
+                    where[(h.col + dc, h.row + dr)]
+                    for dc, dr in steps
+                    if (h.col + dc, h.row + dr) in where
+                )
+            )
+            for h in self.hexes
+        )
+        groups: dict[tuple[int, int], list[int]] = {}
+        for i, h in enumerate(self.hexes):
+            for axis, key in enumerate((h.row, h.col - h.row, h.col + h.row)):
+                groups.setdefault((axis, key), []).append(i)
+        object.__setattr__(self, "neighbours", neighbours)
+        object.__setattr__(self, "lines", tuple(tuple(g) for g in groups.values() if len(g) > 1))
+        object.__setattr__(self, "by_label", {h.label: i for i, h in enumerate(self.hexes)})
+        object.__setattr__(
+            self, "oasis", next(i for i, h in enumerate(self.hexes) if h.kind == "oasis")
+        )
+
+    @property
+    def buildable(self) -> tuple[int, ...]:
+        return tuple(i for i, h in enumerate(self.hexes) if h.kind != "oasis")
+
+    def card(self, card_id: str) -> Card:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+    def cards_of(self, letter: str) -> list[Card]:
+        return [c for c in self.cards if c.letter == letter]
+
+    def rank(self, points: int) -> str:
+        """The solo builder status for ``points``."""
+        name = self.ranks[0].name
+        for rank in self.ranks:
+            if points >= rank.low:
+                name = rank.name
+        return name
+
+    def die_sides(self) -> tuple[int, ...]:
+        return tuple(d.sides for d in self.dice)
+
+
+# ------------------------------------------------------------------------------ parsing
+def _int(value: Any, where: str, *, low: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise BoardDataError(f"{where} must be a whole number of at least {low}")
+    return value
+
+
+def _bundle(data: Any, where: str) -> Bundle:
+    if not isinstance(data, Mapping):
+        raise BoardDataError(f"{where} must be a table such as {{ stone = 2, grain = 1 }}")
+    unknown = set(data) - set(RESOURCES)
+    if unknown:
+        raise BoardDataError(f"{where}: unknown resource(s) {', '.join(sorted(unknown))}")
+    g, d, s, f = (_int(data.get(name, 0), f"{where}.{name}") for name in RESOURCES)
+    return (g, d, s, f)
+
+
+def _range(text: Any, where: str) -> list[int]:
+    if isinstance(text, int) and not isinstance(text, bool):
+        return [text]
+    if not isinstance(text, str) or not text.strip():
+        raise BoardDataError(f'{where} must be a value or a range such as "1-3"')
+    low, dash, high = text.strip().partition("-")
+    try:
+        a = int(low)
+        b = int(high) if dash else a
+    except ValueError as exc:
+        raise BoardDataError(f'{where}: cannot read {text!r} as a range such as "1-3"') from exc
+    if b < a:
+        raise BoardDataError(f"{where}: the range {text!r} runs backwards")
+    return list(range(a, b + 1))
+
+
+def _dice(data: Any, source: str, confidence: dict[str, str]) -> tuple[Die, ...]:
+    if not isinstance(data, list) or not data:
+        raise BoardDataError(f"{source}: [[dice]] entries are needed, one per die")
+    dice = []
+    for entry in data:
+        if not isinstance(entry, Mapping):
+            raise BoardDataError(f"{source}: each [[dice]] entry must be a table")
+        sides = _int(entry.get("die"), f"{source}: dice.die", low=2)
+        where = f"{source}: d{sides}"
+        building = entry.get("building")
+        if building not in (*BUILDINGS, WILD):
+            raise BoardDataError(
+                f"{where}: building must be one of {', '.join((*BUILDINGS, WILD))}"
+            )
+        columns: dict[int, int] = {}
+        for index, name in enumerate(RESOURCES):
+            for value in _range(entry.get(name), f"{where}.{name}"):
+                if value in columns:
+                    raise BoardDataError(f"{where}: the value {value} is in two columns")
+                columns[value] = index
+        if sorted(columns) != list(range(1, sides + 1)):
+            raise BoardDataError(f"{where}: the columns must cover the values 1 to {sides} once")
+        confidence[f"dice.d{sides}"] = str(entry.get("confidence", "printed"))
+        dice.append(Die(sides, str(building), tuple(columns[v] for v in range(1, sides + 1))))
+    if len({d.sides for d in dice}) != len(dice):
+        raise BoardDataError(f"{source}: two [[dice]] entries have the same die")
+    return tuple(dice)
+
+
+def _map(data: Any, source: str) -> tuple[tuple[Hex, ...], str]:
+    if not isinstance(data, Mapping) or not isinstance(data.get("rows"), list):
+        raise BoardDataError(f"{source}: [map] needs rows = [ ... ] drawn with O, S and .")
+    hexes: list[Hex] = []
+    parity: int | None = None
+    for row, line in enumerate(data["rows"]):
+        if not isinstance(line, str):
+            raise BoardDataError(f"{source}: map row {row + 1} must be a string")
+        place = 0
+        for col, char in enumerate(line):
+            if char == " ":
+                continue
+            if char not in HEX_KINDS:
+                raise BoardDataError(
+                    f"{source}: map row {row + 1} has {char!r}; use O (Oasis), S (Sacred Site), "
+                    ". (hex) and spaces"
+                )
+            if parity is None:
+                parity = (col + row) % 2
+            elif (col + row) % 2 != parity:
+                raise BoardDataError(
+                    f"{source}: map row {row + 1}: hexes must sit one space apart, and each row "
+                    "half a hex (one character) from the next"
+                )
+            place += 1
+            label = f"{chr(ord('A') + row)}{place}"
+            hexes.append(Hex(label, col, row, HEX_KINDS[char]))
+    oases = [h for h in hexes if h.kind == "oasis"]
+    if len(oases) != 1:
+        raise BoardDataError(f"{source}: the map needs exactly one Oasis (O), not {len(oases)}")
+    if len(hexes) < 2:
+        raise BoardDataError(f"{source}: the map needs hexes to build on")
+    if len(data["rows"]) > 26:
+        raise BoardDataError(f"{source}: the map may have at most 26 rows")
+    river = data.get("river", "top")
+    if river not in ("top", "bottom"):
+        raise BoardDataError(f'{source}: map.river must be "top" or "bottom"')
+    return tuple(hexes), str(river)
+
+
+def _cards(data: Any, source: str, confidence: dict[str, str]) -> tuple[Card, ...]:
+    from karnak.games.egyptia.pharaoh import RULES
+
+    if not isinstance(data, list):
+        raise BoardDataError(f"{source}: [[cards]] entries are needed")
+    cards = []
+    for entry in data:
+        if not isinstance(entry, Mapping):
+            raise BoardDataError(f"{source}: each [[cards]] entry must be a table")
+        card_id = entry.get("id")
+        if not isinstance(card_id, str) or not card_id or card_id[0] not in LETTERS_OF_CARDS:
+            raise BoardDataError(f"{source}: a card id must start with a letter A to E")
+        where = f"{source}: card {card_id}"
+        rule = entry.get("rule")
+        if rule not in RULES:
+            raise BoardDataError(f"{where}: rule must be one of {', '.join(sorted(RULES))}")
+        points = entry.get("points")
+        if not isinstance(points, list) or not points:
+            raise BoardDataError(f"{where}: points must be a list of whole numbers")
+        needed = RULES[rule].points
+        if needed and len(points) != needed:
+            raise BoardDataError(f"{where}: the rule {rule} takes {needed} point value(s)")
+        values = tuple(_int(p, f"{where}.points") for p in points)
+        confidence[f"card.{card_id}"] = str(entry.get("confidence", "printed"))
+        cards.append(Card(card_id, str(rule), values, str(entry.get("text", "")), ""))
+    ids = [c.id for c in cards]
+    if len(set(ids)) != len(ids):
+        raise BoardDataError(f"{source}: two cards have the same id")
+    for letter in LETTERS_OF_CARDS:
+        if not any(c.letter == letter for c in cards):
+            raise BoardDataError(f"{source}: there must be at least one card of letter {letter}")
+    return tuple(Card(c.id, c.rule, c.points, c.text, confidence[f"card.{c.id}"]) for c in cards)
+
+
+def parse_sheet(data: Mapping[str, Any], source: str = "data") -> Sheet:
+    """A sheet from the data file's contents; every mistake is named with where it is."""
+    if data.get("format") != FORMAT:
+        raise BoardDataError(f"{source}: 'format' must be {FORMAT!r}")
+    confidence: dict[str, str] = {}
+    dice = _dice(data.get("dice"), source, confidence)
+    buildings = data.get("buildings")
+    if not isinstance(buildings, Mapping):
+        raise BoardDataError(f"{source}: a [buildings.NAME] table is needed for each building")
+    costs: dict[str, Bundle] = {}
+    productivity: dict[str, int] = {}
+    for name in BUILDINGS:
+        entry = buildings.get(name)
+        if not isinstance(entry, Mapping):
+            raise BoardDataError(f"{source}: [buildings.{name}] is missing")
+        costs[name] = _bundle(entry.get("cost"), f"{source}: buildings.{name}.cost")
+        track = entry.get("productivity")
+        if track is not None:
+            if track not in RESOURCES[:3]:
+                raise BoardDataError(
+                    f"{source}: buildings.{name}.productivity must be grain, diamond or stone"
+                )
+            productivity[name] = RESOURCES.index(track)
+        confidence[f"buildings.{name}"] = str(entry.get("confidence", "printed"))
+    unknown = set(buildings) - set(BUILDINGS)
+    if unknown:
+        raise BoardDataError(f"{source}: unknown building(s) {', '.join(sorted(unknown))}")
+    sur = data.get("surcharges")
+    if not isinstance(sur, Mapping):
+        raise BoardDataError(f"{source}: a [surcharges] table is needed")
+    prod = data.get("productivity")
+    if not isinstance(prod, Mapping) or not isinstance(prod.get("steps"), list):
+        raise BoardDataError(f"{source}: [productivity] needs steps = [1, 2, 3, 4]")
+    steps = tuple(_int(s, f"{source}: productivity.steps", low=1) for s in prod["steps"])
+    hexes, river = _map(data.get("map"), source)
+    confidence["map"] = str((data.get("map") or {}).get("confidence", "printed"))
+    ships_data = data.get("ships", [])
+    if not isinstance(ships_data, list):
+        raise BoardDataError(f"{source}: [[ships]] entries must be tables")
+    ships = []
+    for number, entry in enumerate(ships_data, start=1):
+        if not isinstance(entry, Mapping) or entry.get("number") != number:
+            raise BoardDataError(f"{source}: the ships must be numbered 1, 2, 3 ... in order")
+        ships.append(_bundle(entry.get("gives"), f"{source}: ship {number}.gives"))
+        confidence[f"ship.{number}"] = str(entry.get("confidence", "printed"))
+    tracks = data.get("tracks")
+    if not isinstance(tracks, Mapping):
+        raise BoardDataError(f"{source}: a [tracks] table is needed")
+    dots, start, red = [], [], []
+    for name in RESOURCES:
+        track = tracks.get(name)
+        where = f"{source}: tracks.{name}"
+        if not isinstance(track, Mapping):
+            raise BoardDataError(f"{where} must be a table such as {{ dots = 18, start = 1 }}")
+        n = _int(track.get("dots"), f"{where}.dots", low=1)
+        s = _int(track.get("start", 0), f"{where}.start")
+        r = _int(track.get("red", 0), f"{where}.red")
+        if s >= n - r + 1 and r:
+            raise BoardDataError(f"{where}: the starting dots may not reach the red dots")
+        if s > n or r > n:
+            raise BoardDataError(f"{where}: start and red must fit on the {n} dots")
+        dots.append(n)
+        start.append(s)
+        red.append(r)
+    confidence["tracks"] = str(tracks.get("confidence", "printed"))
+    scoring = data.get("scoring")
+    if not isinstance(scoring, Mapping):
+        raise BoardDataError(f"{source}: a [scoring] table is needed")
+    ranks_data = data.get("ranks", [])
+    if not isinstance(ranks_data, list) or not ranks_data:
+        raise BoardDataError(f"{source}: [[ranks]] entries are needed (solo builder status)")
+    ranks = []
+    for entry in ranks_data:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
+            raise BoardDataError(f"{source}: each [[ranks]] entry needs a name and from")
+        ranks.append(Rank(entry["name"], _int(entry.get("from"), f"{source}: ranks.from")))
+    if [r.low for r in ranks] != sorted(r.low for r in ranks):
+        raise BoardDataError(f"{source}: the ranks must be listed from the lowest score up")
+    cards = _cards(data.get("cards"), source, confidence)
+
+    def figure(table: Mapping[str, Any], name: str, where: str, low: int = 0) -> int:
+        return _int(table.get(name), f"{source}: {where}.{name}", low=low)
+
+    return Sheet(
+        dice=dice,
+        costs=costs,
+        productivity=productivity,
+        steps=steps,
+        wild_favor=figure(sur, "wild_favor", "surcharges"),
+        sacred_favor=figure(sur, "sacred_site_favor", "surcharges"),
+        mound_basic=figure(sur, "burial_mound_basic", "surcharges"),
+        mound_favor=figure(sur, "burial_mound_favor", "surcharges"),
+        hexes=hexes,
+        river=river,
+        ships=tuple(ships),
+        dots=(dots[0], dots[1], dots[2], dots[3]),
+        start=(start[0], start[1], start[2], start[3]),
+        red=(red[0], red[1], red[2], red[3]),
+        favor_per_point=figure(scoring, "favor_per_point", "scoring", 1),
+        basic_per_favor=figure(scoring, "basic_per_favor", "scoring", 1),
+        ship_points=figure(scoring, "ship_points", "scoring"),
+        pestilence_points=figure(scoring, "pestilence_points", "scoring"),
+        ranks=tuple(ranks),
+        cards=cards,
+        confidence=confidence,
+        raw=dict(data),
+        source=source,
+    )
+
+
+def load_sheet(path: str | Path | None = None) -> Sheet:
+    """The sheet in ``path`` (default: the shipped data file)."""
+    target = Path(path) if path is not None else DEFAULT_SHEET
+    try:
+        text = target.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardDataError(f"cannot read the sheet file {target}: {exc.strerror}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardDataError(f"{target} is not valid TOML: {exc}") from exc
+    return parse_sheet(data, source=str(target))
+
+
+_DEFAULT: Sheet | None = None
+
+
+def default_sheet() -> Sheet:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_sheet()
+    return _DEFAULT
