@@ -41,6 +41,9 @@ class Egyptia(Game):
         """The same game on a corrected sheet file."""
         return Egyptia(sheet)
 
+    #: The command line's ``--board FILE`` loads a corrected sheet.
+    with_board = with_sheet
+
     def variant_data(self) -> dict[str, Any] | None:
         if self.sheet == default_sheet():
             return None

@@ -426,3 +426,8 @@ def default_sheet() -> Sheet:
     if _DEFAULT is None:
         _DEFAULT = load_sheet()
     return _DEFAULT
+
+
+# The names every game's board module offers to the command line (``--board FILE``).
+DEFAULT_BOARD = DEFAULT_SHEET
+load_board = load_sheet
