@@ -74,12 +74,24 @@ def payments(cost: Bundle, have: Bundle, market: bool = True) -> tuple[Bundle, .
 
 
 def affordable(cost: Bundle, have: Bundle, market: bool = True) -> bool:
-    """Whether ``cost`` can be paid at all (cheaper than listing every payment)."""
-    if all(h >= c for h, c in zip(have, cost, strict=True)):
+    """Whether ``cost`` can be paid at all, without listing the ways.
+
+    Paying in kind wherever possible never hurts (see the module's note), so it is enough to
+    check that what is left over covers the shortfall at the market ratios.
+    """
+    short_basic = spare_basic = 0
+    for i in BASIC:
+        if have[i] >= cost[i]:
+            spare_basic += have[i] - cost[i]
+        else:
+            short_basic += cost[i] - have[i]
+    short_favor = max(0, cost[FAVOR] - have[FAVOR])
+    if not short_basic and not short_favor:
         return True
     if not market:
         return False
-    return bool(payments(cost, have, market))
+    by_favor = min(max(0, have[FAVOR] - cost[FAVOR]), short_basic)
+    return BASIC_FOR_BASIC * (short_basic - by_favor) + BASIC_FOR_FAVOR * short_favor <= spare_basic
 
 
 @lru_cache(maxsize=4096)

@@ -108,6 +108,7 @@ class Sheet:
     neighbours: tuple[tuple[int, ...], ...] = field(default=(), init=False, compare=False)
     lines: tuple[tuple[int, ...], ...] = field(default=(), init=False, compare=False)
     by_label: Mapping[str, int] = field(default_factory=dict, init=False, compare=False)
+    cards_by_id: Mapping[str, Card] = field(default_factory=dict, init=False, compare=False)
 
     def __post_init__(self) -> None:
         where = {(h.col, h.row): i for i, h in enumerate(self.hexes)}
@@ -129,6 +130,7 @@ class Sheet:
         object.__setattr__(self, "neighbours", neighbours)
         object.__setattr__(self, "lines", tuple(tuple(g) for g in groups.values() if len(g) > 1))
         object.__setattr__(self, "by_label", {h.label: i for i, h in enumerate(self.hexes)})
+        object.__setattr__(self, "cards_by_id", {c.id: c for c in self.cards})
         object.__setattr__(
             self, "oasis", next(i for i, h in enumerate(self.hexes) if h.kind == "oasis")
         )
@@ -138,10 +140,7 @@ class Sheet:
         return tuple(i for i, h in enumerate(self.hexes) if h.kind != "oasis")
 
     def card(self, card_id: str) -> Card:
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        raise KeyError(card_id)
+        return self.cards_by_id[card_id]
 
     def cards_of(self, letter: str) -> list[Card]:
         return [c for c in self.cards if c.letter == letter]

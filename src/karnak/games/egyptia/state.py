@@ -37,7 +37,7 @@ from karnak.games.egyptia.actions import (
     bundle_words,
     parse_action,
 )
-from karnak.games.egyptia.market import any_three, end_favor, payments
+from karnak.games.egyptia.market import affordable, any_three, end_favor, payments
 from karnak.games.egyptia.pharaoh import EMPTY, card_parts
 from karnak.games.egyptia.sheet import (
     BUILDINGS,
@@ -147,6 +147,8 @@ class EgyptiaState(State):
         self.round_notes: list[list[str]] = [[] for _ in range(n)]
         #: each sheet as the others last saw it (at the reveal or the end of a round)
         self.public: list[dict[str, Any]] = []
+        #: the public sheets as views and scores, made once per publication (clones share it)
+        self.public_cache: dict[int, dict[str, Any]] = {}
         self.final: list[dict[str, Any]] | None = None
         if fresh:
             self._draw_cards()
@@ -298,7 +300,7 @@ class EgyptiaState(State):
             if name in crossed:
                 continue
             if name in PLAGUE_COST:
-                if not payments(PLAGUE_COST[name], have, True):
+                if not affordable(PLAGUE_COST[name], have, True):
                     continue
             elif name == "frogs":
                 if sum(have) < 3:
@@ -320,11 +322,17 @@ class EgyptiaState(State):
         have = self.have(seat)
         market = self.market_open(seat)
         hexes = self.allowed_hexes(seat)
-        labels = [self.sheet.hexes[h].label for h in hexes]
+        sheet = self.sheet
+        labels = [sheet.hexes[h].label for h in hexes]
+        sacred = [sheet.hexes[h].sacred for h in hexes]
         moves: list[Action] = []
         for building, wild in self.offered_buildings(seat).items():
-            for h, label in zip(hexes, labels, strict=True):
-                if payments(self.build_cost(building, h, wild), have, market):
+            g, d, s, f = sheet.costs[building]
+            f += sheet.wild_favor if wild else 0
+            plain = affordable((g, d, s, f), have, market)
+            holy = affordable((g, d, s, f + sheet.sacred_favor), have, market)
+            for label, on_site in zip(labels, sacred, strict=True):
+                if holy if on_site else plain:
                     moves.append(Build(building, label))
         moves.extend(Build(MOUND, label) for label in labels)
         return moves
@@ -593,7 +601,7 @@ class EgyptiaState(State):
         have = tuple(c - s for c, s in zip(src["circled"], src["spent"], strict=True))
         cards: list[dict[str, Any]] = []
         for card_id in self.cards:
-            card = self.sheet.card(card_id)
+            card = self.sheet.cards_by_id[card_id]
             parts = card_parts(self.sheet, card, city)
             cards.append({"card": card_id, "parts": parts, "points": sum(parts)})
         favor = end_favor((have[0], have[1], have[2], have[3]), self.sheet.basic_per_favor)
@@ -647,6 +655,7 @@ class EgyptiaState(State):
     def _publish(self) -> None:
         """The moment every sheet becomes public (the reveal, a round's end)."""
         self.public = [self._sheet_of(s) for s in range(self.n)]
+        self.public_cache = {}
 
     def public_stage(self, seat: int) -> str:
         """What the others may know of a builder's progress: deciding, waiting or done."""

@@ -73,22 +73,35 @@ def sheet_view(state: EgyptiaState, src: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def public_sheet(state: EgyptiaState, seat: int) -> dict[str, Any]:
+    """A builder's sheet as published, with its score: made once per publication, since a
+    view for each of 99 builders would otherwise redraw 99 sheets."""
+    cached = state.public_cache.get(seat)
+    if cached is None:
+        src = state.public[seat]
+        cached = {"sheet": sheet_view(state, src), "score": state.score_sheet(seat, src)}
+        state.public_cache[seat] = cached
+    return cached
+
+
 def observe(state: EgyptiaState, seat: int | None) -> dict[str, Any]:
     from karnak.games.egyptia.state import STAGE_NAMES
 
     players = []
     for s in range(state.n):
-        own = seat == s
-        src = state._sheet_of(s) if own else state.public[s]
+        if seat == s:
+            src = state._sheet_of(s)
+            shown = {"sheet": sheet_view(state, src), "score": state.score_sheet(s)}
+        else:
+            shown = public_sheet(state, s)
         entry: dict[str, Any] = {
             "seat": s,
             "name": state.players[s],
             "stage": state.public_stage(s),
             "column": RESOURCES[state.column[s]]
-            if (own or state.revealed) and state.column[s] >= 0
+            if (seat == s or state.revealed) and state.column[s] >= 0
             else None,
-            "sheet": sheet_view(state, src),
-            "score": state.score_sheet(s, None if own else src),
+            **shown,
         }
         players.append(entry)
     obs: dict[str, Any] = {
