@@ -9,7 +9,7 @@ registered game is usable before anyone draws it nicely.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from rich.console import RenderableType
 from rich.pretty import Pretty
@@ -46,6 +46,44 @@ class GameRenderer(Protocol):
     def help_lines(self) -> list[str]:
         """How moves are written, for the ``help`` command."""
         ...
+
+
+@runtime_checkable
+class SeatRenderer(Protocol):
+    """Extras a renderer may offer where every seat decides at once (Egyptia's rounds):
+    then "who decides what" and the end depend on whose screen it is. The helpers below
+    fall back to the plain :class:`GameRenderer` methods for renderers without them."""
+
+    def decision_for(self, state: State, seat: int) -> str:
+        """``seat``'s own decision now, with a word on who learns of it when."""
+        ...
+
+    def final_for(self, state: State, seat: int) -> list[RenderableType]:
+        """The end as ``seat``'s screen shows it (their own sheet first, say)."""
+        ...
+
+    def fold_log(self, state: State, seat: int, lines: list[str]) -> list[str]:
+        """Fresh log lines for ``seat``, folded when a big table makes too many."""
+        ...
+
+
+def decision_for(renderer: GameRenderer, state: State, seat: int) -> str | None:
+    """``seat``'s own decision if the renderer knows it, else ``None``."""
+    if isinstance(renderer, SeatRenderer):
+        return renderer.decision_for(state, seat)
+    return None
+
+
+def final_for(renderer: GameRenderer, state: State, seat: int | None) -> list[RenderableType]:
+    if seat is not None and isinstance(renderer, SeatRenderer):
+        return renderer.final_for(state, seat)
+    return renderer.final(state)
+
+
+def fold_log(renderer: GameRenderer, state: State, seat: int, lines: list[str]) -> list[str]:
+    if isinstance(renderer, SeatRenderer):
+        return renderer.fold_log(state, seat, lines)
+    return lines
 
 
 class PlainRenderer:
@@ -90,7 +128,17 @@ def _aton() -> GameRenderer:
     return AtonRenderer()
 
 
-_RENDERERS: dict[str, Callable[[], GameRenderer]] = {"amunre": _amunre, "aton": _aton}
+def _egyptia() -> GameRenderer:
+    from karnak.cli.egyptia_render import EgyptiaRenderer
+
+    return EgyptiaRenderer()
+
+
+_RENDERERS: dict[str, Callable[[], GameRenderer]] = {
+    "amunre": _amunre,
+    "aton": _aton,
+    "egyptia": _egyptia,
+}
 
 
 def renderer_for(game: Game) -> GameRenderer:
