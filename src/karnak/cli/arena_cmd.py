@@ -26,6 +26,7 @@ from karnak.bots.arena import ArenaGameError, ArenaResult, BotRow, run_arena
 from karnak.cli.common import (
     EXIT_USAGE,
     BoardOpt,
+    CardsOpt,
     CliError,
     EditionOpt,
     ExpertOpt,
@@ -74,6 +75,7 @@ def arena_command(
     edition: EditionOpt = None,
     expert_provinces: ExpertOpt = False,
     offer_cards: OfferCardsOpt = False,
+    cards: CardsOpt = None,
     board: BoardOpt = None,
 ) -> None:
     """Let bots play each other in rotating seats and rate them."""
@@ -86,7 +88,11 @@ def arena_command(
         if jobs < 0:
             raise CliError(f"--jobs must be 0 (one per CPU) or more, not {jobs}", EXIT_USAGE)
         options = option_values(
-            game, edition=edition, expert_provinces=expert_provinces, offer_cards=offer_cards
+            game,
+            edition=edition,
+            expert_provinces=expert_provinces,
+            offer_cards=offer_cards,
+            cards=cards,
         )
         cpus = os.cpu_count() or 1
         processes = cpus if jobs == 0 else jobs
@@ -99,7 +105,8 @@ def arena_command(
             try:
                 result = run_arena(game, specs, games, seed, options, processes, advance)
             except ArenaGameError as exc:
-                hint = _replay_hint(game, exc, edition, expert_provinces, offer_cards, board)
+                flags = _option_flags(edition, expert_provinces, offer_cards, cards, board)
+                hint = _replay_hint(game, exc, flags)
                 raise CliError(f"{exc}. Play it alone with: {hint}") from None
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
@@ -128,25 +135,32 @@ def _note(message: str) -> None:
     make_console(stderr=True).print(Text("Note: " + message, style="yellow"))
 
 
-def _replay_hint(
-    game: Game,
-    exc: ArenaGameError,
+def _option_flags(
     edition: str | None,
     expert_provinces: bool,
     offer_cards: bool,
+    cards: str | None,
     board: Path | None,
-) -> str:
-    """The ``simulate`` command that plays the failed game alone (same seed, seats, bots)."""
-    words = ["karnak", "simulate", game.name, "-p", str(len(exc.seats)), "--seed", str(exc.seed)]
-    words += ["-n", "1", "--bots", ",".join(exc.seats)]
+) -> list[str]:
+    """The option flags as given, to repeat them in another command."""
+    words = []
     if edition is not None:
         words += ["--edition", edition]
     if expert_provinces:
         words.append("--expert-provinces")
     if offer_cards:
         words.append("--offer-cards")
+    if cards is not None:
+        words += ["--cards", cards]
     if board is not None:
         words += ["--board", str(board)]
+    return words
+
+
+def _replay_hint(game: Game, exc: ArenaGameError, flags: list[str]) -> str:
+    """The ``simulate`` command that plays the failed game alone (same seed, seats, bots)."""
+    words = ["karnak", "simulate", game.name, "-p", str(len(exc.seats)), "--seed", str(exc.seed)]
+    words += ["-n", "1", "--bots", ",".join(exc.seats), *flags]
     return shlex.join(words)
 
 

@@ -1,9 +1,9 @@
 """``karnak board``: the board figures with their confidence, or the data file itself.
 
-Several figures of the Amun-Re and Aton boards are reconstructed rather than printed; the
-rulings ask that users can see which, and correct them. This command shows every value
-marked with its confidence, prints the shipped file to copy (``--dump``) and validates a
-corrected copy (``--board FILE``).
+Several figures of the Amun-Re and Aton boards and of the Egyptia sheet are reconstructed
+rather than printed; the rulings ask that users can see which, and correct them. This
+command shows every value marked with its confidence, prints the shipped file to copy
+(``--dump``) and validates a corrected copy (``--board FILE``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from rich.text import Text
 from karnak.cli.common import (
     CliError,
     board_file_text,
+    has_board_data,
     load_board_for,
     make_console,
     reported_errors,
@@ -28,7 +29,7 @@ from karnak.cli.render import renderer_for
 
 def board_command(
     game_name: Annotated[
-        str, typer.Argument(metavar="GAME", help="The game, e.g. amunre or aton.")
+        str, typer.Argument(metavar="GAME", help="The game: amunre, aton or egyptia.")
     ],
     board: Annotated[
         Path | None, typer.Option(help="Load and validate a corrected board file.")
@@ -42,7 +43,7 @@ def board_command(
     console = make_console()
     with reported_errors():
         base = resolve_game(game_name)
-        if getattr(base, "board", None) is None:
+        if not has_board_data(base):
             raise CliError(f"{base.title} has no board data")
         game = load_board_for(base, board)
         if dump:

@@ -53,10 +53,15 @@ CONFIDENCE_LOOK = {
 BOARD_MODULES = {
     "amunre": "karnak.games.amunre.board",
     "aton": "karnak.games.aton.board",
+    "egyptia": "karnak.games.egyptia.sheet",
 }
 
 #: Seats at a table when the command line does not say (where the game allows it).
 PREFERRED_PLAYERS = 4
+#: Games whose table is set differently when nobody says. Egyptia is played alone by
+#: default: its builders never touch each other's sheets, the rule book rates a solo score
+#: (Apprentice to Legendary), and a table of bots would only add waiting.
+GAME_PLAYERS = {"egyptia": 1}
 
 
 # The game-option flags shared by ``play`` and ``simulate``, declared once so that both
@@ -72,6 +77,13 @@ OfferCardsOpt = Annotated[
 ]
 BoardOpt = Annotated[
     Path | None, typer.Option(help="A corrected board file (see: karnak board GAME --dump).")
+]
+CardsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--cards",
+        help="Egyptia: the Pharaoh cards, e.g. A2,B2,C3,D2,E3 (letters left out are drawn).",
+    ),
 ]
 
 
@@ -132,6 +144,11 @@ def resolve_game(name: str) -> Game:
         raise CliError(str(exc), EXIT_USAGE) from None
 
 
+def has_board_data(game: Game) -> bool:
+    """Whether ``game`` has a board data file that a corrected copy may replace."""
+    return game.name in BOARD_MODULES and getattr(game, "with_board", None) is not None
+
+
 def _board_module(game: Game) -> ModuleType:
     """The module that reads ``game``'s board files; a game without one takes no file."""
     module = BOARD_MODULES.get(game.name)
@@ -176,8 +193,16 @@ def board_file_text(game: Game, board_path: Path | None = None) -> str:
 
 
 def default_players(game: Game) -> int:
-    """How many seats a table of ``game`` has when nobody says: 4, or what the game allows."""
-    return max(game.min_players, min(PREFERRED_PLAYERS, game.max_players))
+    """How many seats a table of ``game`` has when nobody says: 4 (Egyptia: 1, played
+    alone), or what the game allows."""
+    preferred = GAME_PLAYERS.get(game.name, PREFERRED_PLAYERS)
+    return max(game.min_players, min(preferred, game.max_players))
+
+
+def players_help() -> str:
+    """The ``--players`` help: the default seat count and the games that differ."""
+    others = ", ".join(f"{name} {count}" for name, count in sorted(GAME_PLAYERS.items()))
+    return f"Number of seats (default {PREFERRED_PLAYERS}; {others}; or what the game allows)."
 
 
 def players_text(game: Game) -> str:
@@ -193,6 +218,7 @@ def option_values(
     edition: str | None = None,
     expert_provinces: bool = False,
     offer_cards: bool = False,
+    cards: str | None = None,
 ) -> dict[str, Any]:
     """Resolve the option flags against ``game``'s declared options.
 
@@ -206,6 +232,8 @@ def option_values(
         given["expert_provinces"] = True
     if offer_cards:
         given["offer_cards"] = True
+    if cards is not None:
+        given["cards"] = cards
     try:
         return game.resolve_options(given)
     except KarnakError as exc:

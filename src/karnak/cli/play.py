@@ -31,11 +31,19 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from karnak.bots import Bot, BotSpecError, SeatView, make_bot, parse_budget, takes_budget
+from karnak.bots import (
+    Bot,
+    BotSpecError,
+    SeatView,
+    available_bots,
+    make_bot,
+    parse_budget,
+    takes_budget,
+)
 from karnak.cli.common import (
     EXIT_USAGE,
-    PREFERRED_PLAYERS,
     BoardOpt,
+    CardsOpt,
     CliError,
     EditionOpt,
     ExpertOpt,
@@ -47,6 +55,7 @@ from karnak.cli.common import (
     load_board_for,
     make_console,
     option_values,
+    players_help,
     reported_errors,
     resolve_game,
     seat_style,
@@ -59,21 +68,27 @@ from karnak.cli.records import (
     result_of,
     save_record,
 )
-from karnak.cli.render import GameRenderer, renderer_for
+from karnak.cli.render import GameRenderer, decision_for, final_for, fold_log, renderer_for
 from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
 
-DEFAULT_PLAYERS = PREFERRED_PLAYERS
 #: The opponent "spec" for another person at the same terminal (a hot seat), not a bot.
 HUMAN = "human"
 #: The bot in every other seat unless ``--opponents`` says otherwise.
 DEFAULT_OPPONENT = "ismcts"
+#: Games whose other seats get another bot by default, when the game has it. An Egyptia
+#: table may seat 98 bots, each deciding several times a round: a search bot thinking a
+#: second per decision would keep the person waiting minutes a round, while the game's
+#: heuristic answers at once.
+GAME_OPPONENTS = {"egyptia": "heuristic"}
 #: How long a search bot thinks per decision unless ``--think`` (or its spec) says
 #: otherwise. The one place to tune so that a whole game stays under ten minutes.
 DEFAULT_THINK = "1s"
 #: More legal moves than this are cut short in the list (``moves`` shows them all); the
-#: limit matters only for the offer_cards option, whose offers multiply with the hand.
-MOVES_SHOWN = 90
+#: limit matters for Amun-Re's offer_cards option, whose offers multiply with the hand, and
+#: leaves every move of an Egyptia build step in the list (5 buildings on 18 hexes, 18
+#: Burial Mounds and 3 ships).
+MOVES_SHOWN = 120
 #: Log lines repeated when a saved game is resumed, to remind the player where it stood.
 RESUME_CONTEXT = 12
 
@@ -308,6 +323,7 @@ class PlaySession:
         fresh = lines[self.seen.get(seat, 0) :]
         self.seen[seat] = len(lines)
         if fresh:
+            fresh = fold_log(self.renderer, self.state, seat, fresh)
             self._show_log(fresh, self.log_titles.pop(seat, "Since your last move"))
 
     def _show_log(self, lines: list[str], title: str) -> None:
@@ -325,11 +341,15 @@ class PlaySession:
         self.console.print(Rule(style="bold"))
         for part in self.renderer.status(self.state, seat):
             self.console.print(part)
-        decision = Text(self.renderer.decision(self.state), style="bold")
-        if self.state.is_simultaneous():
-            decision.append(
-                " Your choice stays sealed until everyone has committed.", style="italic"
-            )
+        own = decision_for(self.renderer, self.state, seat)
+        if own is not None:
+            decision = Text(own, style="bold")
+        else:
+            decision = Text(self.renderer.decision(self.state), style="bold")
+            if self.state.is_simultaneous():
+                decision.append(
+                    " Your choice stays sealed until everyone has committed.", style="italic"
+                )
         self.console.print(decision)
         self._show_moves(seat, legal, limit=MOVES_SHOWN)
 
@@ -392,9 +412,12 @@ class PlaySession:
         return path
 
     def _finish(self) -> Path:
-        self._show_new_log(self.last_person if self.last_person is not None else self.human)
+        person = self.last_person if self.last_person is not None else self.human
+        self._show_new_log(person)
         self.console.print(Rule("The game is over", style="bold"))
-        for part in self.renderer.final(self.state):
+        # At a table of several people the end is everybody's: no seat's own view.
+        seat = person if not self.others else None
+        for part in final_for(self.renderer, self.state, seat):
             self.console.print(part)
         record = self.state.record()
         record.result = result_of(self.state)
@@ -407,9 +430,18 @@ class PlaySession:
 
 
 # ---------------------------------------------------------------------- the command
-def _bot_names(opponents: str | None, others: int) -> list[str]:
+def default_opponent(game: Game) -> str:
+    """The bot the other seats get when ``--opponents`` is not given."""
+    preferred = GAME_OPPONENTS.get(game.name)
+    if preferred is not None and preferred in available_bots(game):
+        return preferred
+    return DEFAULT_OPPONENT
+
+
+def _bot_names(opponents: str | None, others: int, game: Game) -> list[str]:
     """One bot spec (or ``human``) per other seat: a single spec fills every seat."""
-    names = [n.strip() for n in (opponents or DEFAULT_OPPONENT).split(",") if n.strip()]
+    wanted = opponents or default_opponent(game)
+    names = [n.strip() for n in wanted.split(",") if n.strip()]
     names = [HUMAN if n.lower() == HUMAN else n for n in names]
     if len(names) == 1:
         names *= others
@@ -478,11 +510,7 @@ def play_command(
     game_name: GameArg,
     players: Annotated[
         int | None,
-        typer.Option(
-            "--players",
-            "-p",
-            help=f"Number of seats (default {DEFAULT_PLAYERS}, or what the game allows).",
-        ),
+        typer.Option("--players", "-p", help=players_help()),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deal (default: a random one, printed).")
@@ -492,8 +520,9 @@ def play_command(
     opponents: Annotated[
         str | None,
         typer.Option(
-            help=f"Bot for the other seats, or one per seat, comma-separated "
-            f"(default {DEFAULT_OPPONENT}); {HUMAN} seats another person at this terminal.",
+            help=f"Bot for the other seats, or one per seat, comma-separated (default "
+            f"{DEFAULT_OPPONENT}; Egyptia: heuristic where it exists); {HUMAN} seats another "
+            "person at this terminal.",
         ),
     ] = None,
     think: Annotated[
@@ -506,6 +535,7 @@ def play_command(
     edition: EditionOpt = None,
     expert_provinces: ExpertOpt = False,
     offer_cards: OfferCardsOpt = False,
+    cards: CardsOpt = None,
     board: BoardOpt = None,
     resume: Annotated[
         Path | None,
@@ -522,7 +552,7 @@ def play_command(
         base = resolve_game(game_name)
         if resume is not None:
             record, extra = load_record(resume)
-            flags = (players, seed, edition, name, board)
+            flags = (players, seed, edition, name, board, cards)
             if any(flag is not None for flag in flags) or expert_provinces or offer_cards:
                 console.print(
                     Text(
@@ -541,9 +571,14 @@ def play_command(
             )
         else:
             game = load_board_for(base, board)
-            state, human, bot_names = _started(
-                game, players, seed, name, seat, opponents, edition, expert_provinces, offer_cards
+            options = option_values(
+                game,
+                edition=edition,
+                expert_provinces=expert_provinces,
+                offer_cards=offer_cards,
+                cards=cards,
             )
+            state, human, bot_names = _started(game, players, seed, name, seat, opponents, options)
             console.print(
                 Text(f"Seed {state.seed} (play the same deal again with --seed {state.seed}).")
             )
@@ -572,7 +607,7 @@ def play_command(
         if resume is not None:
             if state.is_over():
                 console.print(Text("That game is already over."))
-                for part in session.renderer.final(state):
+                for part in final_for(session.renderer, state, None if people - {human} else human):
                     console.print(part)
                 return
             for person in session.people:
@@ -588,24 +623,19 @@ def _started(
     name: str | None,
     seat: int | None,
     opponents: str | None,
-    edition: str | None,
-    expert_provinces: bool,
-    offer_cards: bool,
+    options: dict[str, Any],
 ) -> tuple[State, int, dict[int, str]]:
     count = default_players(game) if players is None else players
     check_players(game, count)
     human = 0 if seat is None else seat
     if not 0 <= human < count:
         raise CliError(f"--seat must be between 0 and {count - 1}, not {human}", EXIT_USAGE)
-    options = option_values(
-        game, edition=edition, expert_provinces=expert_provinces, offer_cards=offer_cards
-    )
     names = game.seat_names(count)
     if name is not None:
         if name in names[:human] + names[human + 1 :]:
             raise CliError(f"{name!r} is already another seat's name; pick another", EXIT_USAGE)
         names[human] = name
-    bot_list = _bot_names(opponents, count - 1)
+    bot_list = _bot_names(opponents, count - 1, game)
     others = [s for s in range(count) if s != human]
     try:
         state = game.new_state(
@@ -638,9 +668,9 @@ def _resumed(
     others = [s for s in range(count) if s != human]
     saved = extra.get("opponents")
     if opponents is None and isinstance(saved, dict):
-        bot_list = [str(saved.get(str(s), DEFAULT_OPPONENT)) for s in others]
+        bot_list = [str(saved.get(str(s), default_opponent(game))) for s in others]
         if think is not None:
             bot_list = [spec.partition(":")[0] for spec in bot_list]
     else:
-        bot_list = _bot_names(opponents, count - 1)
+        bot_list = _bot_names(opponents, count - 1, game)
     return state, human, dict(zip(others, bot_list, strict=True))

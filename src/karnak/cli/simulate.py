@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from karnak.bots.base import play_out
 from karnak.cli.common import (
     EXIT_USAGE,
     BoardOpt,
+    CardsOpt,
     CliError,
     EditionOpt,
     ExpertOpt,
@@ -36,6 +38,7 @@ from karnak.cli.common import (
     load_board_for,
     make_console,
     option_values,
+    players_help,
     reported_errors,
     resolve_game,
     seat_text,
@@ -59,6 +62,8 @@ class Tally:
     highs: list[int] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
     shared: int = 0
+    #: Solo ratings (Egyptia's builder status) by name, for games that rate a solo score.
+    statuses: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         self.totals = [0] * self.seats
@@ -77,6 +82,9 @@ class Tally:
             self.wins[seat] += 1 / len(winners)
         if len(winners) > 1:
             self.shared += 1
+        status = tally_status(state)
+        if status is not None:
+            self.statuses[status] += 1
         self.games += 1
         self.actions += len(state.history)
 
@@ -88,6 +96,13 @@ def play_one(
     state = game.new_state(seats, seed=seed, options=options)
     play_out(state, bots, bot_rngs(seed, len(seats)))
     return state
+
+
+def tally_status(state: State) -> str | None:
+    """A finished solo game's rating (Egyptia: Apprentice to Legendary), if it has one."""
+    solo_rank = getattr(state, "solo_rank", None)
+    status = solo_rank() if callable(solo_rank) else None
+    return status if isinstance(status, str) else None
 
 
 def _bots(spec: str, seats: int, game: Game) -> list[Bot]:
@@ -110,9 +125,7 @@ def simulate_command(
     game_name: GameArg,
     players: Annotated[
         int | None,
-        typer.Option(
-            "--players", "-p", help="Number of seats (default 4, or what the game allows)."
-        ),
+        typer.Option("--players", "-p", help=players_help()),
     ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; then +1 per game.")] = 0,
@@ -128,6 +141,7 @@ def simulate_command(
     edition: EditionOpt = None,
     expert_provinces: ExpertOpt = False,
     offer_cards: OfferCardsOpt = False,
+    cards: CardsOpt = None,
     board: BoardOpt = None,
 ) -> None:
     """Let bots play many games and summarise the results."""
@@ -140,7 +154,11 @@ def simulate_command(
         if games < 1:
             raise CliError(f"--games must be at least 1, not {games}", EXIT_USAGE)
         options = option_values(
-            game, edition=edition, expert_provinces=expert_provinces, offer_cards=offer_cards
+            game,
+            edition=edition,
+            expert_provinces=expert_provinces,
+            offer_cards=offer_cards,
+            cards=cards,
         )
         seat_bots = _bots(bots, players, game)
         seats = game.seat_names(players)
@@ -165,6 +183,9 @@ def simulate_command(
                         "ranks": state.ranks(),
                         "actions": len(state.history),
                     }
+                    status = tally_status(state)
+                    if status is not None:
+                        line["status"] = status
                     typer.echo(json.dumps(line))
                 advance()
         elapsed = time.perf_counter() - started
@@ -202,9 +223,8 @@ def _summary(
     tally: Tally, seats: list[str], bot_names: list[str], elapsed: float, game: Game
 ) -> RenderableType:
     games = tally.games
-    table = Table(
-        title=f"{game.title}: {games} game(s), {len(seats)} players", title_justify="left"
-    )
+    seat_count = "1 player (solo)" if len(seats) == 1 else f"{len(seats)} players"
+    table = Table(title=f"{game.title}: {games} game(s), {seat_count}", title_justify="left")
     table.add_column("Seat", justify="right")
     table.add_column("Player")
     table.add_column("Bot")
@@ -230,4 +250,7 @@ def _summary(
         f"{tally.actions / games:.1f} actions per game · {tally.shared} shared win(s), "
         f"counted as fractions · {rate:.1f} games/s ({elapsed:.2f} s)"
     )
+    if tally.statuses:
+        shown = ", ".join(f"{name} {count}" for name, count in tally.statuses.most_common())
+        caption.append(f"\nSolo builder status: {shown}")
     return Group(table, caption)
