@@ -716,9 +716,7 @@ class EgyptiaRenderer:
         return text + " The others see what you do now when the round ends."
 
     def help_lines(self) -> list[str]:
-        plagues = "; ".join(
-            f"{PLAGUE_TITLES[p]} ({p}): {PLAGUE_EFFECTS[p].format(pestilence=2)}" for p in PLAGUES
-        )
+        plagues = "; ".join(f"{p} {PLAGUE_EFFECTS[p].format(pestilence=2)}" for p in PLAGUES)
         return [
             USAGE[0].upper() + USAGE[1:] + ".",
             "A round: choose a column of the resource board (sealed) and produce one resource "
@@ -805,7 +803,7 @@ class EgyptiaRenderer:
         panels = []
         for s in shown:
             title = seat_text(names, s)
-            title.append(f": {_plural(obs['final'][s]['total'], 'point')}", style="bold")
+            title.append(f" ({_plural(obs['final'][s]['total'], 'point')})", style="bold")
             city = obs["players"][s]["sheet"]["city"]
             panels.append(Group(title, draw_map(hexes, city, river=layout["river"])))
         return Columns(panels, padding=(1, 4)) if panels else None
