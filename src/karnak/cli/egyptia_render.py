@@ -75,11 +75,15 @@ PLAGUE_EFFECTS = {
     "hail-fire": "lose an unused ship (and its points)",
     "death": "this round: build a Burial Mound (never crossed off)",
 }
-STAGE_WORDS = {
-    "choosing": "choosing a column",
-    "chosen": "has chosen (sealed)",
-    "building": "building",
-    "done": "done",
+STAGE_WORDS = {"choosing": "choosing", "chosen": "chosen", "building": "building", "done": "done"}
+#: Buildings in the table of builders: a count and a letter each.
+BUILDING_LETTERS = {
+    "pyramid": "P",
+    "quarry": "Q",
+    "mine": "M",
+    "obelisk": "O",
+    "field": "F",
+    "mound": "B",
 }
 #: From this many builders on, the table of builders shows only the leaders and you.
 SHOWN_BUILDERS = 10
@@ -540,18 +544,22 @@ class EgyptiaRenderer:
                 f", and you ({_ordinal(place)})" if place and place >= SHOWN_BUILDERS else ""
             )
             order = shown
-        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("Builder")
-        table.add_column("Now")
-        table.add_column("Column")
-        for code, _ in BUILDING_LOOK.values():
-            table.add_column(code, justify="right")
-        for name in RESOURCES:
-            table.add_column(_res(name, name[0]), justify="right")
-        table.add_column("Prod\ng/d/s", justify="right")
-        table.add_column("Plagues", justify="right")
-        table.add_column("Ships", justify="right")
-        table.add_column("Score", justify="right")
+        table = Table(
+            title=title,
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1, 0, 0),
+            pad_edge=False,
+        )
+        table.add_column("Builder", ratio=1)
+        table.add_column("Now", no_wrap=True)
+        table.add_column("Column", no_wrap=True)
+        table.add_column("Buildings", ratio=1)
+        table.add_column("g/d/s/f", justify="right", no_wrap=True)
+        table.add_column("Prod", justify="right", no_wrap=True)
+        table.add_column("Plagues", justify="right", no_wrap=True)
+        table.add_column("Ships", justify="right", no_wrap=True)
+        table.add_column("Score", justify="right", no_wrap=True)
         for s in order:
             entry = players[s]
             sheet = entry["sheet"]
@@ -559,25 +567,37 @@ class EgyptiaRenderer:
             who = seat_text(names, s)
             if s == seat:
                 who.append(" (you)", style="bold")
+            buildings = Text()
+            for building, letter in BUILDING_LETTERS.items():
+                if building in built:
+                    if buildings:
+                        buildings.append(" ")
+                    buildings.append(f"{built.count(building)}{letter}", BUILDING_LOOK[building][1])
+            have = "/".join(str(sheet["resources"][r]["have"]) for r in RESOURCES)
             prod = "/".join(str(p["bonus"]) for p in sheet["productivity"].values())
-            plagues = sum(1 for crossed in sheet["plagues"].values() if crossed)
             table.add_row(
                 who,
                 STAGE_WORDS.get(entry["stage"], entry["stage"]),
                 entry["column"] or "·",
-                *(str(built.count(b)) if b in built else "·" for b in BUILDING_LOOK),
-                *(str(sheet["resources"][r]["have"]) for r in RESOURCES),
+                buildings if buildings else Text("·", style="grey50"),
+                have,
                 prod,
-                str(plagues) + (f"+{sheet['deaths']}D" if sheet["deaths"] else ""),
+                str(sum(1 for crossed in sheet["plagues"].values() if crossed)),
                 str(sum(1 for ship in sheet["ships"] if ship == "unused")),
                 Text(str(entry["score"]["total"]), style="bold"),
             )
+        table.caption = (
+            "Buildings: P Pyramid, Q Quarry, M Mine, O Obelisk, F Field, B Burial Mound; "
+            "g/d/s/f: grain, diamond, stone, favor left; Prod: grain/diamond/stone bonus; "
+            "Plagues crossed off; Ships unused"
+        )
+        table.caption_justify = "left"
+        table.caption_style = "dim"
         if count > len(order):
-            table.caption = (
-                f"{count - len(order)} more builder(s) not shown; the log command lists "
+            table.caption += (
+                f"\n{count - len(order)} more builder(s) not shown; the log command lists "
                 "every builder's moves"
             )
-            table.caption_justify = "left"
         return table
 
     def _build_options(self, state: EgyptiaState, obs: dict[str, Any], seat: int) -> Table | None:
@@ -820,17 +840,23 @@ class EgyptiaRenderer:
                 shown.append(seat)
         else:
             shown = order
-        table = Table(title="Final scoring", title_justify="left")
-        table.add_column("Rank", justify="right")
-        table.add_column("Builder")
+        table = Table(
+            title="Final scoring",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1, 0, 0),
+            pad_edge=False,
+        )
+        table.add_column("Rank", justify="right", no_wrap=True)
+        table.add_column("Builder", ratio=1)
         for card in obs["cards"]:
-            table.add_column(card["id"], justify="right")
-        table.add_column("Favor", justify="right")
-        table.add_column("Ships", justify="right")
-        table.add_column("Pesti-\nlence", justify="right")
-        table.add_column("Total", justify="right")
-        table.add_column("Plagues\n(ties)", justify="right")
-        detail = count <= 4
+            table.add_column(card["id"], justify="right", no_wrap=True)
+        table.add_column("Favor", justify="right", no_wrap=True)
+        table.add_column("Ships", justify="right", no_wrap=True)
+        table.add_column("Pest.", justify="right", no_wrap=True)
+        table.add_column("Total", justify="right", no_wrap=True)
+        table.add_column("Plagues", justify="right", no_wrap=True)
+        detail = count == 1  # the book's example writes a card's points as 5+5+5+5+4
         for s in shown:
             result = results[s]
             cells: list[RenderableType] = [str(result["rank"]), seat_text(names, s)]
@@ -847,11 +873,19 @@ class EgyptiaRenderer:
                 str(result["plagues"]),
             ]
             table.add_row(*cells)
+        caption = (
+            "Favor: points (favor left; 3 basic left count as 1) · Ships: points (unused "
+            "ships) · Pest.: Pestilence · Plagues crossed off: a tie on points goes to fewer "
+            "plagues, then to more favor left"
+        )
         if len(shown) < count:
-            table.caption = (
-                f"{count - len(shown)} more builder(s) not shown; karnak replay FILE lists them all"
+            caption += (
+                f"\n{count - len(shown)} more builder(s) not shown; karnak replay FILE lists "
+                "them all"
             )
-            table.caption_justify = "left"
+        table.caption = caption
+        table.caption_justify = "left"
+        table.caption_style = "dim"
         return table
 
     def _verdict(self, state: EgyptiaState, obs: dict[str, Any], names: tuple[str, ...]) -> Text:
