@@ -75,7 +75,6 @@ PLAGUE_EFFECTS = {
     "hail-fire": "lose an unused ship (and its points)",
     "death": "this round: build a Burial Mound (never crossed off)",
 }
-STAGE_WORDS = {"choosing": "choosing", "chosen": "chosen", "building": "building", "done": "done"}
 #: Buildings in the table of builders: a count and a letter each.
 BUILDING_LETTERS = {
     "pyramid": "P",
@@ -577,7 +576,7 @@ class EgyptiaRenderer:
             prod = "/".join(str(p["bonus"]) for p in sheet["productivity"].values())
             table.add_row(
                 who,
-                STAGE_WORDS.get(entry["stage"], entry["stage"]),
+                entry["stage"],  # choosing, chosen (sealed), building or done
                 entry["column"] or "·",
                 buildings if buildings else Text("·", style="grey50"),
                 have,
