@@ -80,6 +80,11 @@ class UndoRefusedError(SubmitError):
 
 #: Worlds re-dealt per viewer when checking that a move revealed nothing.
 UNDO_WORLDS = 4
+#: Up to this many seats, the undo check looks through every seat's eyes.
+UNDO_EVERY_VIEWER_UP_TO = 6
+#: At a bigger table, a move within a sealed step is checked through the mover's eyes and
+#: those of this many other seats, drawn anew for each move (see Room._undo_viewers).
+UNDO_SAMPLED_VIEWERS = 3
 
 
 def new_token() -> str:
@@ -216,12 +221,7 @@ class Room:
         # A sealed step goes on while only this seat's own part of it happened: its
         # commitment, or a private step before it (Aton's exchange): the others' choices,
         # made at an earlier version of the same step, stay valid.
-        movers_after = set(state.to_move())
-        same_step = (
-            sealed_before
-            and state.is_simultaneous()
-            and movers_before - {seat} <= movers_after <= movers_before
-        )
+        same_step = sealed_before and _within_sealed_step(seat, movers_before, state)
         if not same_step:
             self.step_started = self.version
         entry = Accepted(len(self.accepted), self.version, seat, action.to_text(), by_timeout)
@@ -258,7 +258,7 @@ class Room:
         )
         if not same_turn:
             return "your turn has passed"
-        for viewer in range(len(self.seats)):
+        for viewer in self._undo_viewers(seat, before, after):
             seen = after.observation(viewer)
             for k in range(UNDO_WORLDS):
                 world = before.resample(viewer, Rng(k))
@@ -268,6 +268,34 @@ class Room:
                 if world.observation(viewer) != seen:
                     return "the move revealed hidden information or a random draw"
         return None
+
+    def _undo_viewers(self, seat: int, before: State, after: State) -> list[int]:
+        """Through whose eyes the undo check looks: every seat's, but at a big table (Egyptia
+        with up to 99 builders, where each look costs an observation of the whole table)
+        for a move within a sealed step: the mover's and a few other seats', drawn anew
+        for each move.
+
+        Within a sealed step the room already holds that a seat's own moves show the
+        others nothing: their choices made earlier in the step stay valid (see
+        :meth:`accept`), and each game's non-interference tests check it. What such a move
+        can show is the mover's own information (Aton's exchange draws cards), so the
+        mover is always checked in full. A move that ends a step, or any move of a game
+        that is not sealed, is checked through every seat's eyes, as at a small table.
+        """
+        count = len(self.seats)
+        if count <= UNDO_EVERY_VIEWER_UP_TO:
+            return list(range(count))
+        everyone = [seat, *(v for v in range(count) if v != seat)]
+        if not (
+            before.is_simultaneous() and _within_sealed_step(seat, set(before.to_move()), after)
+        ):
+            return everyone
+        others = everyone[1:]
+        rng = Rng(self.seed * 1_000_003 + self.version)
+        sample = []
+        for _ in range(min(UNDO_SAMPLED_VIEWERS, len(others))):
+            sample.append(others.pop(rng.below(len(others))))
+        return [seat, *sorted(sample)]
 
     def _state_before_last(self) -> State:
         if self.previous is None:
@@ -299,3 +327,13 @@ class Room:
                 version=entry.version,
             )
         return room
+
+
+def _within_sealed_step(seat: int, movers_before: set[int], after: State) -> bool:
+    """Whether a move of ``seat`` at a sealed step left the step going: only the seat's own
+    part of it happened (its commitment, or a private step before it), so the seats still
+    to decide are those of before, with or without the seat."""
+    if not after.is_simultaneous():
+        return False
+    movers_after = set(after.to_move())
+    return movers_before - {seat} <= movers_after <= movers_before
