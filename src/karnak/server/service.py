@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -51,6 +52,8 @@ T = TypeVar("T")
 TIMEOUT_BOTS = ("heuristic", "random")  # the first one the game has
 DEFAULT_BOT = "ismcts:1s"
 MAX_TURN_TIMER = 24 * 3600.0
+#: The most moves the timeout bot plays for one seat when its timer runs out.
+MAX_TIMEOUT_MOVES = 20
 
 
 def timeout_bot(game: Game) -> Bot:
@@ -89,22 +92,40 @@ class SubmitOutcome:
 
 @dataclass(eq=False)  # compared and hashed by identity: each is one connection
 class Listener:
-    """One open WebSocket: its seat and the newest view (JSON text) waiting to be sent."""
+    """One open WebSocket: its seat and the newest view waiting to be sent.
+
+    A change does not build the view at once: it marks the listener stale with a way to
+    build it, and the view is built when the connection is ready to send it. Views are
+    complete, so a client only ever needs the newest one; when several moves come at once
+    (a table of 99 builders), each connection builds one view for all of them instead of
+    one per move.
+    """
 
     seat: int | None
     latest: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    source: Callable[[], str] | None = None
 
     def offer(self, view: str) -> None:
-        # Views are complete, so a slow client only needs the newest one.
+        """A view already built (the first one, or one the client asked for)."""
         self.latest = view
+        self.source = None
+        self.ready.set()
+
+    def stale(self, source: Callable[[], str]) -> None:
+        """The position changed: ``source()`` builds the newest view when it is sent."""
+        self.latest = None
+        self.source = source
         self.ready.set()
 
     async def next_view(self) -> str:
         await self.ready.wait()
         self.ready.clear()
         view, self.latest = self.latest, None
-        assert view is not None
+        if view is None:
+            source, self.source = self.source, None
+            assert source is not None
+            view = source()
         return view
 
 
@@ -310,7 +331,7 @@ class GameService:
 
     def _broadcast(self, room: Room) -> None:
         for listener in self._listeners.get(room.id, ()):
-            listener.offer(self.view_json(room, listener.seat))
+            listener.stale(functools.partial(self.view_json, room, listener.seat))
 
     # ------------------------------------------------------------------ after a change
     def _wake(self, room: Room) -> None:
@@ -356,13 +377,23 @@ class GameService:
             del self._timer_tasks[room.id]
         if room.step_started != step or room.is_over:
             return
+        bot = timeout_bot(room.game)
         for seat in room.humans_to_move():
-            bot = timeout_bot(room.game)
-            action = bot.choose(
-                SeatView.of(room.state, seat), Rng(bot_seed(room.seed, room.version, seat))
-            )
-            with contextlib.suppress(SubmitError):
-                await self.submit(room, seat, room.version, action, by_timeout=True)
+            # A seat may owe several private steps of the same sealed step (Egyptia: a
+            # plague, a building, its payment): the bot plays them all, so the seat is not
+            # left waiting in a step whose timer has already run out.
+            for _ in range(MAX_TIMEOUT_MOVES):
+                if room.is_over or room.step_started != step:
+                    break
+                if seat not in room.state.to_move():
+                    break
+                action = bot.choose(
+                    SeatView.of(room.state, seat), Rng(bot_seed(room.seed, room.version, seat))
+                )
+                try:
+                    await self.submit(room, seat, room.version, action, by_timeout=True)
+                except SubmitError:
+                    break
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
