@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from karnak.bots.base import available_bots
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
+from karnak.server.boards import PAGES
 from karnak.server.rooms import Room, SubmitError
 from karnak.server.service import (
     DEFAULT_BOT,
@@ -141,6 +142,7 @@ async def list_available_games() -> list[dict[str, Any]]:
     result = []
     for name in available_games():
         game = get_game(name)
+        parts = PAGES.get(name)
         result.append(
             {
                 "name": name,
@@ -157,6 +159,8 @@ async def list_available_games() -> list[dict[str, Any]]:
                     }
                     for spec in game.options
                 ],
+                # what the lobby needs to offer the options well (Egyptia: the cards)
+                "lobby": parts.lobby(game) if parts is not None and parts.lobby else {},
             }
         )
     return result

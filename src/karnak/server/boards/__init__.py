@@ -8,6 +8,9 @@ Each game's module offers two functions:
 - ``page_data(state, seat, legal_actions, observation) -> dict``: what belongs to one seat
   (its hand with card texts, hints for its moves), built only from what ``seat`` may see.
 
+and may offer a third, ``lobby(game) -> dict``: what the lobby needs to offer the game's
+options well (Egyptia: the Pharaoh cards by letter), sent with ``/api/games/available``.
+
 :func:`karnak.server.views.seat_view` puts both under ``view["page"]``.
 """
 
@@ -18,17 +21,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from karnak.core.actions import Action
+from karnak.core.game import Game
 from karnak.core.state import State
-from karnak.server.boards import amunre, aton
+from karnak.server.boards import amunre, aton, egyptia
 
 
 @dataclass(frozen=True)
 class PageParts:
     board_svg: Callable[[State], str]
     page_data: Callable[[State, int | None, Sequence[Action], dict[str, Any]], dict[str, Any]]
+    lobby: Callable[[Game], dict[str, Any]] | None = None
 
 
 PAGES: dict[str, PageParts] = {
     "amunre": PageParts(amunre.board_svg, amunre.page_data),
     "aton": PageParts(aton.board_svg, aton.page_data),
+    "egyptia": PageParts(egyptia.board_svg, egyptia.page_data, egyptia.lobby),
 }

@@ -1,6 +1,7 @@
 // The game page: renders the seat's view (sent by the server), posts moves, follows live.
 import { $, el } from "./dom.js";
 import * as aton from "./aton.js";
+import * as egyptia from "./egyptia.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
@@ -50,7 +51,7 @@ function render(next, force = false) {
   const obs = view.observation;
   const you = view.seat;
   document.title = `${view.title}: round ${obs.round} · Karnak`;
-  $("title").textContent = `${view.title} · round ${obs.round} · ${obs.phase_name}`;
+  $("title").textContent = `${view.title} · round ${obs.round} · ${phaseName(obs)}`;
   $("status").replaceChildren(
     you === null ? el("span", { text: "spectator" }) : chip(you, `you: ${view.players[you].name}`),
     el("span", { class: "version", text: ` move ${view.version}` }));
@@ -59,10 +60,19 @@ function render(next, force = false) {
   if (view.game === "aton") {
     // Aton's page has its own controls (cartouches, clickable squares): see aton.js.
     aton.render(view, { play, takeBack, chip, replayMode });
+  } else if (view.game === "egyptia") {
+    // Egyptia's page: the seat's own sheet, clickable columns, plagues, hexes: see egyptia.js.
+    egyptia.render(view, { play, takeBack, chip, replayMode, rerender: () => render(view, true) });
   } else {
     renderAmunRe();
   }
   renderLog();
+}
+
+function phaseName(obs) {
+  if (obs.phase_name) return obs.phase_name;
+  if (obs.over) return "game over";
+  return obs.revealed ? "building" : "choosing columns";
 }
 
 function renderAmunRe() {
@@ -92,8 +102,13 @@ function renderDecision() {
   if (view.status === "finished") parts.push("The game is over.");
   else if (view.your_turn) parts.push(`Your decision: ${obs.decision}`);
   else parts.push(obs.decision);
-  if (view.sealed && view.status !== "finished") {
-    const waiting = view.to_move.map((s) => view.players[s].name).join(", ");
+  if (view.game === "egyptia") {
+    const note = egyptia.decisionNote(view);
+    if (note) parts.push(note);
+  } else if (view.sealed && view.status !== "finished") {
+    const waiting = view.to_move.length > 6
+      ? `${view.to_move.length} of ${view.players.length} players`
+      : view.to_move.map((s) => view.players[s].name).join(", ");
     parts.push(`Sealed step: only who has committed is shown. Still to commit: ${waiting}.`);
   }
   const timeouts = view.timeouts.length;

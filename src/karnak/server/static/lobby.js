@@ -30,9 +30,42 @@ function renderPlayers() {
   const keep = Math.min(game.max_players, Math.max(game.min_players, wanted));
   select.replaceChildren();
   for (let n = game.min_players; n <= game.max_players; n++) {
-    select.append(el("option", { value: n, text: `${n} players`, selected: n === keep ? "" : null }));
+    const label = n === 1 ? "1 player (solo)" : `${n} players`;
+    select.append(el("option", { value: n, text: label, selected: n === keep ? "" : null }));
   }
   renderSeats();
+}
+
+// Games for many players (Egyptia: up to 99) default to the quick bots: a search bot
+// thinking a second for each of dozens of seats would make every round slow.
+function quickBot(game) {
+  if (game.max_players <= 5) return null;
+  return ["heuristic", "random"].find((name) => game.bots.includes(name)) || null;
+}
+
+function levelOptions() {
+  return BOT_LEVELS.filter(([spec]) => currentGame().bots.includes(spec.split(":")[0]))
+    .map(([spec, label]) => el("option", { value: spec, text: label }));
+}
+
+function renderFill(count) {
+  // with many seats, one control sets every seat after the first
+  const box = $("seats");
+  if (count < 4) return;
+  const kind = el("select", { id: "fill-kind", "aria-label": "kind of every other seat" },
+    el("option", { value: "human", text: "Person" }), ...levelOptions());
+  const quick = quickBot(currentGame());
+  if (quick) kind.value = quick;
+  const apply = el("button", { type: "button", id: "fill-apply", text: "Apply" });
+  apply.addEventListener("click", () => {
+    for (const row of [...box.querySelectorAll(".seat-row")].slice(1)) {
+      const human = kind.value === "human";
+      row.querySelector(".kind").value = human ? "human" : "bot";
+      row.querySelector(".level").hidden = human;
+      if (!human) row.querySelector(".level").value = kind.value;
+    }
+  });
+  box.prepend(el("div", { class: "fill-row" }, el("span", { text: "Seats 2 and on:" }), kind, apply));
 }
 
 function renderSeats() {
@@ -49,16 +82,15 @@ function renderSeats() {
       el("option", { value: "bot", text: "Bot", selected: kind === "bot" ? "" : null }));
     const name = el("input", { class: "name", placeholder: `Seat ${i + 1} name (optional)`, maxlength: 40,
       value: previous ? previous.querySelector(".name").value : "" });
-    const level = el("select", { class: "level", "aria-label": `seat ${i + 1} bot level` },
-      ...BOT_LEVELS.filter(([spec]) => currentGame().bots.includes(spec.split(":")[0]))
-        .map(([spec, label]) => el("option", { value: spec, text: label })));
-    const kept = previous ? previous.querySelector(".level").value : null;
+    const level = el("select", { class: "level", "aria-label": `seat ${i + 1} bot level` }, ...levelOptions());
+    const kept = previous ? previous.querySelector(".level").value : quickBot(currentGame());
     if (kept && [...level.options].some((o) => o.value === kept)) level.value = kept;
     level.hidden = kind !== "bot";
     kindSelect.addEventListener("change", () => { level.hidden = kindSelect.value !== "bot"; });
     row.append(el("span", { class: "seat-label", text: `Seat ${i + 1}` }), kindSelect, name, level);
     box.append(row);
   }
+  renderFill(count);
 }
 
 function renderOptions() {
@@ -67,14 +99,34 @@ function renderOptions() {
   box.hidden = !currentGame().options.length; // Aton has none
   for (const option of currentGame().options) {
     let input;
+    const extra = currentGame().lobby || {};
+    if (option.name === "cards" && extra.cards) {
+      box.append(cardChoices(extra.cards, option.help));
+      continue;
+    }
     if (typeof option.default === "boolean") {
       input = el("input", { type: "checkbox", "data-option": option.name, checked: option.default ? "" : null });
+    } else if (!option.choices.length) {
+      input = el("input", { type: "text", "data-option": option.name, value: option.default, placeholder: option.help });
     } else {
       input = el("select", { "data-option": option.name },
         ...option.choices.map((c) => el("option", { value: c, text: c, selected: c === option.default ? "" : null })));
     }
     box.append(el("label", { class: "option", title: option.help }, input, ` ${option.name.replaceAll("_", " ")}: ${option.help}`));
   }
+}
+
+// Egyptia's Pharaoh cards: one of each letter, chosen here or drawn at random.
+function cardChoices(cards, help) {
+  const box = el("div", { class: "card-choices", "data-option-group": "cards", title: help },
+    el("p", { class: "note", text: "Pharaoh cards (one of each letter; left at random, it is drawn):" }));
+  for (const letter of ["A", "B", "C", "D", "E"]) {
+    const select = el("select", { "data-card-letter": letter, "aria-label": `Pharaoh card ${letter}` },
+      el("option", { value: "", text: `${letter}: drawn at random` }),
+      ...cards.filter((c) => c.letter === letter).map((c) => el("option", { value: c.id, text: `${c.id}: ${c.text}` })));
+    box.append(el("label", { class: "option" }, select));
+  }
+  return box;
 }
 
 async function createGame(event) {
@@ -89,6 +141,8 @@ async function createGame(event) {
   for (const input of document.querySelectorAll("[data-option]")) {
     options[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
   }
+  const cards = [...document.querySelectorAll("[data-card-letter]")].map((s) => s.value).filter(Boolean);
+  if (document.querySelector("[data-card-letter]")) options.cards = cards.join(",");
   const timer = $("turn-timer").value;
   const body = { game: $("game").value, seats, options, turn_timer: timer ? Number(timer) : null };
   $("create").disabled = true;

@@ -1,0 +1,526 @@
+// Egyptia on the game page. The resource board (dice, plagues, Pharaoh cards) arrives as one
+// public SVG; the seat's own sheet arrives as SVG in its own page data (only the seat sees
+// it live during a round). This module marks what the seat can click (columns, plagues,
+// hexes, ships), offers the step's choices (payments, the Burial Mound's reward), and draws
+// the other builders as small cards from the observation (sheets as last published).
+import { $, el } from "./dom.js";
+
+const RESOURCES = ["grain", "diamond", "stone", "favor"];
+const LETTER = { grain: "g", diamond: "d", stone: "s", favor: "f" };
+const SHOWN_PAYMENTS = 6;
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// What the seat has picked on the page but not yet played; forgotten when the step changes.
+let pick = { key: null, building: null, hex: null, ship: null, hailfire: false };
+// The builders' grid: order, filter and the cards opened (kept between renders).
+const grid = { sort: "seat", filter: "", open: new Set() };
+const miniMaps = new Map();
+
+export function render(view, ctx) {
+  document.body.classList.add("egyptia");
+  $("hand-panel").hidden = true;
+  $("cartouche-panel").hidden = true;
+  const players = $("players").closest(".panel");
+  if (players) players.hidden = true;
+  const obs = view.observation;
+  const me = view.seat === null ? null : obs.players[view.seat];
+  const key = `${view.game_id}:${obs.round}:${obs.you ? obs.you.stage : "-"}`;
+  if (pick.key !== key) pick = { key, building: null, hex: null, ship: null, hailfire: false };
+  renderSheet(view, ctx, me);
+  markBoard(view, ctx, me);
+  renderControls(view, ctx, me);
+  renderStandings(view, ctx);
+  renderBuilders(view, ctx);
+  renderResult(view, ctx);
+}
+
+// A line for the banner at the top: the round's progress in numbers (fine with 99 builders).
+export function decisionNote(view) {
+  const page = view.page;
+  if (!page || view.status === "finished") return "";
+  const s = page.stages;
+  const total = view.observation.players.length;
+  if (total === 1) return "";
+  if (!view.observation.revealed) {
+    return `Sealed: ${s.chosen} of ${total} builders have chosen a column; the choices show when all have chosen.`;
+  }
+  return `${s.done} of ${total} builders are done this round; what each builds shows at the round's end.`;
+}
+
+function legalTexts(view) { return new Set(view.legal.map((m) => m.text)); }
+
+function clickable(node, label, handler) {
+  node.classList.add("legal");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", handler);
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(); }
+  });
+}
+
+// ------------------------------------------------------------------ the resource board
+function markBoard(view, ctx, me) {
+  if (me && me.column) {
+    const chosen = document.querySelector(`.egyptia-board .column[data-column="${me.column}"]`);
+    if (chosen) chosen.classList.add("chosen");
+  }
+  if (!view.page || ctx.replayMode || !view.page.moves) return;
+  const moves = view.page.moves;
+  for (const resource of moves.choose) {
+    const node = document.querySelector(`.egyptia-board .column[data-column="${resource}"]`);
+    if (!node) continue;
+    const column = view.page.columns.find((c) => c.resource === resource);
+    const label = `choose the ${resource} column: +${column.produce} ${resource}${column.plague ? ", then a plague" : ""}`;
+    node.dataset.move = `choose ${resource}`;
+    clickable(node, label, () => ctx.play(`choose ${resource}`));
+  }
+  const byPlague = new Map();
+  for (const p of moves.plagues) {
+    if (!byPlague.has(p.plague)) byPlague.set(p.plague, []);
+    byPlague.get(p.plague).push(p);
+  }
+  for (const [name, options] of byPlague) {
+    const node = document.querySelector(`.egyptia-board .plague[data-plague="${name}"]`);
+    if (!node) continue;
+    clickable(node, `suffer ${options[0].title}: ${options[0].effect}`, () => choosePlague(options, ctx));
+  }
+}
+
+function choosePlague(options, ctx) {
+  if (options.length === 1 && !options[0].ship) { ctx.play(options[0].text); return; }
+  pick.hailfire = true; // Hail-fire: which ship is lost is asked next
+  ctx.rerender();
+}
+
+// ------------------------------------------------------------------ the seat's own sheet
+function renderSheet(view, ctx, me) {
+  const box = $("sheet");
+  const svg = view.page && view.page.sheet_svg;
+  if (!svg) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  box.innerHTML = svg;
+  if (ctx.replayMode || !view.page.moves) return;
+  const moves = view.page.moves;
+  // hexes: glowing where the picked building (or any offered building) may go
+  const byHex = new Map();
+  for (const b of moves.buildings) {
+    for (const spot of b.hexes) {
+      if (pick.building && pick.building !== b.building) continue;
+      if (!byHex.has(spot.hex)) byHex.set(spot.hex, []);
+      byHex.get(spot.hex).push([b, spot]);
+    }
+  }
+  for (const node of box.querySelectorAll(".hex[data-hex]")) {
+    const hex = node.dataset.hex;
+    if (hex === pick.hex) node.classList.add("selected");
+    const options = byHex.get(hex);
+    if (!options) continue;
+    const label = pick.building
+      ? `build a ${options[0][0].title} on ${hex} for ${options[0][1].cost}`
+      : `build on ${hex}`;
+    if (pick.building) node.dataset.move = options[0][1].text;
+    clickable(node, label, () => {
+      if (pick.building) { ctx.play(options[0][1].text); return; }
+      pick.hex = pick.hex === hex ? null : hex;
+      if (options.length === 1 && pick.hex) { ctx.play(options[0][1].text); return; }
+      ctx.rerender();
+    });
+  }
+  for (const ship of moves.ships) {
+    const node = box.querySelector(`.ship[data-ship="${ship.ship}"]`);
+    if (!node) continue;
+    clickable(node, `use ship ${ship.ship} for ${ship.gives} (once a game)`, () => {
+      pick.ship = ship.ship;
+      ctx.rerender();
+      const confirm = $("ship-confirm");
+      if (confirm) confirm.focus();
+    });
+  }
+}
+
+// ------------------------------------------------------------------ the step's controls
+function moveButton(text, label, detail, ctx, extra = "") {
+  const button = el("button", { type: "button", class: `move ${extra}`.trim(), "data-move": text, title: text },
+    el("span", { class: "move-text", text: label }), detail ? el("small", { text: ` ${detail}` }) : "");
+  button.addEventListener("click", () => ctx.play(text));
+  return button;
+}
+
+function renderControls(view, ctx, me) {
+  const box = $("moves");
+  box.replaceChildren();
+  $("move-error").textContent = "";
+  const panel = $("moves-panel");
+  if (view.seat === null || ctx.replayMode) { panel.hidden = true; return; }
+  panel.hidden = false;
+  panel.querySelector("h2").textContent = view.status === "finished" ? "Your game" : `Your round (round ${view.observation.round})`;
+  if (view.can_undo) {
+    const undo = el("button", { type: "button", class: "undo", id: "undo", text: "Take back my last move" });
+    undo.addEventListener("click", ctx.takeBack);
+    box.append(undo);
+  }
+  const obs = view.observation;
+  const you = obs.you;
+  const page = view.page;
+  const moves = page.moves || { choose: [], plagues: [], buildings: [], payments: [], gains: [], ships: [] };
+  const note = $("moves-note");
+  if (view.status === "finished") { note.textContent = "The game is over."; return; }
+  const stage = you.stage;
+  if (you.restriction) {
+    box.append(el("p", { class: "restriction", text: `${title(you.restriction)} this round: ${page.plague_effects[you.restriction]}.` }));
+  }
+  if (stage === "choose") {
+    note.textContent = "Click a column on the resource board (or below). Your choice is sealed: the others see only that you have chosen until every builder has.";
+    const row = el("div", { class: "column-choices" });
+    for (const column of page.columns) {
+      if (!moves.choose.includes(column.resource)) continue;
+      row.append(moveButton(`choose ${column.resource}`, `${title(column.resource)}`,
+        `${column.dice} ${column.dice === 1 ? "die" : "dice"}: +${column.produce}${column.plague ? " · plague!" : ""}`,
+        ctx, `move-choose${column.plague ? " plague" : ""}`));
+    }
+    box.append(row);
+  } else if (stage === "chosen") {
+    note.textContent = `You chose the ${me.column} column (sealed until every builder has chosen). Waiting for ${view.to_move.length} builder(s).`;
+  } else if (stage === "plague") {
+    note.textContent = "Your column held 3 dice or more: choose a plague to suffer (click it on the resource board or below).";
+    renderPlagues(box, moves, page, ctx);
+  } else if (stage === "plague_pay" || stage === "build_pay") {
+    const pending = you.pending;
+    if (pending && pending.kind === "build") {
+      const cost = RESOURCES.filter((r) => pending.cost[r]).map((r) => `${pending.cost[r]} ${r}`).join(", ");
+      note.textContent = `Pay for your ${page.titles[pending.building]} on ${pending.hex}: ${cost}${pending.wild ? " (through the d20)" : ""}. The market lets 2 basic pay for 1 other, 3 basic for a favor, a favor for a basic. Cheapest ways first:`;
+    } else if (pending) {
+      note.textContent = `Choose what to lose to ${title(pending.plague)} (${page.plague_effects[pending.plague]}):`;
+    }
+    renderPayments(box, moves.payments, ctx);
+  } else if (stage === "build") {
+    note.textContent = pick.building
+      ? `Now click a glowing hex on your sheet for the ${page.titles[pick.building]}.`
+      : pick.hex
+        ? `Hex ${pick.hex}: choose what to build there.`
+        : "Choose a building, then click a glowing hex on your sheet (or click a hex first).";
+    renderBuildings(box, moves, page, ctx);
+  } else if (stage === "gain") {
+    note.textContent = "Your Burial Mound gives 2 basic resources or 1 favor: choose.";
+    const row = el("div", { class: "choices" });
+    for (const gain of moves.gains) row.append(moveButton(gain.text, gain.words, "", ctx, "move-gain"));
+    box.append(row);
+  } else {
+    note.textContent = `Your building is drawn. Waiting for ${view.to_move.length} builder(s) to finish the round.`;
+  }
+  renderShips(box, moves, ctx);
+  renderAllMoves(box, view, ctx);
+}
+
+function title(word) {
+  const text = word.replaceAll("-", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function renderPlagues(box, moves, page, ctx) {
+  const row = el("div", { class: "choices plague-choices" });
+  const seen = new Set();
+  for (const p of moves.plagues) {
+    if (p.ship) {
+      if (seen.has(p.plague)) continue;
+      seen.add(p.plague);
+      const options = moves.plagues.filter((q) => q.plague === p.plague);
+      const button = el("button", { type: "button", class: "move move-plague", "data-plague": p.plague, title: p.effect },
+        el("span", { class: "move-text", text: p.title }), el("small", { text: ` ${p.effect}` }));
+      button.addEventListener("click", () => choosePlague(options, ctx));
+      row.append(button);
+      continue;
+    }
+    row.append(moveButton(p.text, p.title, p.effect, ctx, "move-plague"));
+  }
+  box.append(row);
+  if (pick.hailfire) {
+    const ships = moves.plagues.filter((p) => p.ship);
+    const pickShip = el("div", { class: "choices hailfire" }, el("p", { class: "note", text: "Hail-fire: which unused ship do you lose?" }));
+    for (const p of ships) {
+      const gives = moves.ships.find((s) => s.ship === p.ship);
+      pickShip.append(moveButton(p.text, `Lose ship ${p.ship}`, gives ? gives.gives : "", ctx, "move-hailfire"));
+    }
+    const cancel = el("button", { type: "button", class: "clear", text: "Cancel" });
+    cancel.addEventListener("click", () => { pick.hailfire = false; ctx.rerender(); });
+    pickShip.append(cancel);
+    box.append(pickShip);
+  }
+}
+
+function renderPayments(box, payments, ctx) {
+  const row = el("div", { class: "choices payments" });
+  payments.slice(0, SHOWN_PAYMENTS).forEach((p, i) => {
+    row.append(moveButton(p.text, p.words, i === 0 ? "(cheapest)" : "", ctx, "move-pay"));
+  });
+  box.append(row);
+  if (payments.length > SHOWN_PAYMENTS) {
+    const more = el("details", { class: "more-payments" },
+      el("summary", { text: `${payments.length - SHOWN_PAYMENTS} more ways to pay` }));
+    const rest = el("div", { class: "choices payments" });
+    for (const p of payments.slice(SHOWN_PAYMENTS)) rest.append(moveButton(p.text, p.words, "", ctx, "move-pay"));
+    more.append(rest);
+    box.append(more);
+  }
+}
+
+function swatch(page, building) {
+  const colour = page.colours.buildings[building] || "#ccc";
+  return el("span", { class: "swatch", style: `background:${colour}` });
+}
+
+function renderBuildings(box, moves, page, ctx) {
+  const list = el("div", { class: "choices buildings" });
+  for (const b of moves.buildings) {
+    const spot = pick.hex ? b.hexes.find((h) => h.hex === pick.hex) : null;
+    if (pick.hex && !spot) continue;
+    const selected = pick.building === b.building;
+    const cost = spot ? spot.cost : b.cost;
+    const where = spot ? `on ${pick.hex}` : `${b.hexes.length} hex${b.hexes.length === 1 ? "" : "es"}`;
+    const button = el("button", {
+      type: "button", class: `pick-building${selected ? " selected" : ""}`, "data-building": b.building,
+      "aria-pressed": String(selected), title: spot ? spot.text : `pick the ${b.title}, then a hex`,
+    }, swatch(page, b.building), el("strong", { text: b.title }), el("small", { text: ` ${cost}${b.note ? `; ${b.note}` : ""} · ${where}` }));
+    if (spot) {
+      button.classList.add("move");
+      button.dataset.move = spot.text;
+      button.addEventListener("click", () => ctx.play(spot.text));
+    } else {
+      button.addEventListener("click", () => { pick.building = selected ? null : b.building; ctx.rerender(); });
+    }
+    list.append(button);
+  }
+  box.append(list);
+  if (pick.building || pick.hex) {
+    const clear = el("button", { type: "button", class: "clear", id: "build-clear", text: "Start over" });
+    clear.addEventListener("click", () => { pick.building = null; pick.hex = null; ctx.rerender(); });
+    box.append(clear);
+  }
+  if (!moves.buildings.length) box.append(el("p", { class: "note", text: "Nothing to build now." }));
+}
+
+function renderShips(box, moves, ctx) {
+  if (!moves.ships.length) return;
+  const row = el("div", { class: "ships-row" }, el("h3", { text: "Ships (each once a game; 2 points at the end if unused)" }));
+  for (const ship of moves.ships) {
+    const button = el("button", { type: "button", class: "use-ship", "data-ship": ship.ship }, `Ship ${ship.ship}: ${ship.gives}`);
+    button.addEventListener("click", () => { pick.ship = ship.ship; ctx.rerender(); });
+    row.append(button);
+  }
+  if (pick.ship) {
+    const ship = moves.ships.find((s) => s.ship === pick.ship);
+    if (ship) {
+      const confirm = el("button", { type: "button", id: "ship-confirm", class: "move move-ship confirm", "data-move": ship.text },
+        `Use ship ${ship.ship} now for ${ship.gives}`);
+      confirm.addEventListener("click", () => ctx.play(ship.text));
+      const cancel = el("button", { type: "button", class: "clear", id: "ship-cancel", text: "Keep it" });
+      cancel.addEventListener("click", () => { pick.ship = null; ctx.rerender(); });
+      row.append(el("div", { class: "ship-confirm" },
+        el("p", { text: `Ship ${ship.ship} can be used only once a game, and an unused ship is worth 2 points at the end. Use it now?` }),
+        confirm, " ", cancel));
+    }
+  }
+  box.append(row);
+}
+
+function renderAllMoves(box, view, ctx) {
+  if (!view.legal.length) return;
+  const details = el("details", { class: "all-moves" }, el("summary", { text: `All ${view.legal.length} legal moves as text` }));
+  const list = el("div", { class: "choices" });
+  for (const move of view.legal) {
+    const button = el("button", { type: "button", class: "move move-text-only", "data-move": move.text, text: move.text });
+    button.addEventListener("click", () => ctx.play(move.text));
+    list.append(button);
+  }
+  details.append(list);
+  box.append(details);
+}
+
+// ------------------------------------------------------------------ standings
+function renderStandings(view, ctx) {
+  const panel = $("preview-panel");
+  const obs = view.observation;
+  if (view.status === "finished" || obs.players.length === 1) {
+    if (obs.players.length === 1 && view.status !== "finished") {
+      panel.hidden = false;
+      const total = obs.players[0].score.total;
+      panel.replaceChildren(el("h2", { text: "Builder status so far" }), rankScale(obs.layout.ranks, total, false));
+    } else {
+      panel.hidden = true;
+    }
+    return;
+  }
+  panel.hidden = false;
+  const order = obs.players.map((p) => p.seat).sort((a, b) => obs.players[b].score.total - obs.players[a].score.total || a - b);
+  const top = order.slice(0, 8);
+  if (view.seat !== null && !top.includes(view.seat)) top.push(view.seat);
+  const table = el("table", { class: "standings" }, el("tr", {}, el("th", { text: "#" }), el("th", { text: "Builder" }), el("th", { text: "Score" })));
+  for (const seat of top) {
+    const p = obs.players[seat];
+    table.append(el("tr", { class: seat === view.seat ? "me" : "" }, el("td", { text: order.indexOf(seat) + 1 }),
+      el("td", {}, ctx.chip(seat, p.name)), el("td", { text: p.score.total })));
+  }
+  panel.replaceChildren(el("h2", { text: "Standings if the game ended now" }), table,
+    el("p", { class: "note", text: "Your own score is live; the others' are as their sheets were last shown (the reveal or the round's end)." }));
+}
+
+function rankScale(ranks, total, final) {
+  const list = el("ol", { class: "rank-scale" });
+  ranks.forEach((rank, i) => {
+    const next = ranks[i + 1];
+    const range = next ? `${rank.from}-${next.from - 1}` : `${rank.from}+`;
+    const reached = total >= rank.from && (!next || total < next.from);
+    list.append(el("li", { class: reached ? "reached" : "", "data-rank": rank.name }, el("strong", { text: rank.name }), ` ${range}`));
+  });
+  return el("div", {}, el("p", { text: final ? `Final score: ${total} points.` : `Score if the game ended now: ${total} points.` }), list);
+}
+
+// ------------------------------------------------------------------ the other builders
+function miniMap(layout, city, colours) {
+  const key = JSON.stringify(city);
+  const cached = miniMaps.get(key);
+  if (cached) return cached;
+  const r = 9, w = Math.sqrt(3) * r;
+  const cols = layout.hexes.map((h) => h.col), rows = layout.hexes.map((h) => h.row);
+  const width = (Math.max(...cols) - Math.min(...cols)) * w / 2 + w + 2;
+  const height = (Math.max(...rows) - Math.min(...rows)) * 1.5 * r + 2 * r + 2;
+  const parts = [`<svg xmlns="${SVG_NS}" viewBox="0 0 ${width.toFixed(1)} ${height.toFixed(1)}" class="mini-map" aria-hidden="true">`];
+  for (const h of layout.hexes) {
+    const cx = 1 + w / 2 + (h.col - Math.min(...cols)) * w / 2;
+    const cy = 1 + r + (h.row - Math.min(...rows)) * 1.5 * r;
+    const built = city[h.label];
+    const fill = built ? colours[built] : h.kind === "sacred" ? "#f7d64a" : h.kind === "oasis" ? "#7cc3e8" : "#f3e6c4";
+    const stroke = h.kind === "sacred" ? "#c79a00" : "#8a7a5a";
+    const points = [-90, -30, 30, 90, 150, 210].map((a) => {
+      const t = a * Math.PI / 180;
+      return `${(cx + (r - 0.6) * Math.cos(t)).toFixed(1)},${(cy + (r - 0.6) * Math.sin(t)).toFixed(1)}`;
+    }).join(" ");
+    parts.push(`<polygon points="${points}" fill="${fill}" stroke="${stroke}" stroke-width="${h.kind === "sacred" ? 1.6 : 0.8}"><title>${h.label}: ${built || h.kind}</title></polygon>`);
+  }
+  parts.push("</svg>");
+  const svg = parts.join("");
+  if (miniMaps.size > 500) miniMaps.clear();
+  miniMaps.set(key, svg);
+  return svg;
+}
+
+function builderCard(view, ctx, p) {
+  const obs = view.observation;
+  const page = view.page;
+  const sheet = p.sheet;
+  const mine = p.seat === view.seat;
+  const open = grid.open.has(p.seat);
+  const card = el("article", { class: `builder-card${mine ? " me" : ""}${open ? " open" : ""}`, "data-seat": p.seat, "data-stage": p.stage });
+  const info = view.players[p.seat];
+  const head = el("header", {}, ctx.chip(p.seat, p.name));
+  if (info && info.kind === "bot") head.append(el("small", { text: ` bot ${info.bot}` }));
+  head.append(el("span", { class: `stage stage-${p.stage}`, text: p.stage === "chosen" ? "chosen" : p.stage }));
+  card.append(head);
+  const map = el("div", { class: "mini-map-wrap" });
+  map.innerHTML = miniMap(obs.layout, sheet.city, page.colours.buildings);
+  const res = sheet.resources;
+  const unusedShips = sheet.ships.filter((s) => s === "unused").length;
+  const crossed = Object.values(sheet.plagues).filter(Boolean).length;
+  const numbers = el("dl", { class: "numbers" },
+    el("dt", { text: "score" }), el("dd", { class: "score", text: p.score.total }),
+    el("dt", { text: "built" }), el("dd", { text: `${sheet.buildings}` }),
+    el("dt", { text: "g d s f" }), el("dd", { text: RESOURCES.map((r) => res[r].have).join(" ") }),
+    el("dt", { text: "ships" }), el("dd", { text: `${unusedShips} left` }),
+    el("dt", { text: "plagues" }), el("dd", { text: `${crossed}${sheet.deaths ? ` +${sheet.deaths} death` : ""}` }));
+  if (p.column) numbers.append(el("dt", { text: "column" }), el("dd", { text: p.column }));
+  card.append(el("div", { class: "builder-body" }, map, numbers));
+  if (sheet.red) card.append(el("p", { class: "warn", text: "red dot circled: last round" }));
+  if (open) {
+    const prod = ["grain", "diamond", "stone"].map((r) => `${r} +${sheet.productivity[r].bonus}`).join(", ");
+    const plagues = Object.entries(sheet.plagues).filter(([, v]) => v).map(([k]) => title(k)).join(", ") || "none";
+    const cards = p.score.cards.map((c) => `${c.card} ${c.points}`).join(" · ");
+    card.append(el("div", { class: "details" },
+      el("p", { text: `Cards: ${cards}; favor ${p.score.favor_points}, ships ${p.score.ship_points}, pestilence -${p.score.pestilence}` }),
+      el("p", { text: `Productivity: ${prod}` }),
+      el("p", { text: `Plagues crossed off: ${plagues}` }),
+      el("p", { text: `Buildings: ${Object.entries(sheet.city).map(([h, b]) => `${h} ${page.titles[b] || b}`).join(", ") || "none"}` })));
+  }
+  card.setAttribute("tabindex", "0");
+  card.setAttribute("aria-expanded", String(open));
+  const toggle = () => { if (grid.open.has(p.seat)) grid.open.delete(p.seat); else grid.open.add(p.seat); ctx.rerender(); };
+  card.addEventListener("click", toggle);
+  card.addEventListener("keydown", (e) => { if (e.key === "Enter") toggle(); });
+  return card;
+}
+
+function renderBuilders(view, ctx) {
+  const panel = $("builders-panel");
+  const obs = view.observation;
+  // solo: the seat's own sheet is above, nothing else to show
+  if (!view.page || (obs.players.length === 1 && view.seat !== null)) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const players = obs.players;
+  const s = view.page.stages;
+  const focus = document.activeElement && document.activeElement.id === "builder-filter";
+  const summary = players.length > 1
+    ? `${s.choosing} choosing · ${s.chosen} chosen · ${s.building} building · ${s.done} done`
+    : "";
+  const sort = el("select", { id: "builder-sort", "aria-label": "order of the builders" },
+    ...[["seat", "by seat"], ["score", "by score"], ["name", "by name"], ["stage", "by stage"]]
+      .map(([v, t]) => el("option", { value: v, text: t, selected: grid.sort === v ? "" : null })));
+  sort.addEventListener("change", () => { grid.sort = sort.value; ctx.rerender(); });
+  const filter = el("input", { id: "builder-filter", type: "search", placeholder: "find a builder", value: grid.filter, "aria-label": "find a builder" });
+  filter.addEventListener("input", () => {
+    grid.filter = filter.value;
+    ctx.rerender();
+    const again = $("builder-filter");
+    if (again) { again.focus(); again.setSelectionRange(again.value.length, again.value.length); }
+  });
+  const tools = players.length > 6 ? el("div", { class: "builder-tools" }, sort, " ", filter) : "";
+  const order = [...players];
+  const rank = { choosing: 0, building: 1, chosen: 2, done: 3 };
+  if (grid.sort === "score") order.sort((a, b) => b.score.total - a.score.total || a.seat - b.seat);
+  else if (grid.sort === "name") order.sort((a, b) => a.name.localeCompare(b.name));
+  else if (grid.sort === "stage") order.sort((a, b) => rank[a.stage] - rank[b.stage] || a.seat - b.seat);
+  const wanted = grid.filter.trim().toLowerCase();
+  const shown = order.filter((p) => !wanted || p.name.toLowerCase().includes(wanted));
+  const cards = el("div", { class: `builder-grid${players.length > 12 ? " many" : ""}` }, ...shown.map((p) => builderCard(view, ctx, p)));
+  panel.replaceChildren(el("h2", { text: players.length === 1 ? "Your sheet in short" : `Builders (${players.length})` }),
+    el("p", { class: "note", text: `${summary}${summary ? ". " : ""}Other sheets are shown as at the last reveal or round's end; click a card for details.` }),
+    tools, cards);
+  if (focus) { const again = $("builder-filter"); if (again) again.focus(); }
+}
+
+// ------------------------------------------------------------------ the end
+function renderResult(view, ctx) {
+  const panel = $("result-panel");
+  const obs = view.observation;
+  if (!view.result || !obs.final) { panel.hidden = true; return; }
+  panel.hidden = false;
+  panel.querySelector("h2").textContent = "Final scoring";
+  const final = [...obs.final].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+  const winners = view.result.winners.map((s) => obs.players[s].name).join(" and ");
+  const wrap = $("result").parentElement;
+  for (const old of wrap.parentElement.querySelectorAll(".solo-status")) old.remove();
+  if (obs.players.length === 1) {
+    $("winners").textContent = `Builder status: ${obs.solo_rank.toUpperCase()} (${obs.final[0].total} points)`;
+    $("winners").classList.add("solo-rank");
+    wrap.before(el("div", { class: "solo-status" }, rankScale(obs.layout.ranks, obs.final[0].total, true)));
+  } else {
+    $("winners").classList.remove("solo-rank");
+    $("winners").textContent = view.result.winners.length > 1 ? `Shared victory: ${winners}` : `Winner: ${winners}`;
+  }
+  const cards = obs.cards.map((c) => c.id);
+  const table = $("result");
+  table.replaceChildren(el("tr", {}, el("th", { text: "Rank" }), el("th", { text: "Builder" }),
+    ...cards.map((c) => el("th", { text: c, title: obs.cards.find((x) => x.id === c).text })),
+    el("th", { text: "Favor" }), el("th", { text: "Ships" }), el("th", { text: "Pestilence" }),
+    el("th", { text: "Plagues" }), el("th", { text: "Total" })));
+  for (const line of final) {
+    table.append(el("tr", { class: `total-row${line.seat === view.seat ? " me" : ""}`, "data-seat": line.seat },
+      el("td", { text: line.rank }), el("td", {}, ctx.chip(line.seat, line.name)),
+      ...line.cards.map((c) => el("td", { text: c.points, title: c.parts.join("+") || "0" })),
+      el("td", { text: line.favor_points, title: `${line.favor} favor after the market` }),
+      el("td", { text: line.ship_points, title: `${line.ships_unused} ship(s) unused` }),
+      el("td", { text: line.pestilence ? -line.pestilence : 0 }),
+      el("td", { text: line.plagues }),
+      el("td", { class: "final-score", text: line.total })));
+  }
+}
