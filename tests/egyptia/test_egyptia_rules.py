@@ -240,6 +240,28 @@ def test_hail_fire_loses_a_ship_without_its_resources() -> None:
     assert UseShip(2) not in state.legal_actions(0)
 
 
+def test_hail_fire_names_a_ship_that_exists() -> None:
+    state = new(1)
+    roll(state, THREE_IN_GRAIN)
+    choose(state, G)
+    with pytest.raises(IllegalActionError, match="ships are numbered 1 to 3"):
+        state.apply(0, Plague("hail-fire", 9))
+
+
+def test_the_round_is_told_in_plain_sentences() -> None:
+    state = new(2)
+    roll(state, TWO_EACH)
+    state.apply(0, Choose(G))
+    state.apply(1, Choose(S))
+    for seat in range(2):
+        state.apply(seat, Build("mound", "C1"))
+        state.apply(seat, Gain((0, 0, 0, 1)))
+    lines = state.log_lines(None)
+    assert "Builder 1 takes the grain column (2 dice): 2 grain." in lines
+    assert "Builder 1 builds a Burial Mound on C1; takes 1 favor for the Burial Mound." in lines
+    assert "Round 1 ends: every city has 1 building." in lines
+
+
 def test_frogs_take_three_resources_of_the_builders_choice() -> None:
     state = new(1)
     roll(state, THREE_IN_GRAIN)

@@ -95,6 +95,7 @@ def test_the_shipped_sheet_needs_no_variant() -> None:
         (lambda d: d["tracks"]["grain"].update(start=17), "tracks.grain: the starting dots"),
         (lambda d: d["tracks"].pop("favor"), "tracks.favor must be a table"),
         (lambda d: d["cards"][0].update(rule="nonsense"), "card A1: rule must be one of"),
+        (lambda d: d["cards"][0].update(rule=[1]), "card A1: rule must be one of"),
         (lambda d: d["cards"][0].update(points=[5]), "card A1: the rule pyramid_by_oasis takes 2"),
         (lambda d: d.update(cards=[c for c in d["cards"] if c["id"][0] != "E"]), "letter E"),
         (lambda d: d["ranks"].reverse(), "ranks must be listed from the lowest"),

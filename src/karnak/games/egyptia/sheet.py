@@ -273,7 +273,7 @@ def _cards(data: Any, source: str, confidence: dict[str, str]) -> tuple[Card, ..
             raise BoardDataError(f"{source}: a card id must start with a letter A to E")
         where = f"{source}: card {card_id}"
         rule = entry.get("rule")
-        if rule not in RULES:
+        if not isinstance(rule, str) or rule not in RULES:
             raise BoardDataError(f"{where}: rule must be one of {', '.join(sorted(RULES))}")
         points = entry.get("points")
         if not isinstance(points, list) or not points:

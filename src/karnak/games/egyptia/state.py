@@ -96,6 +96,10 @@ CROSSABLE = tuple(p for p in PLAGUES if p != "death")
 RESTRICTIONS = ("darkness", "boils", "death")
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
 class EgyptiaState(State):
     """The whole game: the dice, the Pharaoh cards and every builder's sheet and round."""
 
@@ -362,6 +366,9 @@ class EgyptiaState(State):
                 "" if stage == CHOOSE else ", and yours is chosen"
             )
         if isinstance(action, Plague):
+            ships = len(self.sheet.ships)
+            if action.name == "hail-fire" and not 1 <= action.ship <= ships:
+                return f"the ships are numbered 1 to {ships}"
             if stage != PLAGUE:
                 return "a plague is suffered only after choosing a column of 3 or more dice"
             if action.name in self.crossed[seat]:
@@ -416,7 +423,7 @@ class EgyptiaState(State):
     def _note(self, seat: int, text: str) -> None:
         """A private line now; the round's notes are shown to everyone at its end."""
         self.round_notes[seat].append(text)
-        self.log.add("{who}: {what}", audience=(seat,), who=self.players[seat], what=text)
+        self.log.add("{who} {what}.", audience=(seat,), who=self.players[seat], what=text)
 
     def _circle(self, seat: int, bundle: Bundle) -> Bundle:
         """Circle resources on the tracks (what does not fit on a track is lost)."""
@@ -462,10 +469,10 @@ class EgyptiaState(State):
                 f" ({amount - got[column]} do not fit on the track)" if got[column] < amount else ""
             )
             self.log.add(
-                "{who} takes the {column} column ({size} dice): {amount}{lost}{plague}.",
+                "{who} takes the {column} column ({size}): {amount}{lost}{plague}.",
                 who=self.players[seat],
                 column=RESOURCES[column],
-                size=size,
+                size=plural(size, "die", "dice"),
                 amount=f"{got[column]} {RESOURCES[column]}",
                 lost=lost,
                 plague=plague,
@@ -476,7 +483,7 @@ class EgyptiaState(State):
     def _use_ship(self, seat: int, ship: int) -> None:
         self.ships[seat][ship] = SHIP_USED
         got = self._circle(seat, self.sheet.ships[ship])
-        self._note(seat, f"uses ship {ship + 1} for {bundle_words(got)}.")
+        self._note(seat, f"uses ship {ship + 1} for {bundle_words(got)}")
 
     def _plague(self, seat: int, name: str, ship: int) -> None:
         if name != "death":
@@ -487,13 +494,13 @@ class EgyptiaState(State):
         self.stage[seat] = BUILD
         if name in RESTRICTIONS:
             self.restriction[seat] = name
-            self._note(seat, f"suffers {title}.")
+            self._note(seat, f"suffers {title}")
         elif name == "hail-fire":
             self.ships[seat][ship] = SHIP_LOST
-            self._note(seat, f"suffers Hail-fire: ship {ship + 1} is lost.")
+            self._note(seat, f"suffers Hail-fire: ship {ship + 1} is lost")
         elif name == "pestilence":
             self._note(
-                seat, f"suffers Pestilence ({self.sheet.pestilence_points} points at the end)."
+                seat, f"suffers Pestilence ({self.sheet.pestilence_points} points at the end)"
             )
         else:
             self.pending[seat] = ["plague", name]
@@ -506,7 +513,7 @@ class EgyptiaState(State):
     def _build(self, seat: int, building: str, hex_index: int) -> None:
         if building == MOUND:
             self.city[seat][hex_index] = CODES[MOUND]
-            self._note(seat, f"builds a Burial Mound on {self.sheet.hexes[hex_index].label}.")
+            self._note(seat, f"builds a Burial Mound on {self.sheet.hexes[hex_index].label}")
             self.stage[seat] = GAIN
             return
         wild = self.offered_buildings(seat)[building]
@@ -524,7 +531,7 @@ class EgyptiaState(State):
         self._spend(seat, bundle)
         if pending[0] == "plague":
             title = PLAGUE_TITLES[pending[1]]
-            self._note(seat, f"suffers {title}, losing {bundle_words(bundle)}.")
+            self._note(seat, f"suffers {title}, losing {bundle_words(bundle)}")
             self.stage[seat] = BUILD
             return
         _, building, hex_index, wild = pending
@@ -533,18 +540,18 @@ class EgyptiaState(State):
         boost = ""
         if track is not None and self.productivity[seat][track] < len(self.sheet.steps):
             self.productivity[seat][track] += 1
-            boost = f"; {RESOURCES[track]} productivity +{self.modifier(seat, track)}"
+            boost = f" ({RESOURCES[track]} productivity +{self.modifier(seat, track)})"
         how = " through the d20" if wild else ""
         self._note(
             seat,
             f"builds a {TITLES[building]}{how} on {self.sheet.hexes[hex_index].label}, "
-            f"paying {bundle_words(bundle)}{boost}.",
+            f"paying {bundle_words(bundle)}{boost}",
         )
         self._finish(seat)
 
     def _gain_mound(self, seat: int, bundle: Bundle) -> None:
         got = self._circle(seat, bundle)
-        self._note(seat, f"takes {bundle_words(got)} for the Burial Mound.")
+        self._note(seat, f"takes {bundle_words(got)} for the Burial Mound")
         self._finish(seat)
 
     def _finish(self, seat: int) -> None:
@@ -555,11 +562,13 @@ class EgyptiaState(State):
     def _end_round(self) -> None:
         for seat in range(self.n):
             self.log.add(
-                "{who} {what}", who=self.players[seat], what=" ".join(self.round_notes[seat])
+                "{who} {what}.", who=self.players[seat], what="; ".join(self.round_notes[seat])
             )
         built = sum(1 for b in self.city[0] if b != EMPTY)
         self.log.add(
-            "Round {round} ends: every city has {built} buildings.", round=self.round, built=built
+            "Round {round} ends: every city has {built}.",
+            round=self.round,
+            built=plural(built, "building"),
         )
         full = all(not self.empty_hexes(s) for s in range(self.n))
         red = [self.players[s] for s in range(self.n) if self.red[s]]

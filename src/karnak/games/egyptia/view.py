@@ -200,6 +200,8 @@ def decision_text(state: EgyptiaState, seat: int | None) -> str:
         return f"Waiting for {waiting} builder(s) to finish the round."
     stage = state.stage[seat]
     if stage == "choose":
+        if state.n == 1:
+            return "Choose a column to produce from."
         return "Choose a column to produce from (sealed until every builder has chosen)."
     if stage == "plague":
         return "Your column held 3 dice or more: choose a plague to suffer."
