@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 HEURISTIC_MODULES = {
     "amunre": "karnak.bots.amunre_heuristic",
     "aton": "karnak.bots.aton_heuristic",
+    "egyptia": "karnak.bots.egyptia_heuristic",
 }
 
 
