@@ -166,8 +166,9 @@ function renderControls(view, ctx, me) {
   const page = view.page;
   const moves = page.moves || { choose: [], plagues: [], buildings: [], payments: [], gains: [], ships: [] };
   const note = $("moves-note");
-  if (view.status === "finished") { note.textContent = "The game is over."; return; }
+  if (view.status === "finished") { note.textContent = "The game is over."; panel.dataset.stage = "over"; return; }
   const stage = you.stage;
+  panel.dataset.stage = stage;
   if (you.restriction) {
     box.append(el("p", { class: "restriction", text: `${title(you.restriction)} this round: ${page.plague_effects[you.restriction]}.` }));
   }
@@ -363,7 +364,9 @@ function renderStandings(view, ctx) {
       el("td", {}, ctx.chip(seat, p.name)), el("td", { text: p.score.total })));
   }
   panel.replaceChildren(el("h2", { text: "Standings if the game ended now" }), table,
-    el("p", { class: "note", text: "Your own score is live; the others' are as their sheets were last shown (the reveal or the round's end)." }));
+    el("p", { class: "note", text: view.seat === null
+      ? "Scores of the sheets as last shown (the reveal or the round's end)."
+      : "Your own score is live; the others' are as their sheets were last shown (the reveal or the round's end)." }));
 }
 
 function rankScale(ranks, total, final) {

@@ -22,7 +22,7 @@ function rememberLinks(created) {
 
 function currentGame() { return games.find((g) => g.name === $("game").value); }
 
-function renderPlayers() {
+function renderPlayers(keepLevels = true) {
   const game = currentGame();
   const select = $("players");
   // keep the chosen count when the new game allows it (Amun-Re 3-5, Aton 2)
@@ -33,7 +33,7 @@ function renderPlayers() {
     const label = n === 1 ? "1 player (solo)" : `${n} players`;
     select.append(el("option", { value: n, text: label, selected: n === keep ? "" : null }));
   }
-  renderSeats();
+  renderSeats(keepLevels);
 }
 
 // Games for many players (Egyptia: up to 99) default to the quick bots: a search bot
@@ -68,7 +68,8 @@ function renderFill(count) {
   box.prepend(el("div", { class: "fill-row" }, el("span", { text: "Seats 2 and on:" }), kind, apply));
 }
 
-function renderSeats() {
+// keepLevels: false when the game changed (its bots and their sensible levels differ)
+function renderSeats(keepLevels = true) {
   const count = Number($("players").value);
   const box = $("seats");
   const old = [...box.querySelectorAll(".seat-row")];
@@ -83,7 +84,7 @@ function renderSeats() {
     const name = el("input", { class: "name", placeholder: `Seat ${i + 1} name (optional)`, maxlength: 40,
       value: previous ? previous.querySelector(".name").value : "" });
     const level = el("select", { class: "level", "aria-label": `seat ${i + 1} bot level` }, ...levelOptions());
-    const kept = previous ? previous.querySelector(".level").value : quickBot(currentGame());
+    const kept = previous && keepLevels ? previous.querySelector(".level").value : quickBot(currentGame());
     if (kept && [...level.options].some((o) => o.value === kept)) level.value = kept;
     level.hidden = kind !== "bot";
     kindSelect.addEventListener("change", () => { level.hidden = kindSelect.value !== "bot"; });
@@ -191,7 +192,9 @@ async function refreshGames() {
   const running = $("running"), finished = $("finished");
   running.replaceChildren(); finished.replaceChildren();
   for (const game of list) {
-    const who = game.players.map((p) => p.kind === "bot" ? `${p.name} (bot)` : p.name).join(", ");
+    const names = game.players.map((p) => p.kind === "bot" ? `${p.name} (bot)` : p.name);
+    // a table of 99 builders is named by its first few
+    const who = names.length > 6 ? `${names.slice(0, 4).join(", ")} and ${names.length - 4} more` : names.join(", ");
     const item = el("li", { class: "game-item" }, el("strong", { text: game.title }), ` ${who} · move ${game.version} `);
     if (game.status === "finished") {
       const won = (game.winners || []).map((s) => game.players[s].name).join(" and ");
@@ -212,8 +215,8 @@ async function refreshGames() {
 async function start() {
   games = await (await fetch("/api/games/available")).json();
   for (const game of games) $("game").append(el("option", { value: game.name, text: game.title }));
-  $("game").addEventListener("change", () => { renderPlayers(); renderOptions(); });
-  $("players").addEventListener("change", renderSeats);
+  $("game").addEventListener("change", () => { renderPlayers(false); renderOptions(); });
+  $("players").addEventListener("change", () => renderSeats());
   $("create-form").addEventListener("submit", createGame);
   renderPlayers();
   renderOptions();
