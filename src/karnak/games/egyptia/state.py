@@ -96,6 +96,10 @@ CROSSABLE = tuple(p for p in PLAGUES if p != "death")
 RESTRICTIONS = ("darkness", "boils", "death")
 
 
+def article(title: str) -> str:
+    return f"{'an' if title[0] in 'AEIOU' else 'a'} {title}"
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
@@ -423,7 +427,8 @@ class EgyptiaState(State):
     def _note(self, seat: int, text: str) -> None:
         """A private line now; the round's notes are shown to everyone at its end."""
         self.round_notes[seat].append(text)
-        self.log.add("{who} {what}.", audience=(seat,), who=self.players[seat], what=text)
+        if self.n > 1:  # alone, the round's end follows at once and tells the same
+            self.log.add("{who} {what}.", audience=(seat,), who=self.players[seat], what=text)
 
     def _circle(self, seat: int, bundle: Bundle) -> Bundle:
         """Circle resources on the tracks (what does not fit on a track is lost)."""
@@ -544,7 +549,7 @@ class EgyptiaState(State):
         how = " through the d20" if wild else ""
         self._note(
             seat,
-            f"builds a {TITLES[building]}{how} on {self.sheet.hexes[hex_index].label}, "
+            f"builds {article(TITLES[building])}{how} on {self.sheet.hexes[hex_index].label}, "
             f"paying {bundle_words(bundle)}{boost}",
         )
         self._finish(seat)
