@@ -554,7 +554,7 @@ def test_bad_builds_and_gains_get_clear_answers(play_runner: CliRunner) -> None:
     assert result.exit_code == 0, out
     assert "cannot 'build quarry B2': no die in your column shows that building" in out
     assert "cannot 'gain 3f': a Burial Mound gives 2 basic resources or a favor" in out
-    assert "Builder 1 takes 1 favor for the Burial Mound." in out
+    assert "Builder 1 builds a Burial Mound on A2; takes 1 favor for the Burial Mound." in out
     assert "cannot 'build mound B2': you are choosing a column" in out
     assert "cannot 'build mound A2': A2 is already built on" in out
     assert "Stopped: you quit" in out
