@@ -48,6 +48,7 @@ What it may look at
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -87,12 +88,15 @@ MOD_SHARE = 0.35
 #: beyond this times the rounds left (plus one) are a surplus, worth ``SURPLUS`` as much.
 NEED = (1.0, 1.1, 1.4)
 SURPLUS = 0.5
+#: Rounds ahead whose needs a kind's holdings are counted against.
+HORIZON = 6.0
 #: Width of the smooth minimum between resources and what the rounds can use.
 SMOOTH = 2.0
 SMOOTH2 = SMOOTH * SMOOTH
 HALF_SMOOTH = 0.5 * SMOOTH
 #: Extra worth of a favor kept (it pays Sacred Sites and the wild die; it scores more).
 FAVOR_KEEP = 0.15
+MOUND_COST = 0.0
 #: Least gain over keeping a ship for which it is used.
 SHIP_MARGIN = 0.25
 #: Weight of the future (spots made or spoiled) against points scored at once.
@@ -114,13 +118,17 @@ PARTIAL = 0.35
 #: Cost of crossing off a plague (it cannot be chosen again; one more plague for ties).
 CROSS_COST = 0.4
 #: Points-worth of winning, against the points themselves, in games with others.
-WIN_VALUE = 12.0
+WIN_VALUE = 3.0
+#: The same for the chance of winning that ending the game would throw away.
+LOSS_VALUE = 12.0
+#: Share of the worth of going on that ending the game does not lose (with others).
+KEEP_FUTURE = 1.0
 #: Width (points) of the margin's logistic when the game ends now, and its growth per
 #: round still to come.
 WIN_WIDTH = 3.0
 WIN_WIDTH_PER_ROUND = 1.5
 #: What an opponent is expected to add to its score in the round being played.
-ROUND_GAIN = 3.0
+ROUND_GAIN = 0.0
 #: Chance that an opponent takes a column that circles its red dot, per such column (of 4).
 HAZARD = 0.5
 #: Prior production per round and track for an opponent (weighted as this many rounds).
@@ -325,6 +333,7 @@ class _Public:
     def __init__(self, state: EgyptiaState, tab: _Tables, sizes: Sequence[int]):
         self.public = state.public
         self.state = state
+        self.key = _public_key(state)
         done = max(0.0, state.round - (0.5 if state.revealed else 1.0))
         self.soonest: list[float] = []
         self.keep: list[float] = []
@@ -366,8 +375,12 @@ class _Public:
 _PUBLIC: list[_Public] = []
 
 
+def _public_key(state: EgyptiaState) -> tuple[Any, ...]:
+    return (state.round, state.revealed, id(state.sheet), *state.cards, *state.dice)
+
+
 def _public(state: EgyptiaState, tab: _Tables, sizes: Sequence[int]) -> _Public:
-    if _PUBLIC and _PUBLIC[0].public is state.public and _PUBLIC[0].state.dice == state.dice:
+    if _PUBLIC and _PUBLIC[0].public is state.public and _PUBLIC[0].key == _public_key(state):
         return _PUBLIC[0]
     found = _Public(state, tab, sizes)
     _PUBLIC[:] = [found]
@@ -537,7 +550,8 @@ class _Model:
     def _resource_tables(self) -> None:
         tab, me = self.tab, self.me
         r = self.rounds
-        self.caps = (NEED[0] * r + 1.0, NEED[1] * r + 1.0, NEED[2] * r + 1.0)
+        near = min(r, HORIZON)
+        self.caps = (NEED[0] * near + 1.0, NEED[1] * near + 1.0, NEED[2] * near + 1.0)
         self.flow = r * P_BASE
         self.flow_per_mod = r * MOD_SHARE
         self.absorb = CBAR * r
@@ -651,8 +665,12 @@ class _Model:
 
     # -------------------------------------------------------------- the end
     def win_shift(self) -> float:
-        """With others: what ending the game after this round is worth beyond its points,
-        as ``WIN_VALUE`` times the chance of winning now less the chance of winning later."""
+        """With others: what ending the game after this round is worth beyond its points.
+
+        The rounds the seat gives up are given up by the others too, so their worth (the
+        seat's resources now, judged going on rather than at the end) is not lost; what
+        counts is ``WIN_VALUE`` times the chance of winning now less the chance of winning
+        later, from the margin over the best published score."""
         if self._win is not None:
             return self._win
         me = self.me
@@ -662,7 +680,11 @@ class _Model:
         margin = self.points_now() - me.others.best()
         end_win = _logistic((margin - ROUND_GAIN) / WIN_WIDTH)
         later_win = _logistic(margin / (WIN_WIDTH + WIN_WIDTH_PER_ROUND * self.rounds))
-        self._win = WIN_VALUE * (end_win - later_win)
+        kept = self.worth(me.have, me.circled, self.mods) - self.worth(
+            me.have, me.circled, self.mods, True
+        )
+        change = end_win - later_win
+        self._win = (WIN_VALUE if change > 0 else LOSS_VALUE) * change + KEEP_FUTURE * kept
         return self._win
 
     def points_now(self) -> float:
@@ -815,7 +837,7 @@ class _Model:
                     continue
                 out.append((self.outcome(v, left, circled, m), b, h))
         for v, h in rows[MD]:
-            out.append((self.mound_gain(have, circled, v)[0], MD, h))
+            out.append((self.mound_gain(have, circled, v)[0] - MOUND_COST, MD, h))
         return out
 
     def mound_gain(
@@ -1308,7 +1330,7 @@ def _plague_options(
                 # the kind furthest beyond its need, favor last
                 t = max(
                     (k for k in range(4) if left[k] > 0),
-                    key=lambda k: (k < 3, left[k] - (NEED[k] * model.rounds if k < 3 else 0)),
+                    key=lambda k: (k < 3, left[k] - model.caps[k] if k < 3 else 0.0),
                 )
                 left[t] -= 1
             out.append((cross, name, 0, left, None))
@@ -1348,20 +1370,27 @@ def _round_value(
     return best
 
 
-def _best_plague(
+def _plague_values(
     model: _Model, have: Sequence[int], circled: Sequence[int], column: int
-) -> tuple[float, Plague]:
-    """Worth of the round after the best plague (build included) and that plague."""
+) -> list[tuple[float, Action]]:
+    """Each plague the seat may suffer with the worth of the round after it (build
+    included)."""
     me = model.me
-    best, choice = -math.inf, Plague("death")
+    out: list[tuple[float, Action]] = []
     for cost, name, ship, left, restriction in _plague_options(model, have, me.crossed, me.ships):
         if restriction is not None and not _allowed_somewhere(model, restriction):
             continue
         offered = _offered(me, restriction, column)
         value = _round_value(model, left, circled, restriction, offered) - cost
-        if value > best:
-            best, choice = value, Plague(name, ship)
-    return best, choice
+        out.append((value, Plague(name, ship)))
+    return out
+
+
+def _best_plague(
+    model: _Model, have: Sequence[int], circled: Sequence[int], column: int
+) -> tuple[float, Action]:
+    """Worth of the round after the best plague (build included) and that plague."""
+    return max(_plague_values(model, have, circled, column), key=lambda m: m[0])
 
 
 def column_values(me: _Me, model: _Model) -> list[float]:
@@ -1411,32 +1440,41 @@ def _ships_kept(me: _Me, model: _Model) -> float:
     return model.ship_worth() * sum(1 for s in me.ships if s == SHIP_UNUSED)
 
 
-def _pay(me: _Me, model: _Model, ways: Sequence[tuple[int, int, int, int]]) -> Action:
-    best, choice = -math.inf, ways[0]
-    for way in ways:
-        left = [me.have[t] - way[t] for t in range(4)]
-        v = model.worth(left, me.circled, model.mods, model.ends(me.circled))
-        if v > best:
-            best, choice = v, way
-    return Pay(choice)
-
-
-def decide(me: _Me) -> Action:
-    """The heuristic's move for the seat described by ``me``."""
+def rated(me: _Me) -> list[tuple[float, Action]]:
+    """The moves the heuristic weighs at the seat's decision, each with its worth in points
+    (ships only at the build, where they can pay for it)."""
     stage = me.stage
     model = _Model(me, with_city=stage in (CHOOSE, PLAGUE, BUILD))
     if stage == CHOOSE:
-        values = column_values(me, model)
-        return Choose(max(range(4), key=lambda c: values[c]))
+        return [(v, Choose(c)) for c, v in enumerate(column_values(me, model))]
     if stage == PLAGUE:
-        return _best_plague(model, me.have, me.circled, me.column)[1]
+        return _plague_values(model, me.have, me.circled, me.column)
     if stage == BUILD:
-        return max(_build_values(me, model), key=lambda m: m[0])[1]
+        return _build_values(me, model)
     if stage == GAIN:
-        return Gain(me.tab.mound_gains[model.mound_gain(me.have, me.circled)[1]])
+        out: list[tuple[float, Action]] = []
+        tab = model.tab
+        for g in tab.mound_gains:
+            got = [min(g[t], tab.dots[t] - me.circled[t]) for t in range(4)]
+            after = [me.have[t] + got[t] for t in range(4)]
+            ring = [me.circled[t] + got[t] for t in range(4)]
+            out.append((model.outcome(0.0, after, ring, model.mods), Gain(g)))
+        return out
     if stage in (PLAGUE_PAY, BUILD_PAY):
-        return _pay(me, model, _pending_ways(me))
+        final = model.ends(me.circled)
+        return [
+            (
+                model.worth([me.have[t] - way[t] for t in range(4)], me.circled, model.mods, final),
+                Pay(way),
+            )
+            for way in _pending_ways(me)
+        ]
     raise ValueError(f"no decision at stage {stage!r}")
+
+
+def decide(me: _Me) -> Action:
+    """The heuristic's move for the seat described by ``me`` (the first of the best)."""
+    return max(rated(me), key=lambda m: m[0])[1]
 
 
 def _pending_ways(me: _Me) -> tuple[tuple[int, int, int, int], ...]:
@@ -1461,7 +1499,109 @@ def act(state: EgyptiaState, seat: int, rng: Rng) -> Action:
     of the others), so it can be called on any world sampled for that seat. ``rng`` is
     accepted for the rollout interface; the rules are deterministic.
     """
-    return decide(_me_from_state(state, seat))
+    return max(_rated_in(state, seat), key=lambda m: m[0])[1]
+
+
+#: The last state, position (actions so far) and seat rated, and the rating: ISMCTS asks
+#: for the policy's move and for the candidates of the same decision one after the other.
+_LAST: list[Any] = [None, (), []]
+
+
+def _rated_in(state: EgyptiaState, seat: int) -> list[tuple[float, Action]]:
+    last = _LAST
+    key = (len(state.history), seat, state.stage[seat], *state.circled[seat], *state.spent[seat])
+    if last[0] is state and last[1] == key:
+        found: list[tuple[float, Action]] = last[2]
+        return found
+    moves = rated(_me_from_state(state, seat))
+    last[:] = [state, key, moves]
+    return moves
+
+
+# ------------------------------------------------------------------ for the search
+#: Moves a search considers at one decision (the best by the heuristic's worth), and how far
+#: below the best a move may be rated and still be searched.
+SEARCH_MOVES = 3
+SEARCH_MARGIN = 4.0
+#: Actions a rollout plays before :func:`evaluate` judges the position.
+ROLLOUT_DEPTH = 24
+#: Solo: the score that counts as an even result and the width of the reward's logistic.
+SOLO_MID = 55.0
+SOLO_WIDTH = 8.0
+#: Points-worth of a resource in :func:`evaluate` while the game goes on, and the width
+#: (points) of the logistic that turns a lead into a chance of winning.
+EVAL_RESOURCE = 0.6
+EVAL_WIDTH = 4.0
+
+
+def candidates(state: EgyptiaState, seat: int, actions: Sequence[Action]) -> list[Action]:
+    """The moves a search should spend its time on: the ``SEARCH_MOVES`` best by the
+    heuristic's worth, leaving out those rated more than ``SEARCH_MARGIN`` points below the
+    best (ships only where they can pay for the building)."""
+    moves = sorted(_rated_in(state, seat), key=lambda m: -m[0])
+    floor = moves[0][0] - SEARCH_MARGIN
+    keep = [a for v, a in moves[:SEARCH_MOVES] if v >= floor]
+    legal = set(actions)
+    return [a for a in keep if a in legal] or list(actions)
+
+
+def _estimate(state: EgyptiaState, seat: int, ending: bool) -> float:
+    """A seat's points if the game ended now, its resources counted at ``EVAL_RESOURCE``
+    each while the game goes on."""
+    sheet = state.sheet
+    tab = _tables(sheet)
+    city = state.city[seat]
+    pts = 0.0
+    for card in state.cards:
+        pts += card_points(sheet, sheet.card(card), city)
+    h = state.have(seat)
+    if ending:
+        pts += (h[3] + (h[0] + h[1] + h[2]) // tab.basic_per_favor) // tab.favor_per_point
+    else:
+        pts += EVAL_RESOURCE * (h[0] + h[1] + h[2] + h[3])
+    pts += tab.ship_points * sum(1 for x in state.ships[seat] if x == SHIP_UNUSED)
+    if "pestilence" in state.crossed[seat]:
+        pts -= tab.pestilence
+    return pts
+
+
+def _rewards(points: Sequence[float], width: float) -> list[float]:
+    """Rewards like ISMCTS's ``rank_rewards`` from estimated points: half the share of
+    seats beaten, half the chance of winning (a softmax of the points)."""
+    n = len(points)
+    if n == 1:
+        return [_logistic((points[0] - SOLO_MID) / SOLO_WIDTH)]
+    order = sorted(points)
+    top = order[-1]
+    weights = [math.exp(max(-30.0, (p - top) / width)) for p in points]
+    total = sum(weights)
+    out = []
+    for p, w in zip(points, weights, strict=True):
+        below = bisect_left(order, p)
+        tied = bisect_right(order, p) - below - 1
+        out.append(0.5 * (below + 0.5 * tied) / (n - 1) + 0.5 * w / total)
+    return out
+
+
+def evaluate(state: EgyptiaState) -> list[float]:
+    """Each seat's reward in [0, 1] from its points if the game ended now plus its
+    resources (ISMCTS's judge of a rollout cut short). Solo: a logistic of the points
+    around ``SOLO_MID``."""
+    if state.is_over():
+        return reward(state)
+    ending = any(state.red) and all(s in ("done", "chosen") for s in state.stage)
+    points = [_estimate(state, s, ending) for s in range(state.n)]
+    return _rewards(points, EVAL_WIDTH)
+
+
+def reward(state: EgyptiaState) -> list[float]:
+    """The rewards of a finished game: ISMCTS's rank rewards with others; solo, where the
+    rank is always first, a logistic of the score around ``SOLO_MID``."""
+    if state.n == 1:
+        return [_logistic((state.scores()[0] - SOLO_MID) / SOLO_WIDTH)]
+    from karnak.bots.ismcts import final_rewards
+
+    return list(final_rewards(state))
 
 
 # ------------------------------------------------------------------ the bot

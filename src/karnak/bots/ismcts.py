@@ -16,7 +16,9 @@ a choice it could not have seen.
 The budget is wall-clock time or a number of iterations; with an iteration budget the bot is
 deterministic for a given seed. Rollouts use the game's heuristic policy and evaluator when
 the game has them (``karnak.bots.<game>_heuristic`` with ``act`` and ``evaluate``), otherwise
-uniform random play to the end.
+uniform random play to the end. A module may also set ``ROLLOUT_DEPTH`` (actions before the
+evaluator judges) and offer ``reward(state)`` for finished games: a solo game needs it, since
+a lone player always ranks first and the rank rewards would make every move look the same.
 
 Two more pieces of game knowledge are used where the heuristic module offers them, because a
 second of search is only about a thousand noisy rollouts:
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 
 Policy = Callable[["State", int, Rng], Action]
 Evaluator = Callable[["State"], Sequence[float]]
+Reward = Callable[["State"], Sequence[float]]
 Candidates = Callable[["State", int, Sequence[Action]], Sequence[Action]]
 
 DEFAULT_BUDGET = Budget(seconds=1.0)
@@ -105,11 +108,18 @@ def random_policy(state: State, seat: int, rng: Rng) -> Action:
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What a game's heuristic module lends the search; every part is optional."""
+    """What a game's heuristic module lends the search; every part is optional.
+
+    ``reward`` scores a finished game in place of :func:`final_rewards` (a solo game, where
+    the rank is always first, needs its score); ``rollout_depth`` replaces the default
+    number of rollout actions before the evaluator judges the position.
+    """
 
     policy: Policy | None = None
     evaluator: Evaluator | None = None
     candidates: Candidates | None = None
+    reward: Reward | None = None
+    rollout_depth: int | None = None
 
 
 def game_knowledge(game: Game) -> Knowledge:
@@ -125,6 +135,8 @@ def game_knowledge(game: Game) -> Knowledge:
         getattr(module, "act", None),
         getattr(module, "evaluate", None),
         getattr(module, "candidates", None),
+        getattr(module, "reward", None),
+        getattr(module, "ROLLOUT_DEPTH", None),
     )
 
 
@@ -140,6 +152,7 @@ class ISMCTSBot(Bot):
         policy: Policy | None = None,
         evaluator: Evaluator | None = None,
         candidates: Candidates | None = None,
+        reward: Reward | None = None,
         exploration: float = 0.7,
         prior: float | None = None,
         rollout_depth: int | None = None,
@@ -149,6 +162,7 @@ class ISMCTSBot(Bot):
         self.policy: Policy = policy or random_policy
         self.evaluator = evaluator
         self.candidates = candidates
+        self.reward: Reward = reward or final_rewards
         self.exploration = exploration
         # The progressive bias only means something when the policy knows better than chance.
         self.prior = (0.1 if policy is not None else 0.0) if prior is None else prior
@@ -371,16 +385,19 @@ class ISMCTSBot(Bot):
             seat = world.to_move()[0]
             world.apply_unchecked(seat, policy(world, seat, rng))
             steps -= 1
-        return final_rewards(world)
+        return self.reward(world)
 
 
 def make_ismcts(game: Game, budget: Budget | None = None, **kwargs: Any) -> ISMCTSBot:
     knowledge = game_knowledge(game)
+    if knowledge.rollout_depth is not None:
+        kwargs.setdefault("rollout_depth", knowledge.rollout_depth)
     return ISMCTSBot(
         budget or DEFAULT_BUDGET,
         policy=knowledge.policy,
         evaluator=knowledge.evaluator,
         candidates=knowledge.candidates,
+        reward=knowledge.reward,
         **kwargs,
     )
 
