@@ -27,11 +27,18 @@ Why ratios
 
 Player counts
     ``--players`` lists the counts to measure; each game plays those it allows (Amun-Re 3-5,
-    Aton exactly 2). A game that allows none of them is measured at each count it allows.
+    Aton exactly 2, Egyptia 1-99). A game that allows none of them is measured at each count
+    it allows. Without ``--players`` each game plays its own counts: Amun-Re 3, 4 and 5, Aton
+    2, Egyptia 1, 5 and 99 (a solo game, a table, and the most the box allows). Egyptia's
+    rounds are simultaneous: every builder has a column to choose, a plague, a building and
+    perhaps a payment each round, so its games have many more actions with more builders.
 
 What a search pays per step
     A second table times the calls a search bot makes, on positions taken from random games
-    (every ``COST_EVERY``-th decision, in every phase): ``clone(log=False)``, ``resample``
+    (every ``COST_EVERY``-th decision, in every phase; above 5 players every
+    ``COST_EVERY * ceil(players / 5)``-th decision of fewer games, ``COST_GAMES * 5 / players``
+    of them but at least 4, so that a 99-builder game does not keep tens of thousands of
+    copies): ``clone(log=False)``, ``resample``
     (a world drawn from the deciding seat's information), ``legal_actions``, one
     ``apply_unchecked`` (on a clone made before the clock starts, with a random legal
     action) and ``observation``. Each is the mean over the positions, in microseconds, the
@@ -39,8 +46,8 @@ What a search pays per step
 
 Usage::
 
-    python bench/engine.py [--seconds S] [--games amunre,aton] [--players 2,3,4,5] [--json]
-    python bench/engine.py --profile [--seconds S] [--players 4]
+    python bench/engine.py [--seconds S] [--games amunre,aton,egyptia] [--players 2,3,4,5] [--json]
+    python bench/engine.py --profile [--seconds S] [--games egyptia] [--players 99]
 
 Without OpenSpiel installed (``pip install -e .[bench]``) the Karnak rows are still measured
 and the reference columns are reported as missing.
@@ -76,6 +83,9 @@ BASE_SEED = 20_240_601
 PROFILE_TOP = 25
 COST_EVERY = 3  # every third decision of the random games is a timed position
 COST_GAMES = 40  # random games that provide the timed positions
+#: Each game's player counts when ``--players`` is not given.
+DEFAULT_PLAYERS = {"amunre": (3, 4, 5), "aton": (2,), "egyptia": (1, 5, 99)}
+DEFAULT_GAMES = "amunre,aton,egyptia"
 
 
 @dataclass
@@ -171,9 +181,12 @@ def run_karnak(name: str, players: int, seconds: float) -> Measurement:
     return m
 
 
-def players_for(name: str, requested: list[int]) -> list[int]:
-    """The requested player counts that ``name`` allows, or every count it allows."""
+def players_for(name: str, requested: list[int] | None) -> list[int]:
+    """The requested player counts that ``name`` allows, or every count it allows; without a
+    request, the game's own counts (:data:`DEFAULT_PLAYERS`)."""
     game = get_game(name)
+    if requested is None:
+        requested = list(DEFAULT_PLAYERS.get(name, ()))
     allowed = [p for p in requested if game.min_players <= p <= game.max_players]
     return allowed or list(range(game.min_players, game.max_players + 1))
 
@@ -197,18 +210,21 @@ class Costs:
 
 
 def sample_positions(name: str, players: int) -> list[Any]:
-    """Positions from ``COST_GAMES`` seeded random games, every ``COST_EVERY``-th decision."""
+    """Positions from ``COST_GAMES`` seeded random games, every ``COST_EVERY``-th decision
+    (with more than 5 players: fewer games, sparser decisions; see the module's text)."""
     game = get_game(name)
     rng = Rng(BASE_SEED + 7 * players)
     found = []
-    for g in range(COST_GAMES):
+    every = COST_EVERY * max(1, -(-players // 5))
+    games = COST_GAMES if players <= 5 else max(4, COST_GAMES * 5 // players)
+    for g in range(games):
         state = game.new_state(players, seed=BASE_SEED + g)
         state.log.enabled = False
         step = 0
         while not state.is_over():
             seat = state.to_move()[0]
             legal = state.legal_actions(seat)
-            if step % COST_EVERY == 0:
+            if step % every == 0:
                 found.append(state.clone(log=False))
             state.apply_unchecked(seat, legal[rng.below(len(legal))])
             step += 1
@@ -456,11 +472,12 @@ def profile(name: str, players: int, seconds: float) -> None:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time budget per row")
-    parser.add_argument("--games", default="amunre,aton", help="comma-separated Karnak games")
+    parser.add_argument("--games", default=DEFAULT_GAMES, help="comma-separated Karnak games")
     parser.add_argument(
         "--players",
-        default="2,3,4,5",
-        help="comma-separated player counts (each game plays those it allows)",
+        default=None,
+        help="comma-separated player counts (each game plays those it allows; default: each"
+        " game's own counts, Amun-Re 3-5, Aton 2, Egyptia 1, 5 and 99)",
     )
     parser.add_argument("--no-costs", action="store_true", help="skip the per-call costs table")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
@@ -484,7 +501,7 @@ def measure_references(pyspiel: Any | None, seconds: float, before: bool) -> dic
 
 
 def benchmark(
-    games: list[str], players: list[int], seconds: float, costs: bool = True
+    games: list[str], players: list[int] | None, seconds: float, costs: bool = True
 ) -> dict[str, Any]:
     pyspiel = load_pyspiel()
     first = measure_references(pyspiel, seconds, before=True)
@@ -526,7 +543,9 @@ def benchmark(
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
-    players = [int(p) for p in args.players.split(",") if p.strip()]
+    players = (
+        [int(p) for p in args.players.split(",") if p.strip()] if args.players is not None else None
+    )
     if args.profile:
         name = games[0] if games else TARGET_GAME
         profile(name, players_for(name, players)[0], args.seconds)
