@@ -71,7 +71,7 @@ def test_play_a_solo_egyptia_game_in_the_browser(
     clicks = 0
     seen: set[str] = set()
     shot = ships = 0
-    unfolded = False
+    unfolded = hailed = False
     while True:
         stage = page.evaluate(STAGE)
         if stage == "over" or page.locator("#result-panel:not([hidden])").count():
@@ -82,11 +82,20 @@ def test_play_a_solo_egyptia_game_in_the_browser(
         if stage == "choose":
             # mostly the quieter columns, now and then one that brings a plague
             columns = page.locator("svg.egyptia-board .column.legal:not(.plague-column)")
-            if rng.below(3) == 0 or not columns.count():
+            plagued = page.locator("svg.egyptia-board .column.legal.plague-column")
+            if "plague" not in seen and round_number >= 2 and plagued.count():
+                columns = plagued  # at least one plague in the game
+            elif rng.below(3) == 0 or not columns.count():
                 columns = page.locator("svg.egyptia-board .column.legal")
             columns.nth(rng.below(columns.count())).click()
         elif stage == "plague":
-            pick(page, "svg.egyptia-board .plague.legal", rng).click()
+            hail = page.locator("svg.egyptia-board .plague.legal[data-plague='hail-fire']")
+            if not hailed and hail.count():
+                hail.click()  # Hail-fire asks which ship is lost
+                hailed = True
+                assert page.locator("button.move-hailfire").count() >= 1
+            else:
+                pick(page, "svg.egyptia-board .plague.legal", rng).click()
             if page.locator("button.move-hailfire").count():
                 pick(page, "button.move-hailfire", rng).click()
         elif stage in ("plague_pay", "build_pay"):
@@ -145,7 +154,9 @@ def test_play_a_solo_egyptia_game_in_the_browser(
     assert heads[:2] == ["Rank", "Builder"] and heads[-1] == "Total" and "Pestilence" in heads
     assert "Imhotep" in table.inner_text()
     assert "Final score" in page.inner_html("#sheet")
-    assert {"choose", "build"} <= seen and ships >= 1 and clicks >= 18
+    assert {"choose", "build", "plague"} <= seen and ships >= 1 and clicks >= 18
+    lost = page.locator("svg.egyptia-sheet .ship[data-state='lost']").count()
+    assert lost == (1 if hailed else 0)
     if not shot:
         page.screenshot(path=str(shots / "egyptia-game.png"), full_page=True)
     page.screenshot(path=str(tmp_path / "egyptia-final.png"), full_page=True)
@@ -180,7 +191,7 @@ def test_a_table_of_99_builders_in_the_browser(browser: Any, server_url: str) ->
     url = server_url + created["seats"][0]["url"]
     api = server_url + f"/api/games/{created['id']}"
     deadline = time.monotonic() + 120
-    while httpx.get(api).json()["observation"]["players"][98]["stage"] != "chosen":
+    while httpx.get(api).json()["to_move"] != [0]:  # every bot has chosen its column
         assert time.monotonic() < deadline, "the bots did not choose"
         time.sleep(0.2)
     page = browser.new_page(viewport={"width": 1400, "height": 1100})

@@ -137,7 +137,7 @@ STYLE = """
 .egy .step { fill: #fffdf5; stroke: #6d5c32; }
 .egy .step.on { fill: #ffe38a; stroke: #2f2616; stroke-width: 2; }
 .egy .crossed .plague-box { fill: #d9d0bd; }
-.egy .cross { stroke: #b3261e; stroke-width: 3; stroke-linecap: round; }
+.egy .cross { stroke: #b3261e; stroke-width: 3; stroke-linecap: round; opacity: 0.7; }
 .egy .total { font-size: 20px; font-weight: 800; }
 """
 
@@ -810,14 +810,25 @@ def _plagues_on_sheet(crossed: dict[str, bool], deaths: int) -> list[str]:
             f'<g class="sheet-plague{" crossed" if is_crossed else ""}" data-plague="{name}" '
             f'data-crossed="{str(is_crossed).lower()}">'
             f'<rect x="{x}" y="{y}" width="{width}" height="{height}" rx="5" class="plague-box"/>'
-            + _text(x + width / 2, y + 17, PLAGUE_TITLES[name], "small", "middle")
         )
-        if is_crossed:
+        if is_crossed:  # scribbled out under the name, which stays readable
             parts.append(
                 f'<line class="cross" x1="{x + 4}" y1="{y + 4}" x2="{x + width - 4}" '
                 f'y2="{y + height - 4}"/><line class="cross" x1="{x + 4}" y1="{y + height - 4}" '
                 f'x2="{x + width - 4}" y2="{y + 4}"/>'
             )
+        parts.append(
+            _text(
+                x + width / 2,
+                y + 17,
+                PLAGUE_TITLES[name],
+                "small",
+                "middle",
+                "font-weight:700;paint-order:stroke;stroke:#d9d0bd;stroke-width:3px"
+                if is_crossed
+                else "",
+            )
+        )
         state = "suffered, crossed off" if is_crossed else "not yet suffered"
         parts.append(f"<title>{PLAGUE_TITLES[name]}: {state}</title></g>")
     x = x0 + (len(names) % 4) * (width + 4)
