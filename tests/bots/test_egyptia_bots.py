@@ -201,3 +201,12 @@ def test_arena_runs_egyptia_with_every_bot() -> None:
     # iteration budgets make a run repeatable
     again = run_arena(GAME, ["ismcts:2", "heuristic"], games=2, seed=5, options={})
     assert again.to_json(timings=False) == searched.to_json(timings=False)
+
+
+def test_arena_runs_solo_games() -> None:
+    """A lone builder always wins; the rating (which needs two to rank) is left alone."""
+    result = run_arena(GAME, ["heuristic"], games=2, seed=1, options={})
+    row = result.row("heuristic")
+    assert row.games == 2 and row.wins == 2 and row.mean_rank == 1.0
+    assert (row.mu, row.sigma) == (25.0, 25.0 / 3.0)
+    assert row.mean_score > 30

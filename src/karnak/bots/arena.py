@@ -125,8 +125,13 @@ class RatingBook:
         }
 
     def update(self, seat_labels: Sequence[str], ranks: Sequence[int]) -> None:
-        """Rate one finished game: ``seat_labels[s]`` finished with rank ``ranks[s]``."""
+        """Rate one finished game: ``seat_labels[s]`` finished with rank ``ranks[s]``.
+
+        A solo game (Egyptia's) has no one to be ranked against and leaves the rating alone.
+        """
         n = len(seat_labels)
+        if n < 2:
+            return
         orders = _strict_orders(ranks)
         mu_sum = [0.0] * n
         sigma_sum = [0.0] * n
