@@ -272,8 +272,8 @@ def test_a_person_plays_egyptia_against_bots(client: TestClient) -> None:
 
 
 def test_a_search_bot_plays_its_rounds(client: TestClient) -> None:
-    """The search bot (one rollout a decision: a rollout is a whole Egyptia game) goes
-    through every step of its rounds."""
+    """The search bot (one iteration a decision, to keep the test quick) goes through every
+    step of its rounds."""
     created = create_egyptia(
         client, [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:1"}], seed=7
     )
