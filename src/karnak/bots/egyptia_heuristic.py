@@ -1524,7 +1524,7 @@ def _rated_in(state: EgyptiaState, seat: int) -> list[tuple[float, Action]]:
 SEARCH_MOVES = 3
 SEARCH_MARGIN = 4.0
 #: Actions a rollout plays before :func:`evaluate` judges the position.
-ROLLOUT_DEPTH = 24
+ROLLOUT_DEPTH = 8
 #: Solo: the score that counts as an even result and the width of the reward's logistic.
 SOLO_MID = 55.0
 SOLO_WIDTH = 8.0
@@ -1532,6 +1532,9 @@ SOLO_WIDTH = 8.0
 #: (points) of the logistic that turns a lead into a chance of winning.
 EVAL_RESOURCE = 0.6
 EVAL_WIDTH = 4.0
+#: What an ordinary build of the rounds left scores, against which D2's and E2's growth is
+#: counted in :func:`evaluate`.
+GROWTH_BASE = 4.0
 
 
 def candidates(state: EgyptiaState, seat: int, actions: Sequence[Action]) -> list[Action]:
@@ -1562,7 +1565,36 @@ def _estimate(state: EgyptiaState, seat: int, ending: bool) -> float:
     pts += tab.ship_points * sum(1 for x in state.ships[seat] if x == SHIP_UNUSED)
     if "pestilence" in state.crossed[seat]:
         pts -= tab.pestilence
+    if not ending:
+        pts += _growth(state, seat, tab)
     return pts
+
+
+def _growth(state: EgyptiaState, seat: int, tab: _Tables) -> float:
+    """What the cards that grow faster than their buildings (D2, E2) add when the rounds
+    left bring their share of Obelisks or Fields, beyond the same builds' usual points: a
+    city on the way to many Obelisks is worth more than its count scores yet."""
+    rules = _rules(state.sheet, tuple(state.cards))
+    city = state.city[seat]
+    empty = sum(1 for h in tab.buildable if city[h] == EMPTY)
+    more = SHARE * CONVEX * empty
+    if not more:
+        return 0.0
+    extra = 0.0
+    for rule, pts in rules:
+        if rule == "obelisk_count":
+            n = sum(1 for b in city if b == OB)
+            extra += _planned(pts, n, more) - _table(pts, n) - GROWTH_BASE * more
+        elif rule == "fields_in_line":
+            best = 0.0
+            now = 1 if FI in city else 0
+            for line in tab.lines:
+                f = sum(1 for x in line if city[x] == FI)
+                now = max(now, f)
+                e = sum(1 for x in line if city[x] == EMPTY and x != state.sheet.oasis)
+                best = max(best, _planned(pts, f, min(float(e), more)))
+            extra += max(0.0, best - _table(pts, now) - GROWTH_BASE * more)
+    return max(0.0, extra)
 
 
 def _rewards(points: Sequence[float], width: float) -> list[float]:
