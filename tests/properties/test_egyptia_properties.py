@@ -189,6 +189,32 @@ def test_non_interference(players: int, seed: int) -> None:
     play(players, seed, check)
 
 
+@pytest.mark.parametrize("players", [2, 5])
+@deterministic(6)
+@given(SEEDS)
+def test_a_private_step_shows_the_others_nothing(players: int, seed: int) -> None:
+    """Where the engine calls a move private, no other seat's view or log changes."""
+    state = GAME.new_state(players, seed=seed % 2**62)
+    rng = Rng(seed)
+    private = 0
+    while not state.is_over():
+        seat, action = choose(state, rng)
+        before = state.clone()
+        state.apply(seat, action)
+        if state.private_step(seat, before):
+            private += 1
+            for other in [None, *range(players)]:
+                if other != seat:
+                    assert state.observation(other) == before.observation(other)
+                    assert state.log_lines(other) == before.log_lines(other)
+        else:
+            # the public moves: a column chosen, a round finished, the reveal, the end
+            assert state.public_stage(seat) != before.public_stage(seat) or (
+                state.round != before.round or state.over or state.revealed != before.revealed
+            )
+    assert private > 0
+
+
 def test_the_resampled_worlds_really_differ_where_the_builder_cannot_see() -> None:
     state = GAME.new_state(4, seed=3)
     for seat in (1, 2, 3):

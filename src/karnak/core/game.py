@@ -69,6 +69,10 @@ class Game(ABC):
     max_players: int
     options: tuple[OptionSpec, ...] = ()
     default_seat_names: tuple[str, ...] = ()
+    #: Whether seats take private steps at once (see ``State.private_step``). Servers then
+    #: refuse to take moves back at a table of several seats: whether another seat has moved
+    #: since, privately, must not change what a seat is told.
+    private_steps: bool = False
 
     def option_spec(self, name: str) -> OptionSpec:
         for spec in self.options:

@@ -123,6 +123,16 @@ class State(ABC):
         """Why ``action`` is illegal for ``seat`` now (games override for precise reasons)."""
         return "it is not among the legal actions at this point"
 
+    def private_step(self, seat: int, before: State) -> bool:
+        """Whether the move ``seat`` just made (turning ``before`` into this state) showed
+        the other seats nothing at all, not even that a move was made.
+
+        True only for a step of the seat's own inside a sealed round (Egyptia's plague,
+        payment, building). A server then leaves every other seat's view untouched, its
+        version number included, so nobody can count another's private steps.
+        """
+        return False
+
     # --- the end -------------------------------------------------------------------
     @abstractmethod
     def is_over(self) -> bool: ...

@@ -223,7 +223,8 @@ async def get_view(
 
 def move_answer(service: GameService, room: Room, seat: int, duplicate: bool) -> Response:
     """A :class:`MoveOut`, with the seat's view spliced in as the text encoded once."""
-    head = encode({"accepted": not duplicate, "duplicate": duplicate, "version": room.version})
+    version = room.version_for(seat)
+    head = encode({"accepted": not duplicate, "duplicate": duplicate, "version": version})
     return json_response(f'{head[:-1]},"view":{service.view_json(room, seat)}}}')
 
 
@@ -274,7 +275,7 @@ async def get_record(request: Request, game_id: str) -> dict[str, Any]:
     service = service_of(request)
     room, _ = await resolve(service, game_id, None)
     if not room.is_over:
-        raise ApiError(409, "the record is published when the game is over", room.version)
+        raise ApiError(409, "the record is published when the game is over", room.version_for(None))
     return room.record().to_json()
 
 
@@ -298,7 +299,7 @@ async def replay_view(request: Request, game_id: str, step: int) -> dict[str, An
 async def finished_room(service: GameService, game_id: str) -> Room:
     room, _ = await resolve(service, game_id, None)
     if not room.is_over:
-        raise ApiError(409, "replays open when the game is over", room.version)
+        raise ApiError(409, "replays open when the game is over", room.version_for(None))
     return room
 
 

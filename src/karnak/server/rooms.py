@@ -19,6 +19,14 @@ checked without any game-specific code: the move is replayed in worlds re-dealt 
 viewer, and if any viewer's observation after it differs between worlds, it revealed
 something. An undo is a change like any other: it increments the version.
 
+Private steps. Some moves show the other seats nothing, not even that they were made (a
+builder's own steps inside Egyptia's sealed round; ``State.private_step``). A global counter
+would let a seat count them, so every seat has its own version: the room's version less the
+private moves of the other seats. Clients only ever see and send their seat's version. Undo
+is refused at a table of several seats in such a game, since whether someone else has moved
+since would change the answer; so undo and the others' private moves never meet, and a
+seat's version grows with every change it can see, across undos and restarts alike.
+
 Duplicates. A submission identical to an action the same seat had accepted after the
 version it names is a retry (a double click, a resent request): it is answered as
 already done instead of being applied again.
@@ -118,6 +126,10 @@ class Accepted:
     seat: int
     text: str
     by_timeout: bool = False
+    #: Seen by its seat only (see "Private steps" above).
+    private: bool = False
+    #: The mover's own version right after the move.
+    seat_version: int = 0
 
 
 @dataclass
@@ -133,6 +145,11 @@ class Room:
     accepted: list[Accepted] = field(default_factory=list)
     #: The state before the last accepted action (for undo), when known.
     previous: State | None = field(default=None, repr=False)
+    #: Private moves among ``accepted``: in all, and by seat.
+    private_total: int = 0
+    private_by: dict[int, int] = field(default_factory=dict, repr=False)
+    #: The same counts when the current step started.
+    step_private: tuple[int, dict[int, int]] = field(default=(0, {}), repr=False)
     _undo_answer: tuple[int, int, str | None] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ who is asking
@@ -145,6 +162,32 @@ class Room:
             if secrets.compare_digest(info.token_hash, digest):
                 return info.seat
         return None
+
+    # ------------------------------------------------------------------ seat versions
+    def version_for(self, seat: int | None) -> int:
+        """The version ``seat`` (None: a spectator) knows the game at: the room's version
+        less the private moves of the other seats."""
+        hidden = self.private_total - (self.private_by.get(seat, 0) if seat is not None else 0)
+        return self.version - hidden
+
+    def step_version_for(self, seat: int | None) -> int:
+        """``seat``'s version when the current step started."""
+        total, by = self.step_private
+        hidden = total - (by.get(seat, 0) if seat is not None else 0)
+        return self.step_started - hidden
+
+    def _start_step(self) -> None:
+        self.step_started = self.version
+        self.step_private = (self.private_total, dict(self.private_by))
+
+    def _count_private(self, seat: int, change: int) -> None:
+        self.private_total += change
+        self.private_by[seat] = self.private_by.get(seat, 0) + change
+
+    def bump(self, version: int) -> None:
+        """A change without an action (a stored undo): a new step everyone sees."""
+        self.version = version
+        self._start_step()
 
     @property
     def is_over(self) -> bool:
@@ -163,35 +206,39 @@ class Room:
         Returns the earlier :class:`Accepted` entry when the submission repeats it (nothing
         is to be done), else None (the caller persists and then calls :meth:`accept`).
         """
-        if version > self.version or version < 0:
+        mine = self.version_for(seat)
+        if version > mine or version < 0:
             raise BadVersionError(
-                f"version {version} does not exist; the game is at version {self.version}",
-                version=self.version,
+                f"version {version} does not exist; the game is at version {mine}",
+                version=mine,
             )
         text = action.to_text()
         for earlier in reversed(self.accepted):
-            if earlier.version <= version:
+            if self.private_total == 0:  # everyone has seen every move: one numbering
+                if earlier.version <= version:
+                    break
+            elif earlier.seat == seat and earlier.seat_version <= version:
                 break
             if earlier.seat == seat and earlier.text == text:
                 return earlier
         if self.state.is_over():
-            raise GameOverError("the game is over", version=self.version)
-        if version < self.step_started:
+            raise GameOverError("the game is over", version=mine)
+        if version < self.step_version_for(seat):
             raise StaleVersionError(
-                f"the game has moved on since version {version} (now {self.version}); "
+                f"the game has moved on since version {version} (now {mine}); "
                 "look at the new position and choose again",
-                version=self.version,
+                version=mine,
             )
         movers = self.state.to_move()
         if seat not in movers:
             waiting = ", ".join(self.state.players[s] for s in movers)
             raise NotYourDecisionError(
                 f"{self.state.players[seat]} has nothing to decide now; waiting for {waiting}",
-                version=self.version,
+                version=mine,
             )
         if action not in self.state.legal_actions(seat):
             reason = self.state.explain_illegal(seat, action)
-            raise IllegalMoveError(f"{text!r} is not allowed now: {reason}", version=self.version)
+            raise IllegalMoveError(f"{text!r} is not allowed now: {reason}", version=mine)
         return None
 
     def accept(
@@ -222,9 +269,20 @@ class Room:
         # commitment, or a private step before it (Aton's exchange): the others' choices,
         # made at an earlier version of the same step, stay valid.
         same_step = sealed_before and _within_sealed_step(seat, movers_before, state)
+        private = same_step and state.private_step(seat, previous)
+        if private:
+            self._count_private(seat, 1)
         if not same_step:
-            self.step_started = self.version
-        entry = Accepted(len(self.accepted), self.version, seat, action.to_text(), by_timeout)
+            self._start_step()
+        entry = Accepted(
+            len(self.accepted),
+            self.version,
+            seat,
+            action.to_text(),
+            by_timeout,
+            private,
+            self.version_for(seat),
+        )
         self.accepted.append(entry)
         return entry
 
@@ -239,6 +297,11 @@ class Room:
         return answer
 
     def _undo_refusal(self, seat: int) -> str | None:
+        if self.game.private_steps and len(self.seats) > 1:
+            return (
+                "moves cannot be taken back in a game where the others decide in private "
+                "at the same time"
+            )
         if not self.accepted:
             return "there is no move to take back"
         last = self.accepted[-1]
@@ -307,8 +370,10 @@ class Room:
         self.state = self._state_before_last()
         self.previous = None
         last = self.accepted.pop()
+        if last.private:
+            self._count_private(last.seat, -1)
         self.version += 1
-        self.step_started = self.version
+        self._start_step()
         return last
 
     def record(self) -> GameRecord:

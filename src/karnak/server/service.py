@@ -102,6 +102,8 @@ class Listener:
     """
 
     seat: int | None
+    #: The seat's version and the turn deadline of the newest view offered.
+    stamp: tuple[int, float | None] | None = None
     latest: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     source: Callable[[], str] | None = None
@@ -301,10 +303,11 @@ class GameService:
     async def undo(self, room: Room, seat: int, version: int) -> Accepted:
         """Take back ``seat``'s last move if the rules of undo allow it (see rooms.Room)."""
         async with self._lock(room.id):
-            if version != room.version:
+            mine = room.version_for(seat)
+            if version != mine:
                 raise StaleVersionError(
-                    f"the game has moved on since version {version} (now {room.version})",
-                    version=room.version,
+                    f"the game has moved on since version {version} (now {mine})",
+                    version=mine,
                 )
             reason = await asyncio.to_thread(room.undo_refusal, seat)
             if reason is not None:
@@ -317,7 +320,7 @@ class GameService:
 
     # ------------------------------------------------------------------ listeners
     def subscribe(self, room: Room, seat: int | None) -> Listener:
-        listener = Listener(seat)
+        listener = Listener(seat, stamp=(room.version_for(seat), self.deadline(room)))
         self._listeners.setdefault(room.id, set()).add(listener)
         listener.offer(self.view_json(room, seat))
         return listener
@@ -330,8 +333,13 @@ class GameService:
                 del self._listeners[room.id]
 
     def _broadcast(self, room: Room) -> None:
+        """Tell each socket whose seat saw the change; a private step of another seat sends
+        nothing (even an identical message would tell that something happened)."""
         for listener in self._listeners.get(room.id, ()):
-            listener.stale(functools.partial(self.view_json, room, listener.seat))
+            stamp = (room.version_for(listener.seat), self.deadline(room))
+            if stamp != listener.stamp:
+                listener.stamp = stamp
+                listener.stale(functools.partial(self.view_json, room, listener.seat))
 
     # ------------------------------------------------------------------ after a change
     def _wake(self, room: Room) -> None:
@@ -347,7 +355,7 @@ class GameService:
         """Let the bot decide for as long as its seat is to move (market turns are several)."""
         try:
             while not room.is_over and seat in room.state.to_move():
-                version = room.version
+                version = room.version_for(seat)
                 text = await self.bots.choose(room, seat)
                 try:
                     await self.submit(room, seat, version, room.game.parse_action(text))
@@ -391,7 +399,7 @@ class GameService:
                     SeatView.of(room.state, seat), Rng(bot_seed(room.seed, room.version, seat))
                 )
                 try:
-                    await self.submit(room, seat, room.version, action, by_timeout=True)
+                    await self.submit(room, seat, room.version_for(seat), action, by_timeout=True)
                 except SubmitError:
                     break
 

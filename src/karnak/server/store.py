@@ -217,7 +217,7 @@ class GameStore:
                 version=action.version,
             )
         if row.version > room.version:  # an undo was the last change
-            room.version = room.step_started = row.version
+            room.bump(row.version)
         if room.version != row.version:
             raise KarnakError(
                 f"game {row.id} is stored at version {row.version} but its actions "

@@ -25,6 +25,21 @@ def can_undo(room: Room, seat: int | None) -> bool:
     return room.undo_refusal(seat) is None
 
 
+def timeouts_seen(room: Room, seat: int | None) -> list[dict[str, int]]:
+    """The moves the server played when a timer ran out, as far as ``seat`` saw them: each
+    numbered by its place among the moves the seat saw (another seat's private step is
+    neither listed nor counted)."""
+    listed: list[dict[str, int]] = []
+    seen = 0
+    for entry in room.accepted:
+        if entry.private and entry.seat != seat:
+            continue
+        if entry.by_timeout:
+            listed.append({"seat": entry.seat, "number": seen})
+        seen += 1
+    return listed
+
+
 def seat_view(
     room: Room,
     seat: int | None,
@@ -47,7 +62,7 @@ def seat_view(
         "game_id": room.id,
         "game": room.game.name,
         "title": room.game.title,
-        "version": room.version,
+        "version": room.version_for(seat),
         "status": "finished" if over else "running",
         "seat": seat,
         "players": [
@@ -60,11 +75,7 @@ def seat_view(
         "legal": [{"text": action.to_text(), "action": action.to_json()} for action in legal],
         "observation": observation,
         "log": state.log_lines(seat),
-        "timeouts": [
-            {"seat": entry.seat, "number": entry.number}
-            for entry in room.accepted
-            if entry.by_timeout
-        ],
+        "timeouts": timeouts_seen(room, seat),
         "can_undo": can_undo(room, seat),
         "turn_timer": room.turn_timer,
         "deadline": deadline,

@@ -26,6 +26,7 @@ class Egyptia(Game):
     min_players = 1
     max_players = 99
     default_seat_names = ()
+    private_steps = True
     options = (
         OptionSpec(
             "cards",

@@ -680,6 +680,17 @@ class EgyptiaState(State):
             return "done"
         return "choosing" if stage == CHOOSE else "building"
 
+    def private_step(self, seat: int, before: State) -> bool:
+        """A step after which the others still see the builder at the same stage of the
+        same round: their views do not change at all (tested by the property suite)."""
+        return (
+            isinstance(before, EgyptiaState)
+            and not self.over
+            and self.round == before.round
+            and self.revealed == before.revealed
+            and self.public_stage(seat) == before.public_stage(seat)
+        )
+
     def observation(self, seat: int | None) -> dict[str, Any]:
         from karnak.games.egyptia.view import observe
 
