@@ -64,7 +64,7 @@ def test_corrupted_files(tmp_path: Path, old: str, new: str, message: str) -> No
 def test_missing_file() -> None:
     result = runner.invoke(app, ["board", "amunre", "--board", "no/such.toml"])
     assert result.exit_code == 1
-    assert "cannot read board file no/such.toml" in result.output
+    assert "cannot read the board file no/such.toml" in result.output
 
 
 def test_unknown_game() -> None:

@@ -251,7 +251,7 @@ def test_corrected_board_travels_in_the_record(runner: CliRunner) -> None:
         (["--opponents", "random,random"], "--opponents needs one bot name or 3"),
         (["--edition", "1999"], "allowed values: 2003, 2016"),
         (["--name", "Blue"], "already another seat's name"),
-        (["--board", "missing.toml"], "cannot read board file"),
+        (["--board", "missing.toml"], "cannot read the board file"),
         (["--resume", "missing.json"], "cannot read missing.json"),
     ],
 )

@@ -111,7 +111,7 @@ def test_corrected_board(tmp_path: Path) -> None:
         (["--bots", "random,random"], "--bots needs one bot name or 4"),
         (["--bots", "oracle"], "unknown bot 'oracle'"),
         (["--edition", "1999"], "allowed values: 2003, 2016"),
-        (["--board", "nowhere.toml"], "cannot read board file"),
+        (["--board", "nowhere.toml"], "cannot read the board file"),
     ],
 )
 def test_bad_arguments(args: list[str], message: str) -> None:

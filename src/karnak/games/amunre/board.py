@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from karnak.core.datafile import read_toml
 from karnak.core.errors import BoardDataError
 
 BOARD_FORMAT = "karnak-amunre-board/1"
@@ -311,14 +312,7 @@ def load_board(path: str | Path | None = None) -> Board:
     """The built-in board, or the corrected board file at ``path``."""
     if path is None:
         return default_board()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardDataError(f"cannot read board file {path}: {exc.strerror or exc}") from exc
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardDataError(f"{path} is not valid TOML: {exc}") from exc
+    data = read_toml(path, "board file")
     return parse_board(data, source=str(path))
 
 

@@ -7,12 +7,12 @@ with the printed board can load a corrected file.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from karnak.core.datafile import read_toml
 from karnak.core.errors import BoardDataError
 
 DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
@@ -131,14 +131,7 @@ def parse_board(data: Mapping[str, Any], source: str = "data") -> Board:
 def load_board(path: str | Path | None = None) -> Board:
     """The board in ``path`` (default: the shipped data file)."""
     target = Path(path) if path is not None else DEFAULT_BOARD
-    try:
-        text = target.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardDataError(f"cannot read the board file {target}: {exc.strerror}") from exc
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardDataError(f"{target} is not valid TOML: {exc}") from exc
+    data = read_toml(target, "board file")
     return parse_board(data, source=str(target))
 
 

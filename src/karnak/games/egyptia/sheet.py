@@ -8,12 +8,12 @@ read from rows of text so that any hex shape can be drawn; hexes get doubled coo
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from karnak.core.datafile import read_toml
 from karnak.core.errors import BoardDataError
 
 DEFAULT_SHEET = Path(__file__).with_name("data") / "sheet.toml"
@@ -406,14 +406,7 @@ def parse_sheet(data: Mapping[str, Any], source: str = "data") -> Sheet:
 def load_sheet(path: str | Path | None = None) -> Sheet:
     """The sheet in ``path`` (default: the shipped data file)."""
     target = Path(path) if path is not None else DEFAULT_SHEET
-    try:
-        text = target.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardDataError(f"cannot read the sheet file {target}: {exc.strerror}") from exc
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardDataError(f"{target} is not valid TOML: {exc}") from exc
+    data = read_toml(target, "sheet file")
     return parse_sheet(data, source=str(target))
 
 
