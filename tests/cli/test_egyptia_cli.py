@@ -456,7 +456,7 @@ def test_plagues_and_payments_by_numbers(play_runner: CliRunner) -> None:
     assert "choose grain  (+4 grain · builds" in out and "plague!)" in out
     assert "Your column held 3 dice or more: choose a plague to suffer." in out
     assert "plague locusts  (lose 2 grain)" in out
-    assert "plague darkness  (this round: no market, no building on a Sacred Site)" in out
+    assert "plague darkness  (no market and no Sacred Site this round)" in out
     assert re.search(r"plague hail-fire 1  \(lose ship 1 \(2 grain, 1 diamond\)", out)
     assert "Choose what to lose to Locusts." in out
     assert re.search(r"pay 2g  \(leaves \d+g", out)
@@ -474,7 +474,7 @@ def test_a_plague_that_forbids_hexes_marks_them_on_the_map(play_runner: CliRunne
     out = result.output
     assert result.exit_code == 0, out
     build = out.split("Builder 1 > plague darkness", 1)[1]
-    assert "What you may build (Darkness: this round: no market" in build
+    assert "What you may build (Darkness: no market and no Sacred Site this round" in build
     assert "        \\ -  /  \\ ·  /  \\ -  /" in build  # the Sacred Sites A1 and A3
     assert "build mound A1" not in build and "build mound A2" in build
 

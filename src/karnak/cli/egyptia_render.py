@@ -38,6 +38,7 @@ from karnak.games.egyptia.actions import (
     UseShip,
     bundle_text,
     bundle_words,
+    plague_effect,
 )
 from karnak.games.egyptia.pharaoh import card_parts
 from karnak.games.egyptia.sheet import (
@@ -62,19 +63,6 @@ BUILDING_LOOK = {
     "mound": ("MND", "grey50"),
 }
 RESOURCE_STYLES = {"grain": "yellow", "diamond": "cyan", "stone": "white", "favor": "magenta"}
-#: What each plague does, in a few words (the costs of the first four come from the rules).
-PLAGUE_EFFECTS = {
-    "locusts": "lose 2 grain",
-    "blood": "lose 2 diamond",
-    "dust-storm": "lose 2 stone",
-    "flies": "lose 1 favor",
-    "pestilence": "lose {pestilence} points at the end",
-    "frogs": "lose 3 resources of your choice",
-    "darkness": "this round: no market, no building on a Sacred Site",
-    "boils": "this round: no building next to your Oasis",
-    "hail-fire": "lose an unused ship (and its points)",
-    "death": "this round: build a Burial Mound (never crossed off)",
-}
 #: Buildings in the table of builders: a count and a letter each.
 BUILDING_LETTERS = {
     "pyramid": "P",
@@ -613,7 +601,7 @@ class EgyptiaRenderer:
         restriction = you.get("restriction")
         title = "What you may build"
         if restriction:
-            title += f" ({PLAGUE_TITLES[restriction]}: {PLAGUE_EFFECTS[restriction]})"
+            title += f" ({PLAGUE_TITLES[restriction]}: {plague_effect(restriction)})"
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("Building")
         table.add_column("Cost")
@@ -692,7 +680,7 @@ class EgyptiaRenderer:
                 gives = sheet.ships[action.ship - 1]
                 points = sheet.ship_points
                 return f"lose ship {action.ship} ({bundle_words(gives)}) and its {points} points"
-            effect = PLAGUE_EFFECTS[action.name].format(pestilence=sheet.pestilence_points)
+            effect = plague_effect(action.name, sheet.pestilence_points)
             cost = PLAGUE_COST.get(action.name)
             if cost is not None and any(h < c for h, c in zip(have, cost, strict=True)):
                 effect += ", through the market"
@@ -735,7 +723,7 @@ class EgyptiaRenderer:
         return text + " The others see what you do now when the round ends."
 
     def help_lines(self) -> list[str]:
-        plagues = "; ".join(f"{p} {PLAGUE_EFFECTS[p].format(pestilence=2)}" for p in PLAGUES)
+        plagues = "; ".join(f"{p} {plague_effect(p)}" for p in PLAGUES)
         return [
             USAGE[0].upper() + USAGE[1:] + ".",
             "A round: choose a column of the resource board (sealed) and produce one resource "

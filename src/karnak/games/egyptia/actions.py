@@ -40,6 +40,26 @@ PLAGUE_TITLES = {
     "hail-fire": "Hail-fire",
     "death": "Death",
 }
+#: What each plague does, in a few words (``{pestilence}``: the points it costs at the end).
+PLAGUE_EFFECTS = {
+    "locusts": "lose 2 grain",
+    "blood": "lose 2 diamond",
+    "dust-storm": "lose 2 stone",
+    "flies": "lose 1 favor",
+    "pestilence": "lose {pestilence} points at the end",
+    "frogs": "lose 3 resources of your choice",
+    "darkness": "no market and no Sacred Site this round",
+    "boils": "no building next to your Oasis this round",
+    "hail-fire": "lose an unused ship and its points",
+    "death": "build a Burial Mound; may come again",
+}
+
+
+def plague_effect(name: str, pestilence: int = 2) -> str:
+    """What the plague ``name`` does, for people."""
+    return PLAGUE_EFFECTS[name].format(pestilence=pestilence)
+
+
 _PLAGUE_ALIASES = {"dust": "dust-storm", "duststorm": "dust-storm", "hailfire": "hail-fire"}
 USAGE = (
     "moves are: choose grain|diamond|stone|favor | ship N | plague NAME [SHIP] | "

@@ -43,6 +43,7 @@ from karnak.games.egyptia.actions import (
     Plague,
     UseShip,
     bundle_words,
+    plague_effect,
 )
 from karnak.games.egyptia.sheet import BUILDINGS, RESOURCES, WILD, Sheet
 from karnak.games.egyptia.state import EgyptiaState
@@ -66,18 +67,6 @@ BUILDING_FILLS = {
     "mound": "#8d6e63",
 }
 RESOURCE_FILLS = {"grain": "#e2b33c", "diamond": "#49b6e8", "stone": "#8f8a80", "favor": "#c2185b"}
-PLAGUE_EFFECTS = {
-    "locusts": "lose 2 grain",
-    "blood": "lose 2 diamond",
-    "dust-storm": "lose 2 stone",
-    "flies": "lose 1 favor",
-    "pestilence": "2 points less at the end",
-    "frogs": "lose 3 resources of your choice",
-    "darkness": "no Market, no Sacred Site this round",
-    "boils": "no building next to your Oasis this round",
-    "hail-fire": "lose an unused ship",
-    "death": "must build a Burial Mound this round",
-}
 STAGE_WORDS = {
     "choosing": "choosing a column",
     "chosen": "has chosen (sealed)",
@@ -384,7 +373,12 @@ def board_svg(state: State) -> str:
     sheet = game_state.sheet
     cards = tuple((c, sheet.card(c).text, sheet.card(c).confidence) for c in game_state.cards)
     return _board(
-        geometry(sheet), tuple(game_state.dice), cards, game_state.round, game_state.is_over()
+        geometry(sheet),
+        tuple(game_state.dice),
+        cards,
+        game_state.round,
+        game_state.is_over(),
+        sheet.pestilence_points,
     )
 
 
@@ -395,6 +389,7 @@ def _board(
     cards: tuple[tuple[str, str, str], ...],
     round_number: int,
     over: bool,
+    pestilence: int,
 ) -> str:
     dice_table = geo[8]
     costs = dict(geo[5])
@@ -501,13 +496,13 @@ def _board(
             "pointer-events:none",
         )
     )
-    parts.extend(_plague_list(plague_y))
+    parts.extend(_plague_list(plague_y, pestilence))
     parts.extend(_cards(cards))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _plague_list(y0: float) -> list[str]:
+def _plague_list(y0: float, pestilence: int) -> list[str]:
     parts = [_text(TABLE_X, y0 - 10, "Plagues (a column of 3+ dice)", "label")]
     width = (HEAD_W + 4 * COL_W) / 5
     for k, name in enumerate(PLAGUES):
@@ -522,9 +517,10 @@ def _plague_list(y0: float) -> list[str]:
                 x + 8, y + 16, f"{k + 1}. {PLAGUE_TITLES[name]}", "small", style="font-weight:600"
             )
         )
-        for i, line in enumerate(_wrap(PLAGUE_EFFECTS[name], 22)[:2]):
+        effect = plague_effect(name, pestilence)
+        for i, line in enumerate(_wrap(effect, 22)[:2]):
             parts.append(_text(x + 8, y + 30 + 11 * i, line, "tiny"))
-        parts.append(f"<title>{PLAGUE_TITLES[name]}: {escape(PLAGUE_EFFECTS[name])}</title></g>")
+        parts.append(f"<title>{PLAGUE_TITLES[name]}: {escape(effect)}</title></g>")
     return parts
 
 
@@ -928,7 +924,7 @@ def page_data(
         stages[player["stage"]] = stages.get(player["stage"], 0) + 1
     data: dict[str, Any] = {
         "stages": stages,
-        "plague_effects": dict(PLAGUE_EFFECTS),
+        "plague_effects": {p: plague_effect(p, sheet.pestilence_points) for p in PLAGUES},
         "titles": dict(TITLES),
         "colours": {"buildings": dict(BUILDING_FILLS), "resources": dict(RESOURCE_FILLS)},
         "sheet_svg": None,
@@ -975,7 +971,7 @@ def _moves(sheet: Sheet, obs: dict[str, Any], legal: Sequence[Action]) -> dict[s
                     "plague": action.name,
                     "title": PLAGUE_TITLES[action.name],
                     "ship": action.ship,
-                    "effect": PLAGUE_EFFECTS[action.name],
+                    "effect": plague_effect(action.name, sheet.pestilence_points),
                 }
             )
         elif isinstance(action, Build):
