@@ -372,7 +372,8 @@ class _Public:
 
 
 #: The outlook of the last published snapshot seen (ISMCTS rollouts reuse it many times).
-_PUBLIC: list[_Public] = []
+#: Replaced whole, never changed in place, so bots thinking in threads cannot mix two.
+_PUBLIC: list[_Public | None] = [None]
 
 
 def _public_key(state: EgyptiaState) -> tuple[Any, ...]:
@@ -380,10 +381,11 @@ def _public_key(state: EgyptiaState) -> tuple[Any, ...]:
 
 
 def _public(state: EgyptiaState, tab: _Tables, sizes: Sequence[int]) -> _Public:
-    if _PUBLIC and _PUBLIC[0].public is state.public and _PUBLIC[0].key == _public_key(state):
-        return _PUBLIC[0]
+    found = _PUBLIC[0]
+    if found is not None and found.public is state.public and found.key == _public_key(state):
+        return found
     found = _Public(state, tab, sizes)
-    _PUBLIC[:] = [found]
+    _PUBLIC[0] = found
     return found
 
 
@@ -1502,19 +1504,19 @@ def act(state: EgyptiaState, seat: int, rng: Rng) -> Action:
     return max(_rated_in(state, seat), key=lambda m: m[0])[1]
 
 
-#: The last state, position (actions so far) and seat rated, and the rating: ISMCTS asks
-#: for the policy's move and for the candidates of the same decision one after the other.
-_LAST: list[Any] = [None, (), []]
+#: The last state, position (actions so far, the seat's stage and tracks) and rating:
+#: ISMCTS asks for the policy's move and for the candidates of the same decision one after
+#: the other. Replaced whole, never changed in place (bots may think in threads).
+_LAST: list[tuple[Any, tuple[Any, ...], list[tuple[float, Action]]]] = [(None, (), [])]
 
 
 def _rated_in(state: EgyptiaState, seat: int) -> list[tuple[float, Action]]:
-    last = _LAST
     key = (len(state.history), seat, state.stage[seat], *state.circled[seat], *state.spent[seat])
+    last = _LAST[0]
     if last[0] is state and last[1] == key:
-        found: list[tuple[float, Action]] = last[2]
-        return found
+        return last[2]
     moves = rated(_me_from_state(state, seat))
-    last[:] = [state, key, moves]
+    _LAST[0] = (state, key, moves)
     return moves
 
 
