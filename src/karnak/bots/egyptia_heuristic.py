@@ -11,31 +11,34 @@ The city plan
     many as the builds of its kind still expected; a placement is credited with the rise of
     the spots around it above that cut (a Pyramid that makes two Mine spots under C3) and
     charged with the spots it spoils or covers (a Mine on the only Sacred Site a Pyramid
-    needs under A2, a Pyramid next to the Oasis under E3).
+    needs under A2, a Pyramid next to the Oasis under E3). D2 and E2, whose points grow
+    faster than their buildings, are judged by the count or line they can still reach.
 
 Resources
-    A basic resource held is worth ``LAMBDA`` points while there are rounds left to build
-    with it, up to what those rounds can use of its kind; beyond that it is worth half (the
-    market trades 2 for 1) and, once the game ends, what the end of game gives (3 basic for a
-    favor, 2 favor for a point). Favor is worth a little more than a basic resource (it pays
-    Sacred Sites and the wild die and trades 1 for 1). A payment is chosen to lose the least
-    of that value, so what is scarce is kept.
+    A resource is worth ``ETA`` points while the rounds left can build with it (``CBAR`` a
+    round), counting the production still to come (``P_BASE`` a round plus a share of the
+    productivity, no more than the dots left before the red ones). A kind held beyond
+    ``HORIZON`` rounds of its need counts ``SURPLUS`` (the market trades 2 for 1); what the
+    rounds cannot use, and everything once the game ends, is worth what the end gives (3
+    basic a favor, 2 favor a point). So productivity is worth the resources it adds in the
+    rounds left, a Burial Mound its resources, and a payment is chosen to lose the least of
+    that worth, keeping what is scarce.
 
 The round
     A column is judged by what it leads to: the production (capped by the track), the
     cheapest plague when it holds 3 dice or more (Pestilence, the resources lost, the ship
     Hail-fire takes, the building Death or a restriction forbids), and the best building the
-    column then offers (or a Burial Mound). Productivity is worth the extra resources it
-    will bring in the rounds expected to remain. A ship is used when what it lets the seat
-    build this round is worth more than the 2 points it keeps.
+    column then offers (or a Burial Mound). A ship is used when the round it pays for is
+    worth more than the 2 points it keeps.
 
 The end
-    The rounds left are the empty hexes, cut short by the opponents' tracks (each one's
-    production rate so far against the dots left before its red ones). A column or a
-    Burial Mound that would circle a red dot ends the game after the round: it is taken only
-    when the finished game is worth more than going on (solo: the points the later rounds can
-    still bring, bounded by the dots left; with others: the chance of winning now against
-    the chance of winning later, from the public scores).
+    The rounds left are the empty hexes, cut short by the other builders' tracks (each one's
+    production rate so far against its dots before the red ones, and before the reveal the
+    chance that it takes a column circling one). A column, ship or Burial Mound that would
+    circle a red dot ends the game after the round, and its resources are judged at what
+    the end gives. Solo, that is all: the rounds given up are lost. With others, they are
+    given up by everyone, so their worth is kept and what counts is the chance of winning
+    now against later, from the published scores (``WIN_VALUE``, ``LOSS_VALUE``).
 
 What it may look at
     Only what its seat may see: its own sheet, the dice, the cards, and the other sheets as
@@ -43,6 +46,10 @@ What it may look at
     observation (it draws no world, which with 99 builders would cost more than deciding);
     :func:`act` reads the same things from a state, for ISMCTS rollouts, and never the other
     builders' sealed columns or their steps since the last public moment.
+
+For the search: :func:`candidates` (the best few moves), :func:`evaluate` (a position's
+rewards) and :func:`reward` (a finished game's; solo by the score), ``ROLLOUT_DEPTH``.
+Constants were set by self-play; see ``bench/results/egyptia_bots.md``.
 """
 
 from __future__ import annotations
@@ -85,10 +92,10 @@ CBAR = 3.3
 P_BASE = 2.2
 MOD_SHARE = 0.35
 #: Basic resources of each kind (grain, diamond, stone) a round of building uses; holdings
-#: beyond this times the rounds left (plus one) are a surplus, worth ``SURPLUS`` as much.
+#: beyond this times the rounds left (at most ``HORIZON``) plus one are a surplus, worth
+#: ``SURPLUS`` as much.
 NEED = (1.0, 1.1, 1.4)
 SURPLUS = 0.5
-#: Rounds ahead whose needs a kind's holdings are counted against.
 HORIZON = 6.0
 #: Width of the smooth minimum between resources and what the rounds can use.
 SMOOTH = 2.0
@@ -96,7 +103,6 @@ SMOOTH2 = SMOOTH * SMOOTH
 HALF_SMOOTH = 0.5 * SMOOTH
 #: Extra worth of a favor kept (it pays Sacred Sites and the wild die; it scores more).
 FAVOR_KEEP = 0.15
-MOUND_COST = 0.0
 #: Least gain over keeping a ship for which it is used.
 SHIP_MARGIN = 0.25
 #: Weight of the future (spots made or spoiled) against points scored at once.
@@ -141,8 +147,6 @@ PRODUCTION = (QU, MI, FI)
 CODE = {name: i for i, name in enumerate(BUILDINGS)}
 CODE[MOUND] = MD
 WILD_DIE = -1
-CROSSABLE = tuple(p for p in PLAGUES if p != "death")
-RESTRICTIONS = ("darkness", "boils", "death")
 
 
 # ------------------------------------------------------------------ sheet tables
@@ -506,12 +510,6 @@ def _me_from_observation(obs: Mapping[str, Any], seat: int, sheet: Sheet) -> _Me
 
 
 # ------------------------------------------------------------------ the model of one decision
-def _smin(a: float, b: float) -> float:
-    """A smooth minimum (within ``SMOOTH / 2`` of the true one)."""
-    d = a - b
-    return 0.5 * (a + b - math.sqrt(d * d + SMOOTH * SMOOTH)) + 0.5 * SMOOTH
-
-
 class _Model:
     """The tables one decision needs: the value of each building on each empty hex, the
     rounds expected to remain, and the worth of resources."""
@@ -599,7 +597,7 @@ class _Model:
         for t in range(4):
             if lim[t] > circled[t]:
                 room += lim[t] - circled[t]
-        # smooth minima (see _smin), inlined: this is the hottest function
+        # smooth minima, within SMOOTH / 2 of the true ones (inlined: the hottest function)
         a, b = float(room), self.flow + self.flow_per_mod * mods
         d = a - b
         production = 0.5 * (a + b - math.sqrt(d * d + SMOOTH2)) + HALF_SMOOTH
@@ -839,7 +837,7 @@ class _Model:
                     continue
                 out.append((self.outcome(v, left, circled, m), b, h))
         for v, h in rows[MD]:
-            out.append((self.mound_gain(have, circled, v)[0] - MOUND_COST, MD, h))
+            out.append((self.mound_gain(have, circled, v)[0], MD, h))
         return out
 
     def mound_gain(
