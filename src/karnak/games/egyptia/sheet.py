@@ -109,6 +109,10 @@ class Sheet:
     lines: tuple[tuple[int, ...], ...] = field(default=(), init=False, compare=False)
     by_label: Mapping[str, int] = field(default_factory=dict, init=False, compare=False)
     cards_by_id: Mapping[str, Card] = field(default_factory=dict, init=False, compare=False)
+    buildable: tuple[int, ...] = field(default=(), init=False, compare=False)
+    _columns: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         where = {(h.col, h.row): i for i, h in enumerate(self.hexes)}
@@ -131,13 +135,26 @@ class Sheet:
         object.__setattr__(self, "lines", tuple(tuple(g) for g in groups.values() if len(g) > 1))
         object.__setattr__(self, "by_label", {h.label: i for i, h in enumerate(self.hexes)})
         object.__setattr__(self, "cards_by_id", {c.id: c for c in self.cards})
+        buildable = tuple(i for i, h in enumerate(self.hexes) if h.kind != "oasis")
+        object.__setattr__(self, "buildable", buildable)
         object.__setattr__(
             self, "oasis", next(i for i, h in enumerate(self.hexes) if h.kind == "oasis")
         )
 
-    @property
-    def buildable(self) -> tuple[int, ...]:
-        return tuple(i for i, h in enumerate(self.hexes) if h.kind != "oasis")
+    def columns_of(self, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """For a roll (a value per die), the dice (indexes) in each of the four columns.
+
+        Asked many times a round, so remembered (a few thousand rolls at most)."""
+        found = self._columns.get(values)
+        if found is None:
+            columns: list[list[int]] = [[], [], [], []]
+            for i, die in enumerate(self.dice):
+                columns[die.column_of(values[i])].append(i)
+            found = tuple(tuple(c) for c in columns)
+            if len(self._columns) > 4096:
+                self._columns.clear()
+            self._columns[values] = found
+        return found
 
     def card(self, card_id: str) -> Card:
         return self.cards_by_id[card_id]

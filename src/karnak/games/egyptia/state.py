@@ -186,11 +186,12 @@ class EgyptiaState(State):
             self.pending[s] = None
             self.round_notes[s] = []
         self._publish()
-        shown = "; ".join(
-            f"{RESOURCES[c]}: " + (", ".join(self._die_text(i) for i in self.dice_in(c)) or "-")
-            for c in range(4)
-        )
-        self.log.add("Round {round}: the dice fall as {dice}.", round=self.round, dice=shown)
+        if self.log.enabled:  # search copies skip the words
+            shown = "; ".join(
+                f"{RESOURCES[c]}: " + (", ".join(self._die_text(i) for i in self.dice_in(c)) or "-")
+                for c in range(4)
+            )
+            self.log.add("Round {round}: the dice fall as {dice}.", round=self.round, dice=shown)
 
     def _die_text(self, index: int) -> str:
         die = self.sheet.dice[index]
@@ -199,10 +200,10 @@ class EgyptiaState(State):
     # ------------------------------------------------------------------ reading the board
     def dice_in(self, column: int) -> list[int]:
         """Indexes (into ``sheet.dice``) of the dice lying in ``column`` this round."""
-        return [i for i, die in enumerate(self.sheet.dice) if die.column_of(self.dice[i]) == column]
+        return list(self.sheet.columns_of(tuple(self.dice))[column])
 
     def column_size(self, column: int) -> int:
-        return len(self.dice_in(column))
+        return len(self.sheet.columns_of(tuple(self.dice))[column])
 
     def have(self, seat: int) -> Bundle:
         c, s = self.circled[seat], self.spent[seat]

@@ -19,8 +19,22 @@ if TYPE_CHECKING:
 SHIP_STATES = ("unused", "used", "lost")
 
 
+_LAYOUTS: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
 def layout(state: EgyptiaState) -> dict[str, Any]:
-    """The printed parts of the sheet and board, the same for every seat all game."""
+    """The printed parts of the sheet and board, the same for every seat all game (made
+    once per sheet and shared: observations are read, never changed)."""
+    sheet = state.sheet
+    known = _LAYOUTS.get(id(sheet))
+    if known is not None and known[0] is sheet:
+        return known[1]
+    made = _layout(state)
+    _LAYOUTS[id(sheet)] = (sheet, made)
+    return made
+
+
+def _layout(state: EgyptiaState) -> dict[str, Any]:
     sheet = state.sheet
     return {
         "hexes": [
