@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from karnak.core.errors import IllegalActionError, InvalidOptionError
 from karnak.games.egyptia import GAME
 from karnak.games.egyptia.actions import Build, Choose, Gain, Pay, Plague, UseShip
-from karnak.games.egyptia.market import affordable, any_three, covers, payments
+from karnak.games.egyptia.market import affordable, any_three, covers, only_way, payments
 from karnak.games.egyptia.state import EgyptiaState
 from support.egyptia_positions import THREE_IN_GRAIN, TWO_EACH, new, roll, set_city, set_have
 
@@ -499,6 +499,8 @@ def test_every_listed_payment_covers_and_the_quick_check_agrees(
 ) -> None:
     ways = payments(cost, have, market)
     assert affordable(cost, have, market) == bool(ways)
+    if ways:  # the quick answer to "is there a single way?" agrees with the list
+        assert only_way(cost, have, market) == (ways[0] if len(ways) == 1 else None)
     for way in ways:
         assert all(w <= h for w, h in zip(way, have, strict=True))
         assert covers(cost, way)

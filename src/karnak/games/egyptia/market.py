@@ -14,6 +14,7 @@ for go to that kind first, and whatever is left over is of kinds the cost no lon
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from functools import lru_cache
 
 from karnak.games.egyptia.sheet import BASIC, FAVOR, Bundle
@@ -45,15 +46,12 @@ def _spread(amount: int, room: list[int]) -> list[list[int]]:
     return ways
 
 
-@lru_cache(maxsize=65536)
-def payments(cost: Bundle, have: Bundle, market: bool = True) -> tuple[Bundle, ...]:
-    """Every minimal bundle from ``have`` that pays ``cost``, cheapest first.
+def _ways(cost: Bundle, have: Bundle) -> Iterator[Bundle]:
+    """Every minimal payment of ``cost`` from ``have`` through the market, each once.
 
-    Without the market (the Darkness plague) only the cost itself pays it.
+    A payment tells its in-kind part back (a kind paid below its cost was paid in kind to
+    that amount, any other kind was paid in full), so no two paths give the same bundle.
     """
-    if not market:
-        return (cost,) if all(h >= c for h, c in zip(have, cost, strict=True)) else ()
-    found: set[Bundle] = set()
     direct_ranges = [range(min(cost[i], have[i]) + 1) for i in range(4)]
     for direct in itertools.product(*direct_ranges):
         short_basic = sum(cost[i] - direct[i] for i in BASIC)
@@ -69,8 +67,34 @@ def payments(cost: Bundle, have: Bundle, market: bool = True) -> tuple[Bundle, .
                 paid[FAVOR] += by_favor
                 for pool, extra in zip(pools, spread, strict=True):
                     paid[pool] += extra
-                found.add((paid[0], paid[1], paid[2], paid[3]))
+                yield (paid[0], paid[1], paid[2], paid[3])
+
+
+@lru_cache(maxsize=65536)
+def payments(cost: Bundle, have: Bundle, market: bool = True) -> tuple[Bundle, ...]:
+    """Every minimal bundle from ``have`` that pays ``cost``, cheapest first.
+
+    Without the market (the Darkness plague) only the cost itself pays it.
+    """
+    if not market:
+        return (cost,) if all(h >= c for h, c in zip(have, cost, strict=True)) else ()
+    found = set(_ways(cost, have))
     return tuple(sorted(found, key=lambda p: (sum(p), p[FAVOR], tuple(-x for x in p))))
+
+
+def only_way(cost: Bundle, have: Bundle, market: bool = True) -> Bundle | None:
+    """The payment when there is exactly one (None when there are several), found without
+    listing them all: whether to ask at all is decided on every building."""
+    if not market:
+        return cost
+    first = second = None
+    for way in _ways(cost, have):
+        if first is None:
+            first = way
+        elif way != first:
+            second = way
+            break
+    return first if second is None else None
 
 
 def affordable(cost: Bundle, have: Bundle, market: bool = True) -> bool:

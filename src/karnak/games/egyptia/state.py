@@ -37,7 +37,7 @@ from karnak.games.egyptia.actions import (
     bundle_words,
     parse_action,
 )
-from karnak.games.egyptia.market import affordable, any_three, end_favor, payments
+from karnak.games.egyptia.market import affordable, any_three, end_favor, only_way, payments
 from karnak.games.egyptia.pharaoh import EMPTY, card_parts
 from karnak.games.egyptia.sheet import (
     BUILDINGS,
@@ -358,6 +358,19 @@ class EgyptiaState(State):
         _, building, hex_index, wild = pending
         return payments(self.build_cost(building, hex_index, wild), have, self.market_open(seat))
 
+    def _single_payment(self, seat: int) -> Bundle | None:
+        """The pending cost's payment when there is only one way (then nobody is asked)."""
+        pending = self.pending[seat]
+        assert pending is not None
+        if pending[0] == "plague" and pending[1] == "frogs":
+            ways = any_three(self.have(seat))
+            return ways[0] if len(ways) == 1 else None
+        if pending[0] == "plague":
+            return only_way(PLAGUE_COST[pending[1]], self.have(seat), True)
+        _, building, hex_index, wild = pending
+        cost = self.build_cost(building, hex_index, wild)
+        return only_way(cost, self.have(seat), self.market_open(seat))
+
     def explain_illegal(self, seat: int, action: Action) -> str:
         stage = self.stage[seat] if 0 <= seat < self.n else None
         if isinstance(action, UseShip):
@@ -510,9 +523,9 @@ class EgyptiaState(State):
             )
         else:
             self.pending[seat] = ["plague", name]
-            ways = self._pending_payments(seat)
-            if len(ways) == 1:
-                self._pay(seat, ways[0])
+            single = self._single_payment(seat)
+            if single is not None:
+                self._pay(seat, single)
             else:
                 self.stage[seat] = PLAGUE_PAY
 
@@ -524,9 +537,9 @@ class EgyptiaState(State):
             return
         wild = self.offered_buildings(seat)[building]
         self.pending[seat] = ["build", building, hex_index, wild]
-        ways = self._pending_payments(seat)
-        if len(ways) == 1:
-            self._pay(seat, ways[0])
+        single = self._single_payment(seat)
+        if single is not None:
+            self._pay(seat, single)
         else:
             self.stage[seat] = BUILD_PAY
 
