@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from karnak.cli.common import CONFIDENCE_LOOK, seat_text
+from karnak.cli.common import CONFIDENCE_LOOK, confidence_legend, seat_text
 from karnak.core import Game, State
 from karnak.core.actions import Action
 from karnak.games.amunre import actions as A
@@ -415,18 +415,11 @@ class AmunReRenderer:
         return table
 
     def _legend(self) -> Text:
-        text = Text("Confidence: ")
-        for i, (level, (colour, marker)) in enumerate(CONFIDENCE_LOOK.items()):
-            if i:
-                text.append(" · ")
-            text.append(f"{level} {marker or '(no mark)'}", style=colour)
-        text.append(
-            "\nprinted: shown by two sources or more; one source: a single rule book or "
-            "review; reconstructed: our best reading, not printed anywhere we could read."
-            "\nCorrect a copy of `karnak board amunre --dump` and load it with --board FILE.",
-            style="dim",
+        return confidence_legend(
+            "amunre",
+            "printed: shown by two sources or more; one source: a single rule book or review; "
+            "reconstructed: our best reading, not printed anywhere we could read.",
         )
-        return text
 
     def _constants(self, board: Board) -> Table:
         table = Table(title="Constants (printed)", title_justify="left")

@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from karnak.cli.common import CONFIDENCE_LOOK, seat_style, seat_text
+from karnak.cli.common import CONFIDENCE_LOOK, confidence_legend, seat_style, seat_text
 from karnak.core import Game, State
 from karnak.core.actions import Action
 from karnak.games.aton.actions import USAGE, Allocate, Exchange, Place, Remove
@@ -414,19 +414,12 @@ class AtonRenderer:
         return table
 
     def _legend(self) -> Text:
-        text = Text("Confidence: ")
-        for i, (level, (colour, marker)) in enumerate(CONFIDENCE_LOOK.items()):
-            if i:
-                text.append(" · ")
-            text.append(f"{level} {marker or '(no mark)'}", style=colour)
-        text.append(
-            "\nprinted: stated by the rule book (or shown by its examples); one source: a "
+        return confidence_legend(
+            "aton",
+            "printed: stated by the rule book (or shown by its examples); one source: a "
             "single rule book or review; reconstructed: our best reading, not printed "
-            "anywhere we could read."
-            "\nCorrect a copy of `karnak board aton --dump` and load it with --board FILE.",
-            style="dim",
+            "anywhere we could read.",
         )
-        return text
 
     def _constants(self, board: Board) -> Table:
         table = Table(title="Constants", title_justify="left")

@@ -48,6 +48,23 @@ CONFIDENCE_LOOK = {
     "reconstructed": ("magenta", "?"),
 }
 
+
+def confidence_legend(game: str, meanings: str) -> Text:
+    """The key to a figures table's confidence marks, what each level means for this game,
+    and how to load a corrected data file."""
+    text = Text("Confidence: ")
+    for i, (level, (colour, marker)) in enumerate(CONFIDENCE_LOOK.items()):
+        if i:
+            text.append(" · ")
+        text.append(f"{level} {marker or '(no mark)'}", style=colour)
+    text.append(
+        f"\n{meanings}\nCorrect a copy of `karnak board {game} --dump` and load it with "
+        "--board FILE.",
+        style="dim",
+    )
+    return text
+
+
 #: Where each game keeps its board data: a module with ``load_board(path)`` and either
 #: ``default_board_text()`` or ``DEFAULT_BOARD`` (the path of the shipped file).
 BOARD_MODULES = {

@@ -23,7 +23,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from karnak.cli.common import CONFIDENCE_LOOK, seat_text
+from karnak.cli.common import CONFIDENCE_LOOK, confidence_legend, seat_text
 from karnak.core import Game, State
 from karnak.core.actions import Action
 from karnak.games.egyptia.actions import (
@@ -1044,18 +1044,11 @@ class EgyptiaRenderer:
         return table
 
     def _legend(self) -> Text:
-        text = Text("Confidence: ")
-        for i, (level, (colour, marker)) in enumerate(CONFIDENCE_LOOK.items()):
-            if i:
-                text.append(" · ")
-            text.append(f"{level} {marker or '(no mark)'}", style=colour)
-        text.append(
-            "\nprinted: stated by the rule book (or shown by its examples); reconstructed: "
-            "our best reading of a figure the rule text does not give."
-            "\nCorrect a copy of `karnak board egyptia --dump` and load it with --board FILE.",
-            style="dim",
+        return confidence_legend(
+            "egyptia",
+            "printed: stated by the rule book (or shown by its examples); reconstructed: our "
+            "best reading of a figure the rule text does not give.",
         )
-        return text
 
 
 def _ranges(values: list[int]) -> str:
