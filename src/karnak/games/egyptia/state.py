@@ -754,8 +754,26 @@ class EgyptiaState(State):
         """Bring a builder to ``target`` (chosen / done) by random moves, ships left alone."""
         goal = CHOSEN if target == "chosen" else DONE
         while self.stage[seat] != goal and not self.over:
-            moves = [m for m in self.legal_actions(seat) if not isinstance(m, UseShip)]
-            self.apply_unchecked(seat, moves[rng.below(len(moves))])
+            if self.stage[seat] == BUILD:
+                move = self._random_build(seat, rng)
+            else:
+                moves = [m for m in self.legal_actions(seat) if not isinstance(m, UseShip)]
+                move = moves[rng.below(len(moves))]
+            self.apply_unchecked(seat, move)
+
+    def _random_build(self, seat: int, rng: Rng) -> Action:
+        """A random legal building: a hex first, then what may stand there (listing every
+        building on every hex made resampling a table of 99 builders slow)."""
+        hexes = self.allowed_hexes(seat)
+        where = hexes[rng.below(len(hexes))]
+        have, market = self.have(seat), self.market_open(seat)
+        choices = [
+            building
+            for building, wild in self.offered_buildings(seat).items()
+            if affordable(self.build_cost(building, where, wild), have, market)
+        ]
+        choices.append(MOUND)
+        return Build(choices[rng.below(len(choices))], self.sheet.hexes[where].label)
 
     # ------------------------------------------------------------------ copies
     def clone(self, *, log: bool = True) -> EgyptiaState:
