@@ -13,16 +13,17 @@ lists, and the unchecked path assumes the caller took its action from that list.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from karnak.core.errors import IllegalActionError
-from karnak.core.events import EventLog
+from karnak.core.events import Event, EventLog
+from karnak.core.rng import Rng
 
 if TYPE_CHECKING:
     from karnak.core.actions import Action
     from karnak.core.game import Game
     from karnak.core.record import GameRecord
-    from karnak.core.rng import Rng
 
 LEGAL_SHOWN = 12
 
@@ -198,6 +199,28 @@ class State(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """Everything needed to restore the state exactly (includes hidden information)."""
+
+    def common_json(self) -> dict[str, Any]:
+        """The part of ``to_json`` every game shares: the game, seats, seed and options, the
+        generator, the moves and the log. A game adds its own fields to it."""
+        return {
+            "game": self.game.name,
+            "version": self.game.version,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "history": [[s, a.to_text()] for s, a in self.history],
+            "log": [e.to_json() for e in self.log],
+            "log_enabled": self.log.enabled,
+        }
+
+    def restore_common(self, data: Mapping[str, Any]) -> None:
+        """Put back what :meth:`common_json` wrote (the generator, the moves, the log)."""
+        self.rng = Rng(int(data["rng"]))
+        self.history = [(int(s), self.game.parse_action(t)) for s, t in data["history"]]
+        self.log = EventLog(bool(data.get("log_enabled", True)))
+        self.log.events = [Event.from_json(e) for e in data["log"]]
 
     def record(self) -> GameRecord:
         from karnak.core.record import GameRecord

@@ -25,7 +25,7 @@ from typing import Any
 
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
-from karnak.core.events import Event, EventLog
+from karnak.core.events import EventLog
 from karnak.core.rng import Rng
 from karnak.core.state import State
 from karnak.games.amunre import actions as A
@@ -1391,15 +1391,7 @@ class AmunReState(State):
     def to_json(self) -> dict[str, Any]:
         src = self.__dict__
         data: dict[str, Any] = {
-            "game": self.game.name,
-            "version": self.game.version,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": dict(self.options),
-            "rng": self.rng.state,
-            "history": [[s, a.to_text()] for s, a in self.history],
-            "log": [e.to_json() for e in self.log],
-            "log_enabled": self.log.enabled,
+            **self.common_json(),
             "scorings": self.scorings,
         }
         for name in self._SCALAR_FIELDS:
@@ -1417,10 +1409,7 @@ class AmunReState(State):
     @classmethod
     def from_json(cls, game: Any, board: Board, data: Mapping[str, Any]) -> AmunReState:
         state = cls(game, board, data["players"], data["seed"], data["options"], fresh=False)
-        state.rng = Rng(int(data["rng"]))
-        state.history = [(int(s), A.parse_action(t)) for s, t in data["history"]]
-        state.log = EventLog(bool(data.get("log_enabled", True)))
-        state.log.events = [Event.from_json(e) for e in data["log"]]
+        state.restore_common(data)
         state.scorings = [list(x) for x in data["scorings"]]
         d = state.__dict__
         for name in cls._SCALAR_FIELDS:

@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from karnak.core.actions import Action
-from karnak.core.events import Event, EventLog
+from karnak.core.events import EventLog
 from karnak.core.rng import Rng
 from karnak.core.state import State
-from karnak.games.aton.actions import Allocate, Exchange, Place, Remove, parse_action
+from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board
 
 EMPTY = -1
@@ -627,15 +627,7 @@ class AtonState(State):
     def to_json(self) -> dict[str, Any]:
         src = self.__dict__
         data: dict[str, Any] = {
-            "game": self.game.name,
-            "version": self.game.version,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": dict(self.options),
-            "rng": self.rng.state,
-            "history": [[s, a.to_text()] for s, a in self.history],
-            "log": [e.to_json() for e in self.log],
-            "log_enabled": self.log.enabled,
+            **self.common_json(),
             "alloc": [None if a is None else list(a) for a in self.alloc],
             "cleanup": [list(c) for c in self.cleanup],
             "last_scoring": self.last_scoring,
@@ -651,10 +643,7 @@ class AtonState(State):
     @classmethod
     def from_json(cls, game: Any, board: Board, data: Mapping[str, Any]) -> AtonState:
         state = cls(game, board, data["players"], data["seed"], data["options"], fresh=False)
-        state.rng = Rng(int(data["rng"]))
-        state.history = [(int(s), parse_action(t)) for s, t in data["history"]]
-        state.log = EventLog(bool(data.get("log_enabled", True)))
-        state.log.events = [Event.from_json(e) for e in data["log"]]
+        state.restore_common(data)
         d = state.__dict__
         for name in cls._SCALARS:
             d[name] = data[name]

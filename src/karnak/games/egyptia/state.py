@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from karnak.core.actions import Action
-from karnak.core.events import Event, EventLog
+from karnak.core.events import EventLog
 from karnak.core.rng import Rng
 from karnak.core.state import State
 from karnak.games.egyptia.actions import (
@@ -35,7 +35,6 @@ from karnak.games.egyptia.actions import (
     Plague,
     UseShip,
     bundle_words,
-    parse_action,
 )
 from karnak.games.egyptia.market import affordable, any_three, end_favor, only_way, payments
 from karnak.games.egyptia.pharaoh import EMPTY, card_parts
@@ -798,15 +797,7 @@ class EgyptiaState(State):
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "game": self.game.name,
-            "version": self.game.version,
-            "players": list(self.players),
-            "seed": self.seed,
-            "options": dict(self.options),
-            "rng": self.rng.state,
-            "history": [[s, a.to_text()] for s, a in self.history],
-            "log": [e.to_json() for e in self.log],
-            "log_enabled": self.log.enabled,
+            **self.common_json(),
             "round": self.round,
             "over": self.over,
             "revealed": self.revealed,
@@ -829,10 +820,7 @@ class EgyptiaState(State):
     @classmethod
     def from_json(cls, game: Any, sheet: Sheet, data: Mapping[str, Any]) -> EgyptiaState:
         state = cls(game, sheet, data["players"], data["seed"], data["options"], fresh=False)
-        state.rng = Rng(int(data["rng"]))
-        state.history = [(int(s), parse_action(t)) for s, t in data["history"]]
-        state.log = EventLog(bool(data.get("log_enabled", True)))
-        state.log.events = [Event.from_json(e) for e in data["log"]]
+        state.restore_common(data)
         state.round = int(data["round"])
         state.over = bool(data["over"])
         state.revealed = bool(data["revealed"])
