@@ -98,24 +98,11 @@ def only_way(cost: Bundle, have: Bundle, market: bool = True) -> Bundle | None:
 
 
 def affordable(cost: Bundle, have: Bundle, market: bool = True) -> bool:
-    """Whether ``cost`` can be paid at all, without listing the ways.
-
-    Paying in kind wherever possible never hurts (see the module's note), so it is enough to
-    check that what is left over covers the shortfall at the market ratios.
-    """
-    short_basic = spare_basic = 0
-    for i in BASIC:
-        if have[i] >= cost[i]:
-            spare_basic += have[i] - cost[i]
-        else:
-            short_basic += cost[i] - have[i]
-    short_favor = max(0, cost[FAVOR] - have[FAVOR])
-    if not short_basic and not short_favor:
-        return True
-    if not market:
-        return False
-    by_favor = min(max(0, have[FAVOR] - cost[FAVOR]), short_basic)
-    return BASIC_FOR_BASIC * (short_basic - by_favor) + BASIC_FOR_FAVOR * short_favor <= spare_basic
+    """Whether ``cost`` can be paid at all, without listing the ways: through the market,
+    exactly when everything on hand would cover it (a payment is part of what is on hand)."""
+    if market:
+        return covers(cost, have)
+    return all(h >= c for h, c in zip(have, cost, strict=True))
 
 
 @lru_cache(maxsize=4096)
