@@ -110,6 +110,8 @@ class Sheet:
     by_label: Mapping[str, int] = field(default_factory=dict, init=False, compare=False)
     cards_by_id: Mapping[str, Card] = field(default_factory=dict, init=False, compare=False)
     buildable: tuple[int, ...] = field(default=(), init=False, compare=False)
+    #: Derived tables that readers of the sheet build once (e.g. the observation's layout).
+    memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
     _columns: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )

@@ -7,7 +7,7 @@ builder is still choosing, building or done.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from karnak.games.egyptia.actions import PLAGUE_TITLES, PLAGUES, bundle_words
 from karnak.games.egyptia.pharaoh import EMPTY
@@ -19,19 +19,13 @@ if TYPE_CHECKING:
 SHIP_STATES = ("unused", "used", "lost")
 
 
-_LAYOUTS: dict[int, tuple[Any, dict[str, Any]]] = {}
-
-
 def layout(state: EgyptiaState) -> dict[str, Any]:
     """The printed parts of the sheet and board, the same for every seat all game (made
     once per sheet and shared: observations are read, never changed)."""
-    sheet = state.sheet
-    known = _LAYOUTS.get(id(sheet))
-    if known is not None and known[0] is sheet:
-        return known[1]
-    made = _layout(state)
-    _LAYOUTS[id(sheet)] = (sheet, made)
-    return made
+    made = state.sheet.memo.get("layout")
+    if made is None:
+        made = state.sheet.memo["layout"] = _layout(state)
+    return cast(dict[str, Any], made)
 
 
 def _layout(state: EgyptiaState) -> dict[str, Any]:
