@@ -285,7 +285,8 @@ def test_a_search_bot_plays_its_rounds(client: TestClient) -> None:
         if mine["observation"]["round"] >= 3:
             break
         if not mine["legal"]:
-            wait_for(lambda v=mine["version"]: view(client, game_id)["version"] != v)
+            # versions are the seat's own: wait for a change this seat can see
+            wait_for(lambda v=mine["version"]: view(client, game_id, token)["version"] != v)
             continue
         legal = [m for m in mine["legal"] if m["action"]["type"] != "ship"]
         choice = legal[rng.below(len(legal))]
