@@ -333,10 +333,12 @@ class Room:
         return None
 
     def _undo_viewers(self, seat: int, before: State, after: State) -> list[int]:
-        """Through whose eyes the undo check looks: every seat's, but at a big table (Egyptia
-        with up to 99 builders, where each look costs an observation of the whole table)
-        for a move within a sealed step: the mover's and a few other seats', drawn anew
-        for each move.
+        """Through whose eyes the undo check looks: every seat's, but at a big table (where
+        each look costs an observation of the whole table) for a move within a sealed step:
+        the mover's and a few other seats', drawn anew for each move. No shipped game
+        reaches the sampling today: Amun-Re and Aton have at most 5 seats, and Egyptia
+        tables of several refuse undo before the check (private steps); it serves a big
+        sealed game without private steps.
 
         Within a sealed step the room already holds that a seat's own moves show the
         others nothing: their choices made earlier in the step stay valid (see
