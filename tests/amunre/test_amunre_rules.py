@@ -284,6 +284,76 @@ def test_reward_rules(scenario):
     assert s.current == RED
 
 
+def _rewards_with_offers(scenario, version=None):
+    """Red starts; Red offers 1, Black 2, Blue 9, White 5; each owns a province. One stone
+    is left in the supply."""
+    sc = scenario(SEATS, start=RED)
+    if version is not None:
+        sc.state.game = GAME.at_version(version)
+    s = sc.state
+    names = s.board.province_names
+    for seat, name in zip((RED, BLACK, BLUE, WHITE), names[-4:], strict=True):
+        sc.own(seat, name)
+    for name in names[:7]:
+        sc.stones(name, 2)
+    assert s.stone_supply == 1
+    sc.offering()
+    for seat, gold in ((RED, 1), (BLACK, 2), (BLUE, 9), (WHITE, 5)):
+        sc.play(seat, Offer(gold=gold))
+    return sc
+
+
+def _take_stones(sc):
+    """The leaders take cards; the others want the last stone. Who took what, in order
+    (a seat that found no stone left is shown as ``-seat - 1``)."""
+    s = sc.state
+    takers = []
+    while s.phase == "rewards":
+        seat = s.current
+        own = s.board.province_names[s.own[seat][0]]
+        if seat in (BLUE, WHITE):
+            sc.play(seat, TakeCard())
+            takers.append(seat)
+        elif TakeStone(own) in s.legal_actions(seat):
+            sc.play(seat, TakeStone(own))
+            takers.append(seat)
+        else:
+            assert not any(isinstance(a, TakeStone) for a in s.legal_actions(seat))
+            takers.append(-seat - 1)  # asked, but no stone is left
+            sc.play(seat, TakeCard())
+    return takers
+
+
+def test_rewards_past_the_second_go_in_turn_order_not_by_offer(scenario):
+    """RULINGS 8: the two highest offers take 3 and 2 items; every other non-thief takes one
+    in turn order from the start player (Red before Black, although Black offered more), which
+    decides who gets the last stone."""
+    sc = _rewards_with_offers(scenario)
+    assert _take_stones(sc) == [BLUE, BLUE, BLUE, WHITE, WHITE, RED, -BLACK - 1]
+    assert sc.state.start == BLUE
+
+
+def test_rules_version_1_0_gave_the_single_rewards_by_offer_size(scenario):
+    """A game of rules version 1.0 keeps the order it was played with."""
+    sc = _rewards_with_offers(scenario, version="1.0")
+    assert _take_stones(sc) == [BLUE, BLUE, BLUE, WHITE, WHITE, BLACK, -RED - 1]
+
+
+def test_single_rewards_follow_turn_order_from_the_start_player(scenario):
+    """With Blue starting, turn order is Blue, White, Red, Black. Red and Black lead; Blue
+    and White then take their single items in turn order, although White offered more."""
+    sc = scenario(SEATS, start=BLUE)
+    sc.offering()
+    s = sc.state
+    for seat, gold in ((BLUE, 1), (WHITE, 2), (RED, 7), (BLACK, 6)):
+        sc.play(seat, Offer(gold=gold))
+    order = []
+    while s.phase == "rewards":
+        order.append(s.current)
+        sc.play(s.current, TakeCard())
+    assert order == [RED, RED, RED, BLACK, BLACK, BLUE, WHITE]
+
+
 # --------------------------------------------------------------------------- market
 def test_card_limit_is_the_highest_among_own_provinces(scenario):
     """2003 book, action a: MEMPHIS+AMARNA+AVARIS -> 3 cards; BUTO+MENDES -> none."""
@@ -487,6 +557,36 @@ def test_harvest_increase_counts_printed_farmers(scenario):
     sc.play(RED, HarvestIncrease("BAHARYA"))
     sc.done_all("harvest")
     assert sc.state.gold[RED] == 20 + 2 * 3
+
+
+def test_harvest_increase_may_go_on_a_province_without_farmers(scenario):
+    """RULINGS 9: the card is laid on any own province; without farmers it adds nothing."""
+    sc = scenario(SEATS, start=RED)
+    sc.own(RED, "MEMPHIS", "ABU")
+    sc.farmers("MEMPHIS", 3)
+    sc.give(RED, "harvest_increase", "eight_gold")
+    sc.harvest(2)
+    s = sc.state
+    legal = s.legal_actions(RED)
+    assert HarvestIncrease("ABU") in legal and HarvestIncrease("MEMPHIS") in legal
+    assert EightGold("ABU") in legal and EightGold("MEMPHIS") in legal
+    income = s.income(RED)
+    sc.play(RED, HarvestIncrease("ABU"))
+    assert s.income(RED) == income  # nothing to increase there
+    assert EightGold("ABU") not in s.legal_actions(RED)  # not both on one province
+    sc.done_all("harvest")
+    assert s.gold[RED] == 20 + income
+
+
+def test_rules_version_1_0_offered_the_harvest_increase_only_where_farmers_are(scenario):
+    sc = scenario(SEATS, start=RED)
+    sc.state.game = GAME.at_version("1.0")
+    sc.own(RED, "MEMPHIS", "ABU")
+    sc.farmers("MEMPHIS", 3)
+    sc.give(RED, "harvest_increase")
+    sc.harvest(2)
+    legal = sc.state.legal_actions(RED)
+    assert HarvestIncrease("MEMPHIS") in legal and HarvestIncrease("ABU") not in legal
 
 
 def test_eight_gold_and_harvest_increase_on_different_provinces(scenario):

@@ -216,6 +216,33 @@ def test_the_end_of_game_market_turns_three_basic_into_a_favor() -> None:
     assert state.score_sheet(0)["favor_points"] == 0
 
 
+def test_the_end_of_game_trade_stops_at_the_end_of_the_favor_track() -> None:
+    """A trade circles favor on its track, so it cannot go past the track's last space:
+    a full track of 12 stays 12, whatever basic is left (the cap production has too)."""
+    state = new(1)
+    full = SHEET.dots[3]
+    set_have(state, 0, (9, 0, 0, full))  # every favor space circled, 9 basic left
+    assert state.score_sheet(0)["favor"] == full
+    set_have(state, 0, (9, 0, 0, full - 1))  # one space left: one trade
+    assert state.score_sheet(0)["favor"] == full
+    # Spent favor stays circled (scribbled out): it leaves no room for a trade either.
+    state.circled[0] = [9, 0, 0, full]
+    state.spent[0] = [0, 0, 0, 4]
+    state._publish()
+    assert state.score_sheet(0)["favor"] == full - 4
+    # With room on the track every 3 basic still make a favor.
+    set_have(state, 0, (9, 0, 0, full - 5))
+    assert state.score_sheet(0)["favor"] == full - 2
+
+
+def test_rules_version_1_0_let_the_trade_pass_the_end_of_the_favor_track() -> None:
+    from karnak.games.egyptia import GAME
+
+    state = GAME.at_version("1.0").new_state(1, seed=0, options={"cards": "A2,B2,C3,D2,E3"})
+    set_have(state, 0, (9, 0, 0, SHEET.dots[3]))
+    assert state.score_sheet(0)["favor"] == SHEET.dots[3] + 3
+
+
 def test_pestilence_costs_two_points() -> None:
     state = new(1)
     set_city(state, 0, {"A1": "pyramid"})

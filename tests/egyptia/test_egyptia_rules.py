@@ -347,6 +347,100 @@ def test_each_ship_once_for_its_resources() -> None:
     assert state.score_sheet(0)["ships_unused"] == 2
 
 
+def test_a_builder_waiting_after_choosing_may_use_a_ship() -> None:
+    """The book: a ship may be used at any point of the game, also while the builder waits
+    for the others to choose. Nobody waits for it: the builder is not to move."""
+    state = new(2)
+    choose(state, G)
+    assert state.to_move() == (1,)
+    assert texts(state, 0) == {"ship 1", "ship 2", "ship 3"}
+    before = state.have(0)
+    state.apply(0, UseShip(2))  # 2 stone + 1 grain
+    assert state.have(0) == (before[0] + 1, before[1], before[2] + 2, before[3])
+    assert state.stage[0] == "chosen" and state.to_move() == (1,)
+    with pytest.raises(
+        IllegalActionError,
+        match="chosen your column and wait for the others; meanwhile only a ship",
+    ):
+        state.apply(0, Choose(D))
+
+
+def test_a_builder_done_with_the_round_may_use_a_ship_while_others_build() -> None:
+    state = new(2)
+    roll(state, TWO_EACH)
+    choose(state, G)
+    choose(state, G, seat=1)
+    state.apply(0, Build("mound", "C1"))
+    state.apply(0, Gain((0, 0, 0, 1)))
+    assert state.stage[0] == "done" and state.to_move() == (1,)
+    assert texts(state, 0) == {"ship 1", "ship 2", "ship 3"}
+    state.apply(0, UseShip(3))
+    assert state.ships[0] == [0, 0, 1] and not state.over and state.round == 1
+
+
+def test_a_waiting_builders_ship_is_private_until_the_round_ends() -> None:
+    """Before the reveal the others see only that the builder has chosen; after building,
+    only that the builder is done: a ship used meanwhile changes none of their views (nor
+    their logs) until the round's public moment, the reveal or the round's end."""
+    a, b = new(3, seed=2), new(3, seed=2)
+    for state in (a, b):
+        roll(state, TWO_EACH)
+        choose(state, G)
+    a.apply(0, UseShip(1))
+    assert a.private_step(0, b)
+    for viewer in (1, 2):
+        assert a.observation(viewer) == b.observation(viewer)
+        assert a.log_lines(viewer) == b.log_lines(viewer)
+    for state in (a, b):
+        choose(state, D, seat=1)
+        choose(state, S, seat=2)
+    # the reveal publishes every sheet: now the ship shows
+    assert a.observation(1)["players"][0]["sheet"] != b.observation(1)["players"][0]["sheet"]
+    for state in (a, b):
+        state.apply(0, Build("mound", "C1"))
+        state.apply(0, Gain((0, 0, 0, 1)))
+    seen = {viewer: (a.observation(viewer), a.log_lines(viewer)) for viewer in (1, 2)}
+    before = a.clone()
+    a.apply(0, UseShip(2))
+    assert a.private_step(0, before)
+    for viewer in (1, 2):
+        assert (a.observation(viewer), a.log_lines(viewer)) == seen[viewer]
+
+
+@pytest.mark.parametrize("when", ["after choosing", "after building"])
+def test_a_red_dot_circled_by_a_waiting_builders_ship_ends_the_game_after_that_round(
+    when: str,
+) -> None:
+    """Our ruling: a ship used while waiting belongs to the round under way, so a red dot it
+    circles ends the game when that round is over, for everyone, as any red dot does."""
+    state = new(2)
+    state.circled[0][G] = 15  # dot 16 of 18; 17 and 18 are red
+    roll(state, TWO_EACH)
+    choose(state, F)
+    if when == "after choosing":
+        state.apply(0, UseShip(1))  # 2 grain: a red dot
+        assert state.red[0] and state.to_move() == (1,)
+    choose(state, F, seat=1)
+    state.apply(0, Build("mound", "C1"))
+    state.apply(0, Gain((0, 0, 0, 1)))
+    if when == "after building":
+        state.apply(0, UseShip(1))
+        assert state.red[0]
+    assert not state.over
+    state.apply(1, Build("mound", "C1"))
+    state.apply(1, Gain((0, 0, 0, 1)))
+    assert state.over and state.round == 1
+    assert any("circled a red dot" in line for line in state.log_lines(1))
+
+
+def test_rules_version_1_0_offered_ships_only_at_the_builders_own_decisions() -> None:
+    state = GAME.at_version("1.0").new_state(2, seed=0, options={"cards": "A2,B2,C3,D2,E3"})
+    choose(state, G)
+    assert state.legal_actions(0) == []
+    with pytest.raises(IllegalActionError, match="not Builder 1's decision"):
+        state.apply(0, UseShip(1))
+
+
 # ------------------------------------------------------------------------------ the end
 def play_round(state: EgyptiaState, column: int = F) -> None:
     """Every builder takes ``column`` and builds a Burial Mound for a favor."""

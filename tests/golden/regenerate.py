@@ -2,7 +2,10 @@
 
 Run ``python tests/golden/regenerate.py`` ONLY when a change of the engine's behaviour is
 intended and the game's version (``AmunRe.version``) has been bumped; review the diff of the
-regenerated files before committing them.
+regenerated files before committing them. Goldens of older rules versions are kept as they
+are: the engine still plays those versions, and the files prove that an old record replays
+exactly as it was played. Only the goldens of the newest version are written again (add
+them to ``GOLDENS`` under the new version's number).
 
 Each golden game is played by random bots (seat ``s`` uses ``Rng(seed * 10 + s)``) and stored as
   <name>.record.json    the game record (replayable with ``karnak.core.replay``)
@@ -32,6 +35,8 @@ class Golden:
     players: int
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
+    #: The rules version the game was played under.
+    version: str = "1.0"
 
     def path(self, suffix: str) -> Path:
         return HERE / f"{self.name}.{suffix}"
@@ -42,19 +47,20 @@ class Golden:
 
 # Seeds chosen for coverage (searched over 1-399): the random bots play 15 of the 17 action
 # kinds in the plain game (all but pick and bonus) and 16 in the expert game (all but bonus).
+EXPERT_2016 = {"edition": "2016", "expert_provinces": True}
 GOLDENS = (
+    # rules version 1.0 (rewards past the second by offer size; harvest increase on farmers)
     Golden("amunre-4p-seed9", 4, 9),
-    Golden(
-        "amunre-4p-expert-2016-seed26",
-        4,
-        26,
-        {"edition": "2016", "expert_provinces": True},
-    ),
+    Golden("amunre-4p-expert-2016-seed26", 4, 26, EXPERT_2016),
+    # rules version 1.1
+    Golden("amunre-1.1-4p-seed9", 4, 9, version="1.1"),
+    Golden("amunre-1.1-4p-expert-2016-seed26", 4, 26, EXPERT_2016, version="1.1"),
 )
 
 
 def play(golden: Golden) -> State:
-    state = get_game("amunre").new_state(golden.players, seed=golden.seed, options=golden.options)
+    game = get_game("amunre").at_version(golden.version)
+    state = game.new_state(golden.players, seed=golden.seed, options=golden.options)
     bots = [RandomBot() for _ in range(golden.players)]
     play_out(state, bots, [Rng(golden.seed * 10 + s) for s in range(golden.players)])
     return state
@@ -84,8 +90,10 @@ def regenerate(golden: Golden) -> None:
 
 
 def main() -> int:
+    newest = get_game("amunre").version
     for golden in GOLDENS:
-        regenerate(golden)
+        if golden.version == newest:
+            regenerate(golden)
     return 0
 
 

@@ -1,8 +1,10 @@
 """Golden playthroughs: recorded Amun-Re games must replay to the same logs and scores.
 
-A mismatch means the engine now plays differently. If that is intended, bump ``AmunRe.version``
-(``src/karnak/games/amunre/__init__.py``) and run ``python tests/golden/regenerate.py``;
-otherwise it is a regression.
+Each golden game replays under the rules version it was recorded with, so the goldens of
+older versions prove that old records still replay exactly. A mismatch means the engine now
+plays differently. If that is intended, bump ``AmunRe.version``
+(``src/karnak/games/amunre/__init__.py``), add goldens for the new version and run
+``python tests/golden/regenerate.py``; otherwise it is a regression.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ _spec.loader.exec_module(regen)
 GAME = get_game("amunre")
 HOW_TO_FIX = (
     "If this change of behaviour is intended, bump AmunRe.version in "
-    "src/karnak/games/amunre/__init__.py and run `python tests/golden/regenerate.py` (then review "
-    "the regenerated files); otherwise the engine has a regression."
+    "src/karnak/games/amunre/__init__.py, add goldens for it in tests/golden/regenerate.py and "
+    "run `python tests/golden/regenerate.py` (then review the regenerated files); otherwise "
+    "the engine has a regression."
 )
 SHOWN_DIFF_LINES = 60
 
@@ -42,12 +45,7 @@ def load_record(golden: regen.Golden) -> GameRecord:
 
 def replayed(golden: regen.Golden):  # type: ignore[no-untyped-def]
     record = load_record(golden)
-    if record.version != GAME.version:
-        pytest.fail(
-            f"{golden.name} was recorded under Amun-Re version {record.version} and the engine "
-            f"is version {GAME.version}. The version was bumped: run "
-            "`python tests/golden/regenerate.py` and review the diff of the golden files."
-        )
+    assert record.version == golden.version, f"{golden.name} names another rules version"
     try:
         return record, replay(record, check_result=False)
     except RecordError as exc:
@@ -83,6 +81,7 @@ def compare_lines(golden: regen.Golden, what: str, path: Path, actual: list[str]
 @pytest.mark.parametrize("golden", regen.GOLDENS, ids=lambda g: g.name)
 def test_golden_game_replays_identically(golden: regen.Golden) -> None:
     record, state = replayed(golden)
+    assert state.game.version == golden.version
     assert record.seed == golden.seed and len(record.seats) == golden.players
     assert GAME.resolve_options(record.options) == GAME.resolve_options(golden.options)
     assert state.is_over(), f"{golden.name}: the replayed game did not end. {HOW_TO_FIX}"
@@ -112,3 +111,15 @@ def test_golden_seat_log_hides_what_the_seat_may_not_see(golden: regen.Golden) -
         assert all(line in it for line in seen), "a seat log is a subsequence of the full log"
         hidden = len(omniscient) - len(seen)
         assert hidden > 0, "other seats' draws and sealed commitments are not in the seat log"
+
+
+def test_the_newest_rules_version_has_goldens() -> None:
+    assert {g.version for g in regen.GOLDENS} >= {GAME.version}
+
+
+def test_a_newer_rules_version_plays_these_games_differently() -> None:
+    """The 1.1 goldens are not copies of the 1.0 ones: the change of rules shows."""
+    by_name = {g.name: g for g in regen.GOLDENS}
+    old = regen.read_lines(by_name["amunre-4p-seed9"].path("log.txt"))
+    new = regen.read_lines(by_name["amunre-1.1-4p-seed9"].path("log.txt"))
+    assert old != new

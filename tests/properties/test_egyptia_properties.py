@@ -50,7 +50,15 @@ def deterministic(examples: int) -> settings:
 
 
 def choose(state: EgyptiaState, rng: Rng) -> tuple[int, Any]:
+    """A random move of a random builder to move; now and then a waiting builder's ship."""
     movers = state.to_move()
+    if state.n > 1 and rng.below(16) == 0:
+        waiting = [s for s in range(state.n) if s not in movers and state.legal_actions(s)]
+        if waiting:
+            seat = waiting[rng.below(len(waiting))]
+            legal = state.legal_actions(seat)
+            assert all(isinstance(a, UseShip) for a in legal)
+            return seat, legal[rng.below(len(legal))]
     seat = movers[rng.below(len(movers))]
     legal = state.legal_actions(seat)
     plain = [a for a in legal if not isinstance(a, UseShip)]
@@ -213,6 +221,19 @@ def test_a_private_step_shows_the_others_nothing(players: int, seed: int) -> Non
                 state.round != before.round or state.over or state.revealed != before.revealed
             )
     assert private > 0
+
+
+def test_random_games_let_waiting_builders_use_ships() -> None:
+    """The random games of these properties include ships used while waiting (so the
+    properties above cover them)."""
+    waited = 0
+    for seed in range(3):
+        state, rng = GAME.new_state(3, seed=seed), Rng(seed)
+        while not state.is_over():
+            seat, action = choose(state, rng)
+            waited += seat not in state.to_move()
+            state.apply(seat, action)
+    assert waited > 0
 
 
 def test_the_resampled_worlds_really_differ_where_the_builder_cannot_see() -> None:

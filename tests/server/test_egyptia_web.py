@@ -284,7 +284,7 @@ def test_a_search_bot_plays_its_rounds(client: TestClient) -> None:
         mine = view(client, game_id, token)
         if mine["observation"]["round"] >= 3:
             break
-        if not mine["legal"]:
+        if not mine["your_turn"]:  # waiting (its ships are legal, but nobody waits for them)
             # versions are the seat's own: wait for a change this seat can see
             wait_for(lambda v=mine["version"]: view(client, game_id, token)["version"] != v)
             continue
@@ -395,7 +395,7 @@ def test_bad_moves_are_refused_with_clear_messages(client: TestClient) -> None:
     refused(None, 0, "choose stone", 403, "spectators cannot move")
     refused(ana, 5, "choose stone", 400, "version 5 does not exist")
     assert post(client, game_id, ana, 0, "choose stone").status_code == 200
-    refused(ana, 1, "choose grain", 409, "has nothing to decide now; waiting for Builder 2")
+    refused(ana, 1, "choose grain", 422, "you have chosen your column and wait for the others")
     assert post(client, game_id, bes, 1, "choose stone").status_code == 200
     # the reveal started a new step: an answer chosen before it is stale
     refused(ana, 1, "build mound A1", 409, "the game has moved on since version 1")
@@ -833,3 +833,32 @@ def test_a_private_step_sends_the_other_sockets_nothing(client: TestClient) -> N
     finally:
         for listener in listeners:
             service.unsubscribe(room, listener)
+
+
+def test_a_waiting_builder_uses_a_ship_and_the_others_see_nothing(client: TestClient) -> None:
+    """A builder who has chosen (or built) and waits for the others may use a ship from the
+    page: it is offered without calling it their turn, and what Ana and a spectator receive
+    stays the same bytes (views, socket messages, version numbers) until the reveal."""
+    ids, tokens = twin_games(client)
+    play_twins(client, ids, tokens, 1, ("choose diamond", "choose diamond"))
+    bes = view(client, ids[0], tokens[0][1])
+    assert not bes["your_turn"] and bes["observation"]["you"]["stage"] == "chosen"
+    assert {s["text"] for s in bes["page"]["moves"]["ships"]} == {"ship 1", "ship 2", "ship 3"}
+    token = tokens[0][1]
+    assert token is not None
+    response = post(client, ids[0], token, bes["version"], "ship 3")
+    assert response.status_code == 200, response.text
+    assert response.json()["view"]["observation"]["you"]["stage"] == "chosen"
+    check_twins(client, ids, tokens)  # game 0's Bes used a ship; game 1's did not
+    # after building, waiting for the others to finish the round
+    play_twins(client, ids, tokens, 0, ("choose diamond", "choose diamond"))
+    play_twins(client, ids, tokens, 2, ("choose stone", "choose stone"))
+    for texts in (("build mound E3", "build mound E3"), ("gain 2g", "gain 2g")):
+        play_twins(client, ids, tokens, 1, texts)
+    bes = view(client, ids[1], tokens[1][1])
+    assert bes["observation"]["you"]["stage"] == "done" and not bes["your_turn"]
+    before = [seen_by(client, ids[g], tokens[g]) for g in range(2)]
+    token = tokens[1][1]
+    assert token is not None
+    assert post(client, ids[1], token, bes["version"], "ship 1").status_code == 200
+    assert seen_by(client, ids[1], tokens[1]) == before[1]

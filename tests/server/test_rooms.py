@@ -105,3 +105,35 @@ def test_an_exchange_at_a_sealed_step_leaves_the_other_seats_choice_valid() -> N
     red_choice = room.state.legal_actions(0)[-1]
     room.accept(1, aton.parse_action("exchange"))
     assert room.check(0, seen, red_choice) is None  # not stale
+
+
+def test_a_move_chosen_before_the_seats_own_exchange_is_stale() -> None:
+    """Aton: a priest who exchanged its cards has a new hand; an allocation it submits with a
+    version from before its exchange was chosen for the old hand and is refused as stale
+    (and accepted with the version after the exchange)."""
+    aton = get_game("aton")
+    seats = [SeatInfo(i, name, "human", None, f"hash{i}") for i, name in enumerate(("R", "B"))]
+    room = Room("g3", aton, aton.new_state(["R", "B"], seed=2), seats, 2)
+    seen = room.version
+    room.accept(1, aton.parse_action("exchange"))
+    choice = next(a for a in room.state.legal_actions(1) if a.to_text() != "exchange")
+    with pytest.raises(StaleVersionError, match="you moved after version 0"):
+        room.check(1, seen, choice)
+    assert room.check(1, room.version_for(1), choice) is None
+    # the other priest's own choice from the same version stays valid
+    assert room.check(0, seen, room.state.legal_actions(0)[-1]) is None
+
+
+def test_an_egyptia_builders_step_makes_its_older_versions_stale() -> None:
+    egyptia = get_game("egyptia")
+    seats = [SeatInfo(i, f"B{i}", "human", None, f"hash{i}") for i in range(2)]
+    room = Room("g4", egyptia, egyptia.new_state(2, seed=4), seats, 4)
+    for seat in (0, 1):
+        room.accept(seat, room.state.legal_actions(seat)[0])  # columns chosen: the reveal
+    seen = room.version_for(0)
+    room.accept(0, egyptia.parse_action("ship 1"))
+    later = next(a for a in room.state.legal_actions(0) if a.to_text() != "ship 2")
+    with pytest.raises(StaleVersionError):
+        room.check(0, seen, later)
+    assert room.check(0, room.version_for(0), later) is None
+    assert room.check(0, seen, egyptia.parse_action("ship 1")) is not None  # a resend: done

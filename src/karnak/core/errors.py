@@ -42,3 +42,16 @@ class RecordError(KarnakError, ValueError):
 
 class BoardDataError(KarnakError, ValueError):
     """A board or card data file that is malformed or fails validation."""
+
+
+class RulesVersionError(KarnakError, ValueError):
+    """A record or stored game of a rules version this engine does not play.
+
+    The message names both versions: the one asked for (``wanted``) and the newest this
+    engine plays (``newest``).
+    """
+
+    def __init__(self, message: str, *, wanted: str, newest: str):
+        super().__init__(message)
+        self.wanted = wanted
+        self.newest = newest

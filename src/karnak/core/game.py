@@ -5,12 +5,13 @@ Following OpenSpiel, a game is a small immutable description; all play happens i
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
-from karnak.core.errors import InvalidOptionError
+from karnak.core.errors import InvalidOptionError, RulesVersionError
 
 if TYPE_CHECKING:
     from karnak.core.actions import Action
@@ -59,12 +60,37 @@ class OptionSpec:
         return value
 
 
+def version_key(version: str) -> tuple[int, ...]:
+    """``"1.10"`` as ``(1, 10)``, so that versions compare as numbers."""
+    return tuple(int(part) for part in version.split("."))
+
+
+@dataclass(frozen=True)
+class RulesChange:
+    """One rules version of a game: its number and what it changed, in a line."""
+
+    version: str
+    change: str
+
+
 class Game(ABC):
-    """Metadata of a game plus the way to start, parse and restore its states."""
+    """Metadata of a game plus the way to start, parse and restore its states.
+
+    Rules versions. ``version`` is the rules version a game is played under; every change
+    of behaviour (a record that would replay differently) adds a version to ``rules_history``.
+    The engine keeps every version listed there playable: :meth:`at_version` gives the game
+    under an older version's rules, so an old record replays as it was played and a stored
+    game finishes under the rules it began with. States ask :meth:`rules_at_least` where
+    behaviour differs.
+    """
 
     name: str
     title: str
+    #: The rules version of this game object: the newest for the registered game, an older
+    #: one for a game made by :meth:`at_version`.
     version: str
+    #: Every rules version this engine still plays, oldest first, each with its change.
+    rules_history: tuple[RulesChange, ...] = ()
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = ()
@@ -74,6 +100,42 @@ class Game(ABC):
     #: since, privately, must not change what a seat is told.
     private_steps: bool = False
 
+    # ------------------------------------------------------------------ rules versions
+    @property
+    def newest_version(self) -> str:
+        """The rules version new games are played under."""
+        return type(self).version
+
+    def playable_versions(self) -> tuple[str, ...]:
+        """The rules versions this engine can play, oldest first."""
+        versions = tuple(change.version for change in self.rules_history)
+        return versions if versions else (self.newest_version,)
+
+    def at_version(self, version: str) -> Self:
+        """This game under the rules of ``version`` (raises RulesVersionError, naming both
+        versions, for a version this engine does not play)."""
+        version = str(version)
+        if version == self.version:
+            return self
+        playable = self.playable_versions()
+        if version not in playable:
+            listed = ", ".join(playable)
+            raise RulesVersionError(
+                f"it was played under {self.title} rules version {version}, which this Karnak "
+                f"cannot play: it plays {self.title} rules version"
+                f"{'s' if len(playable) > 1 else ''} {listed} (newest {self.newest_version})",
+                wanted=version,
+                newest=self.newest_version,
+            )
+        other = copy.copy(self)
+        other.version = version
+        return other
+
+    def rules_at_least(self, version: str) -> bool:
+        """Whether this game plays under ``version``'s rules or newer ones."""
+        return version_key(self.version) >= version_key(version)
+
+    # ------------------------------------------------------------------ options
     def option_spec(self, name: str) -> OptionSpec:
         for spec in self.options:
             if spec.name == name:

@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from karnak.core.errors import IllegalActionError, InvalidActionTextError, KarnakError, RecordError
+from karnak.core.errors import (
+    IllegalActionError,
+    InvalidActionTextError,
+    KarnakError,
+    RecordError,
+    RulesVersionError,
+)
 
 if TYPE_CHECKING:
     from karnak.core.state import State
@@ -119,22 +125,26 @@ class GameRecord:
 def replay(record: GameRecord, *, check_result: bool = True) -> State:
     """Re-execute ``record`` through the checked path and return the final state.
 
-    Raises :class:`RecordError` naming the first bad action (its index, seat and text), or
-    a header problem (unknown game, version mismatch, bad options or seats).
+    The record replays under the rules version it names (the engine keeps older versions
+    playable). Raises :class:`RecordError` naming the first bad action (its index, seat and
+    text), or a header problem (unknown game, a rules version this engine does not play,
+    bad options or seats).
     """
     from karnak.core.registry import get_game
 
     try:
         game = get_game(record.game)
+    except KarnakError as exc:
+        raise RecordError(str(exc)) from exc
+    try:
+        game = game.at_version(record.version)
+    except RulesVersionError as exc:
+        raise RecordError(f"the record cannot be replayed: {exc}") from exc
+    try:
         if record.variant is not None:
             game = game.with_variant_data(record.variant)
     except KarnakError as exc:
         raise RecordError(str(exc)) from exc
-    if record.version != game.version:
-        raise RecordError(
-            f"the record was played under {game.title} rules version {record.version}, "
-            f"but this Karnak implements version {game.version}"
-        )
     try:
         state = game.new_state(record.seats, seed=record.seed, options=record.options)
     except KarnakError as exc:

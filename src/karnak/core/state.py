@@ -78,7 +78,12 @@ class State(ABC):
 
     @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now (empty if the seat has nothing to decide)."""
+        """Every action ``seat`` may take now (empty if the seat has nothing to decide).
+
+        A seat to move gets its decision. A seat that is not to move may still have optional
+        moves that nobody waits for (Egyptia: a builder waiting for the others may use a
+        ship); games without such moves return an empty list for it.
+        """
 
     # --- applying ------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> None:
@@ -90,13 +95,13 @@ class State(ABC):
                 f"there is no seat {seat}; seats are 0 to {len(self.players) - 1}", seat=seat
             )
         movers = self.to_move()
-        if seat not in movers:
+        legal = self.legal_actions(seat)
+        if seat not in movers and not legal:
             waiting = ", ".join(self.players[s] for s in movers)
             raise IllegalActionError(
                 f"it is not {self.players[seat]}'s decision now; waiting for {waiting}",
                 seat=seat,
             )
-        legal = self.legal_actions(seat)
         if action not in legal:
             texts = [a.to_text() for a in legal]
             shown = ", ".join(texts[:LEGAL_SHOWN])

@@ -7,10 +7,12 @@ so the database never lags behind what anyone has been told.
 Versions. Every accepted action increments ``version``. A client submits with the version
 it last saw. A submission is fresh when nothing that could matter to it happened since:
 its version is at least ``step_started``, the version at which the current decision step
-began. At an ordinary step every action starts a new step, so only the current version is
-fresh. At a sealed simultaneous step the other seats' commitments do not start a new step
-(the seat cannot see them anyway), so two seats that commit at once from the same version
-are both accepted; a seat that has committed is no longer to move, so it cannot commit twice.
+began, and the seat has not moved itself since. At an ordinary step every action starts a
+new step, so only the current version is fresh. At a sealed simultaneous step the other
+seats' commitments do not start a new step (the seat cannot see them anyway), so two seats
+that commit at once from the same version are both accepted; a seat's own moves inside the
+step (Aton's exchange, an Egyptia builder's steps) do make its older versions stale; a seat
+that has committed is no longer to move, so it cannot commit twice.
 
 Undo. A seat may take back its own last move while its turn lasts, as on Board Game Arena:
 never after another seat has acted, never once its turn has passed, and never when the move
@@ -230,15 +232,37 @@ class Room:
                 version=mine,
             )
         movers = self.state.to_move()
-        if seat not in movers:
+        legal = self.state.legal_actions(seat)
+        if seat not in movers and not legal:  # a waiting seat may have optional moves
             waiting = ", ".join(self.state.players[s] for s in movers)
             raise NotYourDecisionError(
                 f"{self.state.players[seat]} has nothing to decide now; waiting for {waiting}",
                 version=mine,
             )
-        if action not in self.state.legal_actions(seat):
+        own = self._own_move_since(seat, version)
+        if own is not None:
+            raise StaleVersionError(
+                f"you moved after version {version} ({own.text!r}; now version {mine}): "
+                "look at your new position and choose again",
+                version=mine,
+            )
+        if action not in legal:
             reason = self.state.explain_illegal(seat, action)
             raise IllegalMoveError(f"{text!r} is not allowed now: {reason}", version=mine)
+        return None
+
+    def _own_move_since(self, seat: int, version: int) -> Accepted | None:
+        """``seat``'s own move of the current step made after it saw ``version``, if any.
+
+        Within a sealed step the others' moves leave a seat's choice valid, but its own do
+        not: after Aton's exchange, or a step of an Egyptia builder's round, the seat's
+        cards or sheet are new, so a move chosen before is stale like any other.
+        """
+        for entry in reversed(self.accepted):
+            if entry.version <= self.step_started:
+                return None
+            if entry.seat == seat:
+                return entry if entry.seat_version > version else None
         return None
 
     def accept(

@@ -57,7 +57,9 @@ def seat_view(
     observation = state.observation(seat)
     over = state.is_over()
     movers = list(state.to_move())
-    legal = state.legal_actions(seat) if seat is not None and seat in movers else []
+    # A seat that is not to move may still have optional moves (Egyptia: a waiting
+    # builder's ships); its turn is only when it is to move.
+    legal = state.legal_actions(seat) if seat is not None else []
     view: dict[str, Any] = {
         "game_id": room.id,
         "game": room.game.name,
@@ -71,7 +73,7 @@ def seat_view(
         ],
         "to_move": movers,
         "sealed": state.is_simultaneous(),
-        "your_turn": bool(legal),
+        "your_turn": seat is not None and seat in movers,
         "legal": [{"text": action.to_text(), "action": action.to_json()} for action in legal],
         "observation": observation,
         "log": state.log_lines(seat),

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from karnak.core.errors import InvalidOptionError
-from karnak.core.game import Game, OptionSpec
+from karnak.core.game import Game, OptionSpec, RulesChange
 from karnak.games.amunre.actions import AmunReAction, action_from_json, parse_action
 from karnak.games.amunre.board import Board, default_board, load_board, parse_board
 from karnak.games.amunre.state import AmunReState, Catalogue
@@ -22,7 +22,18 @@ class AmunRe(Game):
     name = "amunre"
     title = "Amun-Re"
     #: Bumped whenever a behaviour change would make old records replay differently.
-    version = "1.0"
+    version = "1.1"
+    rules_history = (
+        RulesChange(
+            "1.0",
+            "the first release",
+        ),
+        RulesChange(
+            "1.1",
+            "rewards past the second go in turn order from the start player, not by offer "
+            "size; the harvest increase may go on any own province, also one without farmers",
+        ),
+    )
     min_players = 3
     max_players = 5
     default_seat_names = ("Red", "Blue", "Black", "White", "Yellow")
@@ -47,7 +58,7 @@ class AmunRe(Game):
 
     def with_board(self, board: Board) -> AmunRe:
         """The same game played on a corrected board."""
-        return AmunRe(board)
+        return AmunRe(board).at_version(self.version)
 
     def variant_data(self) -> dict[str, Any] | None:
         """A corrected board travels inside the record, so the game replays anywhere."""
@@ -59,7 +70,8 @@ class AmunRe(Game):
         board = data.get("board")
         if not isinstance(board, Mapping):
             raise InvalidOptionError("an Amun-Re variant must carry a 'board' object")
-        return AmunRe(parse_board(board, source=str(data.get("board_source", "record"))))
+        fresh = AmunRe(parse_board(board, source=str(data.get("board_source", "record"))))
+        return fresh.at_version(self.version)
 
     def new_state(
         self,
@@ -77,7 +89,8 @@ class AmunRe(Game):
         return action_from_json(data)
 
     def state_from_json(self, data: Mapping[str, Any]) -> AmunReState:
-        return AmunReState.from_json(self, self.board, data)
+        game = self.at_version(str(data.get("version", self.version)))
+        return AmunReState.from_json(game, game.board, data)
 
 
 GAME = AmunRe()

@@ -10,8 +10,9 @@ Phases and who decides:
   market    each seat's turn in order: power cards, then farmers, then stones
   offering  every seat commits a sealed offering, simultaneously
   adjust    holders of revealed correction cards, in turn order
-  rewards   non-thieves by offer size, taking their items one at a time
-  harvest   seats holding harvest cards decide before collecting; others collect at once
+  rewards   the two highest non-thieves (3 and 2 items), then the others in turn order (1)
+  harvest   in turn order, seats holding any power card decide (harvest cards, sales)
+            before collecting; seats with empty hands collect at once
   scoring   after rounds 3 and 6, seats with playable bonus cards (or, at the end, any card)
   over      the game has ended
 """
@@ -579,13 +580,26 @@ class AmunReState(State):
                 space=self.temple,
                 total=self.offering_total,
             )
-        order = self.order()
-        givers = [s for s in order if not self.revealed[s].theft]  # type: ignore[union-attr]
-        givers.sort(key=lambda s: -self.revealed[s].value)  # type: ignore[union-attr]  # stable: ties keep turn order
-        self.reward_queue = [[s, 3 if i == 0 else 2 if i == 1 else 1] for i, s in enumerate(givers)]
-        self.new_start = givers[0] if givers else self.start
+        self.reward_queue = [[s, items] for s, items in self._reward_order()]
+        self.new_start = self.reward_queue[0][0] if self.reward_queue else self.start
         self.phase = REWARDS
         self._rewards_next()
+
+    def _reward_order(self) -> list[tuple[int, int]]:
+        """Who takes rewards, in order, and how many items (RULINGS 8).
+
+        Non-thieves are ranked by their own offer (ties in turn order): the first takes 3
+        items, the second 2. Every other non-thief then takes 1, in turn order from the start
+        player, whatever the size of their offer; it decides who gets the last stone or field
+        when supplies run short. Rules version 1.0 let them take by offer size instead.
+        """
+        givers = [s for s in self.order() if not self.revealed[s].theft]  # type: ignore[union-attr]
+        ranked = sorted(givers, key=lambda s: -self.revealed[s].value)  # type: ignore[union-attr]  # stable: ties keep turn order
+        if not self.game.rules_at_least("1.1"):
+            return [(s, 3 if i == 0 else 2 if i == 1 else 1) for i, s in enumerate(ranked)]
+        leaders = ranked[:2]
+        rest = [s for s in givers if s not in leaders]
+        return [*zip(leaders, (3, 2), strict=False), *((s, 1) for s in rest)]
 
     def _reward_possible(self, s: int) -> bool:
         if self.cards_available():
@@ -937,10 +951,13 @@ class AmunReState(State):
         if hand[EIGHT_GOLD] and self.eight_gold_prov[s] < 0:
             acts.extend(self.cat.eight_gold[p] for p in own if p != self.increase_prov[s])
         if hand[HARVEST_INCREASE] and self.increase_prov[s] < 0:
+            # Any own province (RULINGS 9): the card is simply laid there, and on a province
+            # without farmers it adds nothing. Rules version 1.0 offered only farmed ones.
+            anywhere = self.game.rules_at_least("1.1")
             acts.extend(
                 self.cat.increase[p]
                 for p in own
-                if self.farmers(p) and p != self.eight_gold_prov[s]
+                if (anywhere or self.farmers(p)) and p != self.eight_gold_prov[s]
             )
         acts.extend(self._sells(s))
         acts.append(A.DONE)

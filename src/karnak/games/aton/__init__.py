@@ -32,7 +32,7 @@ class Aton(Game):
 
     def with_board(self, board: Board) -> Aton:
         """The same game on a corrected board file."""
-        return Aton(board)
+        return Aton(board).at_version(self.version)
 
     def variant_data(self) -> dict[str, Any] | None:
         if self.board == default_board():
@@ -43,7 +43,8 @@ class Aton(Game):
         board = data.get("board")
         if not isinstance(board, Mapping):
             raise InvalidOptionError("an Aton variant must carry a 'board' object")
-        return Aton(parse_board(board, source=str(data.get("board_source", "record"))))
+        fresh = Aton(parse_board(board, source=str(data.get("board_source", "record"))))
+        return fresh.at_version(self.version)
 
     def new_state(
         self,
@@ -61,7 +62,8 @@ class Aton(Game):
         return action_from_json(data)
 
     def state_from_json(self, data: Mapping[str, Any]) -> AtonState:
-        return AtonState.from_json(self, self.board, data)
+        game = self.at_version(str(data.get("version", self.version)))
+        return AtonState.from_json(game, game.board, data)
 
 
 GAME = Aton()

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from karnak.core.errors import InvalidOptionError
-from karnak.core.game import Game, OptionSpec
+from karnak.core.game import Game, OptionSpec, RulesChange
 from karnak.games.egyptia.actions import EgyptiaAction, action_from_json, parse_action
 from karnak.games.egyptia.sheet import Sheet, default_sheet, load_sheet, parse_sheet
 from karnak.games.egyptia.state import EgyptiaState
@@ -22,7 +22,18 @@ class Egyptia(Game):
     name = "egyptia"
     title = "Egyptia"
     #: Bumped whenever a behaviour change would make old records replay differently.
-    version = "1.0"
+    version = "1.1"
+    rules_history = (
+        RulesChange(
+            "1.0",
+            "the first release",
+        ),
+        RulesChange(
+            "1.1",
+            "a builder waiting for the others may use a ship; the end-of-game trade cannot "
+            "take favor past the end of its track",
+        ),
+    )
     min_players = 1
     max_players = 99
     default_seat_names = ()
@@ -40,7 +51,7 @@ class Egyptia(Game):
 
     def with_sheet(self, sheet: Sheet) -> Egyptia:
         """The same game on a corrected sheet file."""
-        return Egyptia(sheet)
+        return Egyptia(sheet).at_version(self.version)
 
     #: The command line's ``--board FILE`` loads a corrected sheet.
     with_board = with_sheet
@@ -54,7 +65,8 @@ class Egyptia(Game):
         sheet = data.get("sheet")
         if not isinstance(sheet, Mapping):
             raise InvalidOptionError("an Egyptia variant must carry a 'sheet' object")
-        return Egyptia(parse_sheet(sheet, source=str(data.get("sheet_source", "record"))))
+        fresh = Egyptia(parse_sheet(sheet, source=str(data.get("sheet_source", "record"))))
+        return fresh.at_version(self.version)
 
     def seat_names(self, count: int) -> list[str]:
         return [f"Builder {i + 1}" for i in range(count)]
@@ -98,7 +110,8 @@ class Egyptia(Game):
         return action_from_json(data)
 
     def state_from_json(self, data: Mapping[str, Any]) -> EgyptiaState:
-        return EgyptiaState.from_json(self, self.sheet, data)
+        game = self.at_version(str(data.get("version", self.version)))
+        return EgyptiaState.from_json(game, game.sheet, data)
 
 
 GAME = Egyptia()

@@ -118,6 +118,11 @@ def any_three(have: Bundle, count: int = 3) -> tuple[Bundle, ...]:
     return tuple(sorted(ways, key=lambda p: (p[FAVOR], tuple(-x for x in p))))
 
 
-def end_favor(have: Bundle, basic_per_favor: int) -> int:
-    """Favor after the end-of-game market (every 3 basic left over become 1 favor)."""
-    return have[FAVOR] + sum(have[i] for i in BASIC) // basic_per_favor
+def end_favor(have: Bundle, basic_per_favor: int, room: int | None = None) -> int:
+    """Favor after the end-of-game market: every 3 basic left over become 1 favor, as far as
+    the favor track has ``room`` (empty spaces) to circle it, the cap production has too.
+    ``None``: no cap (rules version 1.0)."""
+    trades = sum(have[i] for i in BASIC) // basic_per_favor
+    if room is not None:
+        trades = min(trades, max(room, 0))
+    return have[FAVOR] + trades

@@ -6,11 +6,16 @@ die in it (plus their productivity for that resource). Once all have chosen, the
 are revealed; then each builder, again on their own, suffers a plague if the column held
 three dice or more, and builds exactly one building that a die of the column shows (the d20
 shows any, for a favor more), or a Burial Mound. What a builder does after the reveal is
-seen by the others when the round ends. Ships can be used whenever the builder decides.
+seen by the others when the round ends. Ships can be used at any point: whenever the
+builder decides, and also while the builder waits for the others (column chosen, or done
+building). Such a ship belongs to the round under way: it is a private step like the
+builder's others, shown to all at the round's end, and a red dot it circles ends the game
+when that round is over, as any red dot does.
 
 The round's steps of one builder are private steps of a simultaneous round: every seat with
 something left to decide is "to move" at once, and nobody waits for anybody but at the
-reveal and at the end of the round.
+reveal and at the end of the round. A waiting builder is not "to move" (nobody waits for
+their ship), but ``legal_actions`` offers their unused ships.
 
 The game ends after the round in which a builder circled a red dot, or when the maps are
 full. Choices are asked only where they matter: a cost with a single way to pay it is paid.
@@ -283,7 +288,9 @@ class EgyptiaState(State):
             return []
         stage = self.stage[seat]
         if stage not in DECIDING:
-            return []
+            # A builder waiting for the others (column chosen, or done building) may still
+            # use a ship: the book allows it at any point of the game (rules 1.1).
+            return self._ship_moves(seat) if self.game.rules_at_least("1.1") else []
         moves: list[Action] = []
         if stage == CHOOSE:
             moves.extend(Choose(c) for c in range(4))
@@ -295,10 +302,11 @@ class EgyptiaState(State):
             moves.extend(self._build_moves(seat))
         elif stage == GAIN:
             moves.extend(Gain(g) for g in self.mound_gains())
-        moves.extend(
-            UseShip(i + 1) for i, used in enumerate(self.ships[seat]) if used == SHIP_UNUSED
-        )
+        moves.extend(self._ship_moves(seat))
         return moves
+
+    def _ship_moves(self, seat: int) -> list[Action]:
+        return [UseShip(i + 1) for i, used in enumerate(self.ships[seat]) if used == SHIP_UNUSED]
 
     def _plague_moves(self, seat: int) -> list[Action]:
         have = self.have(seat)
@@ -377,6 +385,9 @@ class EgyptiaState(State):
                 return f"the ships are numbered 1 to {len(self.sheet.ships)}"
             return "that ship is already crossed off"
         if stage is None or stage not in DECIDING:
+            if stage is not None and not self.over:
+                waiting = "chosen your column" if stage == CHOSEN else "built this round"
+                return f"you have {waiting} and wait for the others; meanwhile only a ship"
             return "you have nothing to decide now"
         if isinstance(action, Choose):
             return "the column is chosen at the start of the round" + (
@@ -631,7 +642,13 @@ class EgyptiaState(State):
             card = self.sheet.cards_by_id[card_id]
             parts = card_parts(self.sheet, card, city)
             cards.append({"card": card_id, "parts": parts, "points": sum(parts)})
-        favor = end_favor((have[0], have[1], have[2], have[3]), self.sheet.basic_per_favor)
+        # The trade circles favor on its track: it stops where the track ends (rules 1.1).
+        room = (
+            self.sheet.dots[FAVOR] - src["circled"][FAVOR]
+            if self.game.rules_at_least("1.1")
+            else None
+        )
+        favor = end_favor((have[0], have[1], have[2], have[3]), self.sheet.basic_per_favor, room)
         favor_points = favor // self.sheet.favor_per_point
         ships = sum(1 for s in src["ships"] if s == SHIP_UNUSED)
         ship_points = ships * self.sheet.ship_points

@@ -183,7 +183,7 @@ function renderControls(view, ctx, me) {
     }
     box.append(row);
   } else if (stage === "chosen") {
-    note.textContent = `You chose the ${me.column} column (sealed until every builder has chosen). Waiting for ${view.to_move.length} builder(s).`;
+    note.textContent = `You chose the ${me.column} column (sealed until every builder has chosen). Waiting for ${view.to_move.length} builder(s).${moves.ships.length ? " Meanwhile you may use a ship (the others see it at the reveal)." : ""}`;
   } else if (stage === "plague") {
     note.textContent = "Your column held 3 dice or more: choose a plague to suffer (click it on the resource board or below).";
     renderPlagues(box, moves, page, ctx);
@@ -209,7 +209,7 @@ function renderControls(view, ctx, me) {
     for (const gain of moves.gains) row.append(moveButton(gain.text, gain.words, "", ctx, "move-gain"));
     box.append(row);
   } else {
-    note.textContent = `Your building is drawn. Waiting for ${view.to_move.length} builder(s) to finish the round.`;
+    note.textContent = `Your building is drawn. Waiting for ${view.to_move.length} builder(s) to finish the round.${moves.ships.length ? " Meanwhile you may use a ship (the others see it at the round's end)." : ""}`;
   }
   renderShips(box, moves, ctx);
   renderAllMoves(box, view, ctx);
