@@ -199,3 +199,23 @@ def test_heuristic_beats_random_players() -> None:
         if hseat in winners:
             wins += 1 / len(winners)
     assert wins / games >= 0.8, f"the heuristic won {wins:g} of {games} games"
+
+
+def test_the_search_skips_sales_and_a_harvest_increase_where_no_farmer_works() -> None:
+    from karnak.bots.amunre_heuristic import candidates
+
+    seen = 0
+    for state, seat in positions(4, 21, every=1):
+        legal = state.legal_actions(seat)
+        kept = candidates(state, seat, legal)
+        assert set(kept) <= set(legal) and kept
+        for action in legal:
+            idle = isinstance(action, A.HarvestIncrease) and not state.farmers(
+                state.cat.index[action.province]
+            )
+            if isinstance(action, A.Sell) or idle:
+                assert action not in kept
+            else:
+                assert action in kept
+            seen += idle
+    assert seen > 0  # the game offered harvest increases on empty provinces

@@ -802,13 +802,21 @@ def act(state: AmunReState, seat: int, rng: Rng) -> Action:
 
 
 def candidates(state: AmunReState, seat: int, actions: Sequence[Action]) -> list[Action]:
-    """The moves a search should spend its time on: every legal move but the card sales.
+    """The moves a search should spend its time on: every legal move but the card sales and
+    a harvest increase where no farmer works.
 
     Selling a power card for 1 gold is legal at every decision, so it would take a share of
     every search (and, with a thousand noisy rollouts, now and then win one) although it is
-    almost never worth a card. The heuristic itself never sells.
+    almost never worth a card. The heuristic itself never sells. A harvest increase on a
+    province without farmers is legal (RULINGS 9) but adds nothing and spends the card.
     """
-    return [action for action in actions if type(action) is not A.Sell]
+    index = state.cat.index
+    return [
+        action
+        for action in actions
+        if type(action) is not A.Sell
+        and not (type(action) is A.HarvestIncrease and not state.farmers(index[action.province]))
+    ]
 
 
 # ------------------------------------------------------------------ evaluation
