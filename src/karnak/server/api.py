@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
@@ -21,6 +22,7 @@ from karnak.bots.base import available_bots
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
 from karnak.server.boards import PAGES
+from karnak.server.limits import LimitError
 from karnak.server.rooms import Room, SubmitError
 from karnak.server.service import (
     DEFAULT_BOT,
@@ -36,17 +38,28 @@ router = APIRouter(prefix="/api")
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str, version: int | None = None):
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        version: int | None = None,
+        *,
+        retry_after: float | None = None,
+    ):
         super().__init__(message)
         self.status = status
         self.message = message
         self.version = version
+        self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
         body: dict[str, Any] = {"error": self.message}
         if self.version is not None:
             body["version"] = self.version
-        return JSONResponse(body, status_code=self.status)
+        headers = None
+        if self.retry_after is not None:
+            headers = {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
+        return JSONResponse(body, status_code=self.status, headers=headers)
 
 
 def as_api_error(exc: Exception) -> ApiError:
@@ -55,6 +68,8 @@ def as_api_error(exc: Exception) -> ApiError:
         return exc
     if isinstance(exc, SubmitError):
         return ApiError(exc.status, str(exc), exc.version)
+    if isinstance(exc, LimitError):
+        return ApiError(exc.status, str(exc), retry_after=exc.retry_after)
     if isinstance(exc, UnknownGameError):
         return ApiError(404, str(exc))
     if isinstance(exc, ForbiddenError):

@@ -20,6 +20,7 @@ from karnak import __version__
 from karnak.server.api import ApiError, router
 from karnak.server.bot_runner import BotRunner
 from karnak.server.db import make_engine, migrate
+from karnak.server.limits import ServerSettings
 from karnak.server.pages import router as pages_router
 from karnak.server.pages import static_files
 from karnak.server.service import GameService
@@ -59,14 +60,20 @@ def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-def create_app(database: str | None = None, *, bot_workers: int = 2) -> FastAPI:
+def create_app(
+    database: str | None = None,
+    *,
+    bot_workers: int = 2,
+    settings: ServerSettings | None = None,
+) -> FastAPI:
     url = database_url(database)
+    limits = settings or ServerSettings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         migrate(engine)
-        service = GameService(GameStore(engine), BotRunner(bot_workers))
+        service = GameService(GameStore(engine), BotRunner(bot_workers), limits)
         app.state.service = service
         await service.start()
         tune_interpreter()
@@ -87,6 +94,7 @@ def create_app(database: str | None = None, *, bot_workers: int = 2) -> FastAPI:
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return exc.response()
 
+    app.state.settings = limits
     app.include_router(router)
     app.include_router(pages_router)
     app.mount("/static", static_files(), name="static")

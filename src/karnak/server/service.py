@@ -31,6 +31,7 @@ from karnak.core.registry import get_game
 from karnak.core.rng import Rng
 from karnak.server.boards import PAGES
 from karnak.server.bot_runner import BotRunner, bot_seed
+from karnak.server.limits import ServerSettings
 from karnak.server.rooms import (
     BOT,
     HUMAN,
@@ -153,9 +154,10 @@ def encode(value: Any) -> str:
 
 
 class GameService:
-    def __init__(self, store: GameStore, bots: BotRunner):
+    def __init__(self, store: GameStore, bots: BotRunner, settings: ServerSettings | None = None):
         self.store = store
         self.bots = bots
+        self.settings = settings or ServerSettings()
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._listeners: dict[str, set[Listener]] = {}
