@@ -28,6 +28,7 @@ from karnak.server.service import (
     DEFAULT_BOT,
     ForbiddenError,
     GameService,
+    GameUnavailableError,
     SeatRequest,
     encode,
 )
@@ -72,6 +73,8 @@ def as_api_error(exc: Exception) -> ApiError:
         return ApiError(exc.status, str(exc), retry_after=exc.retry_after)
     if isinstance(exc, UnknownGameError):
         return ApiError(404, str(exc))
+    if isinstance(exc, GameUnavailableError):
+        return ApiError(410, str(exc))
     if isinstance(exc, ForbiddenError):
         return ApiError(403, str(exc))
     if isinstance(exc, KarnakError):
@@ -184,9 +187,7 @@ async def list_available_games() -> list[dict[str, Any]]:
 @router.get("/games")
 async def list_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[Any]:
     """Open, running and finished games, newest activity first (public facts only)."""
-    service = service_of(request)
-    summaries = await service.database(service.store.summaries, limit)
-    return [summary.__dict__ for summary in summaries]
+    return await service_of(request).summaries(limit)
 
 
 @router.post("/games", status_code=201)

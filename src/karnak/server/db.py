@@ -1,6 +1,6 @@
 """Tables, the database engine, and migrations applied at start.
 
-Three tables: ``games`` (one row per game with its version counter), ``seats`` (who plays
+Three tables: ``games`` (one row per game with its version counters), ``seats`` (who plays
 each seat and the hash of its secret token) and ``actions`` (every accepted action, in
 order). A game's state is never stored: it is the replay of its actions, which the engine
 guarantees to be exact. SQLite is the default; any SQLAlchemy URL works (PostgreSQL with
@@ -30,6 +30,13 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: How SQLite commits (see make_engine). The load benchmark changes it to measure the cost.
+SQLITE_SYNCHRONOUS = "FULL"
+
+
+class DatabaseProblem(Exception):
+    """The database cannot be used (unreachable, not a database, damaged); the message names
+    it and the problem in one line."""
 
 
 def utcnow() -> dt.datetime:
@@ -54,6 +61,11 @@ class GameRow(Base):
     turn_timer: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    #: The version a spectator knows and the time of the last change everyone saw: the
+    #: public list shows these, never ``version`` or ``updated_at``, which also move with a
+    #: seat's private steps.
+    public_version: Mapped[int] = mapped_column(Integer, default=0)
+    public_updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
     finished_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
@@ -97,7 +109,13 @@ class ActionRow(Base):
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL journaling and foreign keys."""
+    """An engine for ``url``; SQLite gets WAL journaling, durable commits and foreign keys.
+
+    ``synchronous=FULL``: in WAL mode, NORMAL commits survive a killed process but not a
+    power cut (the last transactions may be lost), and a move is acknowledged only after
+    its commit, so every commit waits for the disk (cost: ``bench/server_load.py``).
+    PostgreSQL commits durably by default (``synchronous_commit=on``).
+    """
     sqlite = url.startswith("sqlite")
     engine = create_engine(
         url,
@@ -111,7 +129,7 @@ def make_engine(url: str) -> Engine:
             cursor = connection.cursor()
             if ":memory:" not in url:
                 cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -120,11 +138,55 @@ def make_engine(url: str) -> Engine:
 
 def migrate(engine: Engine) -> None:
     """Bring the database to the newest schema (Alembic ``upgrade head``)."""
+    run_migrations(engine, "upgrade", "head")
+
+
+def run_migrations(engine: Engine, action: str, revision: str) -> None:
+    """Alembic's ``upgrade`` or ``downgrade`` to ``revision`` on ``engine``.
+
+    SQLite changes a table by copying it into a new one and dropping the old; with foreign
+    keys on, dropping ``games`` would cascade and delete every seat and action. So foreign
+    keys are off while SQLite migrates (outside the transaction, where the pragma applies)
+    and checked when it is done.
+    """
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        with connection.begin():
+            config.attributes["connection"] = connection
+            getattr(command, action)(config, revision)
+        if sqlite:
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
+            if broken:
+                raise DatabaseProblem(f"the migration left {len(broken)} rows without their game")
+
+
+def check_database(url: str, shown: str) -> None:
+    """Open the database, bring it to the newest schema and, for SQLite, check its pages:
+    a corrupt or truncated file is refused in one line naming it (``shown``) before the
+    server starts, rather than failing somewhere in start-up with a traceback."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = make_engine(url)
+    try:
+        if engine.dialect.name == "sqlite":
+            with engine.connect() as connection:
+                found = connection.execute(text("PRAGMA quick_check")).scalars().all()
+            if found != ["ok"]:
+                raise DatabaseProblem(f"{shown} is damaged: {'; '.join(found[:3])}")
+        migrate(engine)
+    except SQLAlchemyError as exc:
+        problem = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise DatabaseProblem(f"cannot use the database {shown}: {problem}") from None
+    finally:
+        engine.dispose()

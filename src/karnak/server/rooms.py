@@ -251,6 +251,20 @@ class Room:
             raise IllegalMoveError(f"{text!r} is not allowed now: {reason}", version=mine)
         return None
 
+    def classify(self, seat: int, after: State) -> tuple[bool, bool]:
+        """What a move of ``seat`` turning the current state into ``after`` is: whether the
+        step goes on (``same_step``) and whether the move is private (nobody else sees it).
+
+        A sealed step goes on while only this seat's own part of it happened: its
+        commitment, or a private step before it (Aton's exchange): the others' choices,
+        made at an earlier version of the same step, stay valid.
+        """
+        before = self.state
+        same_step = before.is_simultaneous() and _within_sealed_step(
+            seat, set(before.to_move()), after
+        )
+        return same_step, same_step and after.private_step(seat, before)
+
     def _own_move_since(self, seat: int, version: int) -> Accepted | None:
         """``seat``'s own move of the current step made after it saw ``version``, if any.
 
@@ -281,19 +295,13 @@ class Room:
         (on a copy of :attr:`state`), so that the move is not applied twice.
         """
         previous = self.state
-        sealed_before = previous.is_simultaneous()
-        movers_before = set(previous.to_move())
         if after is None:
             after = previous.clone()
             after.apply(seat, action)
-        self.state = state = after
+        same_step, private = self.classify(seat, after)
+        self.state = after
         self.previous = previous
         self.version = self.version + 1 if version is None else version
-        # A sealed step goes on while only this seat's own part of it happened: its
-        # commitment, or a private step before it (Aton's exchange): the others' choices,
-        # made at an earlier version of the same step, stay valid.
-        same_step = sealed_before and _within_sealed_step(seat, movers_before, state)
-        private = same_step and state.private_step(seat, previous)
         if private:
             self._count_private(seat, 1)
         if not same_step:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -31,7 +32,8 @@ from karnak.core.registry import get_game
 from karnak.core.rng import Rng
 from karnak.server.boards import PAGES
 from karnak.server.bot_runner import BotRunner, bot_seed
-from karnak.server.limits import ServerSettings
+from karnak.server.limits import LimitError, ServerSettings
+from karnak.server.room_cache import RoomCache
 from karnak.server.rooms import (
     BOT,
     HUMAN,
@@ -44,7 +46,7 @@ from karnak.server.rooms import (
     hash_token,
     new_token,
 )
-from karnak.server.store import GameStore, UnknownGameError, result_of
+from karnak.server.store import GameStore, StoredGameError, UnknownGameError, result_of
 from karnak.server.views import seat_view
 
 T = TypeVar("T")
@@ -55,6 +57,12 @@ DEFAULT_BOT = "ismcts:1s"
 MAX_TURN_TIMER = 24 * 3600.0
 #: The most moves the timeout bot plays for one seat when its timer runs out.
 MAX_TIMEOUT_MOVES = 20
+#: Running games rebuilt per database call at start (a move's write waits for one batch).
+LOAD_BATCH = 8
+#: When a client refused for a full server may try again (seconds).
+CAPACITY_RETRY_AFTER = 60.0
+
+log = logging.getLogger("karnak.server")
 
 
 def timeout_bot(game: Game) -> Bot:
@@ -62,6 +70,10 @@ def timeout_bot(game: Game) -> Bot:
     has one)."""
     names = available_bots(game)
     return make_bot(next(name for name in TIMEOUT_BOTS if name in names), game)
+
+
+class GameUnavailableError(KarnakError):
+    """A stored game that this server cannot rebuild; the message says why."""
 
 
 class ForbiddenError(KarnakError, PermissionError):
@@ -158,7 +170,14 @@ class GameService:
         self.store = store
         self.bots = bots
         self.settings = settings or ServerSettings()
-        self.rooms: dict[str, Room] = {}
+        self.cache = RoomCache(self.settings.finished_games_in_memory)
+        #: The games in memory by id (every running game, recent finished ones).
+        self.rooms = self.cache.rooms
+        #: Running games on this server, loaded or not yet (the cap counts them).
+        self.running = 0
+        self._loader: asyncio.Task[None] | None = None
+        #: How long loading the running games took at start (seconds; None while it runs).
+        self.loaded_in: float | None = None
         self._locks: dict[str, asyncio.Lock] = {}
         self._listeners: dict[str, set[Listener]] = {}
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -172,17 +191,72 @@ class GameService:
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Load every running game and let its bots and timers continue."""
-        rooms = await self.database(self.store.load_running)
-        for room in rooms:
-            self.rooms[room.id] = room
-            self._wake(room)
+        """Count the running games and start loading them in the background.
+
+        The server answers at once, however many games are stored: the running games are
+        rebuilt a few at a time (the most recently active first), each one's bots and timers
+        carrying on as soon as it is loaded, and a request for a game not loaded yet loads
+        it on the spot. A game that cannot be rebuilt is logged in one line and shown as
+        unavailable; it never stops the others.
+        """
+        ids = await self.database(self.store.running_ids)
+        self.running = len(ids)
+        self._loader = asyncio.create_task(self._load_running(ids))
+
+    async def _load_running(self, ids: list[str]) -> None:
+        started = time.perf_counter()
+        loaded = 0
+        for first in range(0, len(ids), LOAD_BATCH):
+            batch = [i for i in ids[first : first + LOAD_BATCH] if i not in self.rooms]
+            if not batch:
+                continue
+            rooms, failed = await self.database(self.store.load_many, batch)
+            for room in rooms:
+                self._adopt(room)
+            for game_id, reason in failed.items():
+                self._unavailable(game_id, reason, running=True)
+            loaded += len(rooms)
+        self.loaded_in = time.perf_counter() - started
+        if ids:
+            log.info("loaded %d running games in %.1f s", loaded, self.loaded_in)
+
+    def _adopt(self, room: Room) -> Room:
+        """Hold a loaded room (unless a copy is held already) and let it carry on."""
+        held, new, evicted = self.cache.adopt(room)
+        for game_id in evicted:
+            self._forget(game_id)
+        if new and not held.is_over:
+            self._wake(held)
+        return held
+
+    def _unavailable(self, game_id: str, reason: str, *, running: bool) -> None:
+        if game_id not in self.cache.unavailable:
+            log.warning("game %s is unavailable: %s", game_id, reason)
+            if running:
+                self.running -= 1  # it can never run on: it does not hold a place
+        self.cache.mark_unavailable(game_id, reason)
+        self._forget(game_id)
+
+    def _forget(self, game_id: str) -> None:
+        """Drop what the service keeps of a game no longer held in memory."""
+        self._positions.pop(game_id, None)
+        self._deadlines.pop(game_id, None)
+        timer = self._timer_tasks.pop(game_id, None)
+        if timer is not None:
+            timer.cancel()
+        lock = self._locks.get(game_id)
+        if lock is not None and not lock.locked():
+            del self._locks[game_id]
 
     async def database(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call in the database threads (the event loop never waits on disk)."""
         return await asyncio.get_running_loop().run_in_executor(self._database, call, *args)
 
     async def stop(self) -> None:
+        if self._loader is not None:
+            self._loader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._loader
         tasks = [*self._bot_tasks.values(), *self._timer_tasks.values()]
         for task in tasks:
             task.cancel()
@@ -203,6 +277,13 @@ class GameService:
     ) -> Created:
         game = get_game(game_name)
         game.check_player_count(len(seats))
+        if self.running >= self.settings.max_running_games:
+            raise LimitError(
+                f"this server already runs {self.running} games, its most "
+                f"({self.settings.max_running_games}); try again when some have finished",
+                status=429,
+                retry_after=CAPACITY_RETRY_AFTER,
+            )
         resolved = game.resolve_options(options or {})
         if turn_timer is not None and not 1 <= turn_timer <= MAX_TURN_TIMER:
             raise CreateError(f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds")
@@ -230,16 +311,38 @@ class GameService:
         state = game.new_state([info.name for info in infos], seed=seed, options=resolved)
         room = Room(secrets.token_urlsafe(9), game, state, infos, seed, turn_timer)
         await self.database(self.store.create, room)
-        self.rooms[room.id] = room
-        self._wake(room)
+        self.running += 1
+        self._adopt(room)
         return Created(room, tokens)
 
     async def room(self, game_id: str) -> Room:
-        room = self.rooms.get(game_id)
-        if room is None:
-            room = await self.database(self.store.load, game_id)
-            room = self.rooms.setdefault(game_id, room)
-        return room
+        """The game, from memory or loaded now; UnknownGameError if there is none,
+        GameUnavailableError (with the reason) if it cannot be rebuilt."""
+        room = self.cache.get(game_id)
+        if room is not None:
+            return room
+        reason = self.cache.unavailable.get(game_id)
+        if reason is None:
+            try:
+                return self._adopt(await self.database(self.store.load, game_id))
+            except StoredGameError as exc:
+                reason = exc.reason
+                self._unavailable(game_id, reason, running=exc.running)
+        raise GameUnavailableError(f"game {game_id} is unavailable: {reason}")
+
+    async def summaries(self, limit: int) -> list[dict[str, Any]]:
+        """The public list of games, newest public activity first; a game that cannot be
+        loaded shows as unavailable, with the reason."""
+        rows = await self.database(self.store.summaries, limit)
+        listed = []
+        for summary in rows:
+            line = dict(summary.__dict__)
+            reason = self.cache.unavailable.get(summary.id)
+            if reason is not None:
+                line["status"] = "unavailable"
+                line["reason"] = reason
+            listed.append(line)
+        return listed
 
     def seat_of(self, room: Room, token: str | None) -> int | None:
         """The seat of ``token``; None without a token; ForbiddenError for a wrong one."""
@@ -297,8 +400,14 @@ class GameService:
             after.apply(seat, action)
             number, version = len(room.accepted), room.version + 1
             entry = Accepted(number, version, seat, action.to_text(), by_timeout)
-            await self.database(self.store.append, room, entry, result_of(after))
+            _, private = room.classify(seat, after)
+            public_version = None if private else room.version_for(None) + 1
+            await self.database(self.store.append, room, entry, result_of(after), public_version)
             accepted = room.accept(seat, action, by_timeout=by_timeout, after=after)
+        if room.is_over:
+            self.running -= 1
+            for game_id in self.cache.finished(room):
+                self._forget(game_id)
         self._wake(room)
         return SubmitOutcome(accepted, duplicate=False)
 
@@ -315,7 +424,11 @@ class GameService:
             if reason is not None:
                 raise UndoRefusedError(f"cannot take the move back: {reason}", version=version)
             last = room.accepted[-1]
-            await self.database(self.store.remove_last, room, last, room.version + 1)
+            # after the undo: one version more, and one private move fewer if it was one
+            public_version = room.version_for(None) + 1 + (1 if last.private else 0)
+            await self.database(
+                self.store.remove_last, room, last, room.version + 1, public_version
+            )
             room.undo()
         self._wake(room)
         return last
@@ -417,6 +530,7 @@ __all__ = [
     "Created",
     "ForbiddenError",
     "GameService",
+    "GameUnavailableError",
     "Listener",
     "SeatRequest",
     "SubmitOutcome",

@@ -6,6 +6,7 @@ thread so the event loop never waits on the disk.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -27,9 +28,21 @@ class UnknownGameError(KarnakError, LookupError):
     pass
 
 
+class StoredGameError(KarnakError):
+    """A stored game that cannot be rebuilt (its rules version, its game or an action)."""
+
+    def __init__(self, game_id: str, reason: str, *, running: bool):
+        super().__init__(f"game {game_id} is unavailable: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+        self.running = running
+
+
 @dataclass(frozen=True)
 class GameSummary:
-    """A line of the lobby's list: public facts only."""
+    """A line of the lobby's list: public facts only (``version`` is the spectators' version,
+    and the list is ordered by the last public change: a seat's private steps move neither).
+    """
 
     id: str
     game: str
@@ -57,7 +70,10 @@ UPDATE_VERSION = (
     .where(_games.c.id == bindparam("p_id"))
     .values(version=bindparam("p_version"), updated_at=bindparam("p_updated_at"))
 )
-UPDATE_FINISHED = UPDATE_VERSION.values(
+UPDATE_PUBLIC = UPDATE_VERSION.values(
+    public_version=bindparam("p_public_version"), public_updated_at=bindparam("p_updated_at")
+)
+UPDATE_FINISHED = UPDATE_PUBLIC.values(
     status=bindparam("p_status"),
     finished_at=bindparam("p_finished_at"),
     result=bindparam("p_result"),
@@ -98,11 +114,20 @@ class GameStore:
                 )
             )
 
-    def append(self, room: Room, entry: Accepted, result: dict[str, Any] | None) -> None:
+    def append(
+        self,
+        room: Room,
+        entry: Accepted,
+        result: dict[str, Any] | None,
+        public_version: int | None = None,
+    ) -> None:
         """Store one accepted action and the game's new version, in one transaction.
 
-        Written with two prepared Core statements rather than through the ORM: this is the
-        one write on every move, and the ORM's bookkeeping would cost several times more.
+        ``public_version`` is the spectators' version after the move, for a move everyone
+        sees; None for a private step, which leaves the public columns alone (see
+        ``GameRow.public_version``). Written with two prepared Core statements rather than
+        through the ORM: this is the one write on every move, and the ORM's bookkeeping
+        would cost several times more.
         """
         now = utcnow()
         action = {
@@ -113,17 +138,23 @@ class GameStore:
             "version": entry.version,
             "by_timeout": entry.by_timeout,
         }
-        game = {"p_id": room.id, "p_version": entry.version, "p_updated_at": now}
+        game: dict[str, Any] = {"p_id": room.id, "p_version": entry.version, "p_updated_at": now}
+        statement = UPDATE_VERSION
+        if public_version is not None:
+            game["p_public_version"] = public_version
+            statement = UPDATE_PUBLIC
         if result is not None:
+            assert public_version is not None, "the end of a game is public"
             game.update(p_status="finished", p_finished_at=now, p_result=result)
+            statement = UPDATE_FINISHED
         with self.engine.begin() as connection:
             connection.execute(INSERT_ACTION, action)
-            ending = UPDATE_FINISHED if result is not None else UPDATE_VERSION
-            if connection.execute(ending, game).rowcount != 1:
+            if connection.execute(statement, game).rowcount != 1:
                 raise UnknownGameError(f"game {room.id} vanished from the database")
 
-    def remove_last(self, room: Room, entry: Accepted, version: int) -> None:
-        """Delete the undone action ``entry`` and store the game's new version."""
+    def remove_last(self, room: Room, entry: Accepted, version: int, public_version: int) -> None:
+        """Delete the undone action ``entry`` and store the game's new versions (an undo is
+        seen by everyone)."""
         with self.sessions.begin() as session:
             row = self._stored(session, room.id)
             found = session.scalars(
@@ -133,7 +164,8 @@ class GameStore:
             ).one()
             session.delete(found)
             row.version = version
-            row.updated_at = utcnow()
+            row.updated_at = row.public_updated_at = utcnow()
+            row.public_version = public_version
 
     @staticmethod
     def _stored(session: Session, game_id: str) -> GameRow:
@@ -144,27 +176,71 @@ class GameStore:
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str) -> Room:
+        """The game rebuilt from its actions; UnknownGameError if there is none,
+        StoredGameError (with the reason) if it cannot be rebuilt."""
         with self.sessions() as session:
             row = session.get(GameRow, game_id, options=[selectinload(GameRow.seats)])
             if row is None:
                 raise UnknownGameError(f"there is no game {game_id!r}")
-            return self._room(session, row)
+            room = self._rebuilt(session, row)
+            session.commit()
+            return room
 
-    def load_running(self) -> list[Room]:
+    def running_ids(self) -> list[str]:
+        """The running games, the most recently active first (the order they load in)."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(GameRow.id)
+                    .where(GameRow.status == "running")
+                    .order_by(GameRow.public_updated_at.desc(), GameRow.id)
+                )
+            )
+
+    def load_many(self, game_ids: Sequence[str]) -> tuple[list[Room], dict[str, str]]:
+        """The games of ``game_ids`` that can be rebuilt, and why the others cannot.
+
+        One bad game (a rules version this engine does not play, an unknown game, an action
+        that no longer reads or applies) never stops the others from loading.
+        """
+        rooms: list[Room] = []
+        failed: dict[str, str] = {}
         with self.sessions() as session:
             rows = session.scalars(
                 select(GameRow)
-                .where(GameRow.status == "running")
+                .where(GameRow.id.in_(list(game_ids)))
                 .options(selectinload(GameRow.seats))
             ).all()
-            return [self._room(session, row) for row in rows]
+            for row in rows:
+                try:
+                    rooms.append(self._rebuilt(session, row))
+                except StoredGameError as exc:
+                    failed[row.id] = exc.reason
+            session.commit()  # public versions put right by _rebuilt
+        return rooms, failed
+
+    def _rebuilt(self, session: Session, row: GameRow) -> Room:
+        """``_room``, with any failure told as a StoredGameError naming the game and why.
+
+        A running game stored before public versions existed gets its exact public version
+        written back (the caller commits).
+        """
+        try:
+            room = self._room(session, row)
+        except Exception as exc:  # any broken row is reported as such, never raised as is
+            reason = str(exc) if isinstance(exc, KarnakError) else f"{type(exc).__name__}: {exc}"
+            raise StoredGameError(row.id, reason, running=row.status == "running") from exc
+        public = room.version_for(None)
+        if row.public_version != public:
+            row.public_version = public
+        return room
 
     def summaries(self, limit: int = 100) -> list[GameSummary]:
         with self.sessions() as session:
             rows = session.scalars(
                 select(GameRow)
                 .options(selectinload(GameRow.seats))
-                .order_by(GameRow.updated_at.desc())
+                .order_by(GameRow.public_updated_at.desc(), GameRow.id)
                 .limit(limit)
             ).all()
             summaries = []
@@ -183,7 +259,7 @@ class GameStore:
                             for s in row.seats
                         ],
                         status=row.status,
-                        version=row.version,
+                        version=row.public_version,
                         created_at=row.created_at.isoformat(),
                         finished_at=row.finished_at.isoformat() if row.finished_at else None,
                         winners=(row.result or {}).get("winners"),
