@@ -4,6 +4,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 GAME ?= amunre
 PLAYERS ?=
+PORT ?= 8000
+HOST ?= 127.0.0.1
+#: Where `make serve` keeps its database (ignored by git).
+DATA ?= data
 
 .PHONY: setup serve play test lint format typecheck unit bench bench-server golden clean
 
@@ -15,8 +19,9 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)  ## create the virtualenv and install Karnak with its dev tools
 
-serve: setup  ## the game server: open http://127.0.0.1:8000 and play in the browser
-	$(BIN)/karnak serve
+serve: setup  ## the game server: open http://127.0.0.1:8000 and play (PORT=8080, DATA=folder)
+	mkdir -p $(DATA)
+	$(BIN)/karnak serve --host $(HOST) --port $(PORT) --database $(DATA)/karnak.sqlite3
 
 play: setup  ## play in the terminal against bots (GAME=aton for Aton; PLAYERS=N)
 	$(BIN)/karnak play $(GAME) $(if $(PLAYERS),--players $(PLAYERS))
