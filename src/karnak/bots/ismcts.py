@@ -177,6 +177,9 @@ class ISMCTSBot(Bot):
             else (40 if evaluator is not None else 10_000)
         )
         self.last_iterations = 0
+        #: Asked after every iteration: True ends the search early with the best move so far
+        #: (a server stopping while the bot thinks in one of its threads).
+        self.stop: Callable[[], bool] | None = None
 
     def label(self) -> str:
         return f"ismcts:{self.budget}"
@@ -203,11 +206,14 @@ class ISMCTSBot(Bot):
         limit = budget.iterations if budget.iterations is not None else 1 << 62
         iterations = 0
         iterate = self._iterate_own if self.model_opponents else self._iterate
+        stop = self.stop
         while iterations < limit:
             world = view.infoset.sample(rng)
             iterate(root, world, me, rng)
             iterations += 1
             if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if stop is not None and stop():
                 break
             if iterations % CHECK_EVERY == 0 and self._decided(
                 root.table(me), iterations, limit, start, deadline
