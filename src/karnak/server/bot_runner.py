@@ -1,15 +1,38 @@
-"""Bots thinking on the server without blocking the event loop.
+"""Bots thinking on the server without blocking the event loop, each within its limits.
 
 A search bot spends its whole think time computing, so it runs in a worker process; the
 worker rebuilds the game from its record (the engine replays exactly) and hands the bot only
 its seat's view, as everywhere else. With ``workers=0`` bots think in a thread instead (for
 tests and tiny deployments: the event loop then shares the interpreter with the bot).
+
+The workers are few and shared by every game, so three rules keep one game from holding
+them (see :mod:`karnak.server.bot_limits` for the limits themselves):
+
+* **Bounded thinks.** Every decision is bounded where it is computed: the bot's budget is
+  cut to the seat's :func:`~karnak.server.bot_limits.think_limit` (at most ``max_think``),
+  whatever its spec asks, so even a game stored before the limits moves again.
+* **One seat of a game at a time.** A game's bot seats think one after the other (a lock
+  per game), and the pool takes work in the order it is asked. So a game never has more
+  than one think waiting or running, and a bot of any game waits for at most one think
+  (of at most ``max_think``) of each other game with a bot to move, shared among the
+  workers, before its own turn comes. Bots that move at the same step (a sealed offering)
+  gain nothing by thinking at once: the step ends only when the last of them is done.
+* **Stopping means stopping.** :meth:`BotRunner.close` ends thinks in progress instead of
+  waiting for them: worker processes are terminated, a thread's search is told to stop.
+  And a worker ends itself when its server is gone, even killed with no chance to clean
+  up (a watchdog thread sees its parent change), so no worker outlives its server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
@@ -17,7 +40,14 @@ from karnak.bots.base import SeatView, make_bot
 from karnak.core.record import GameRecord, replay
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
+from karnak.server.bot_limits import bound, think_limit
+from karnak.server.limits import ServerSettings
 from karnak.server.rooms import Room
+
+#: How often a worker checks that its server is still there (seconds).
+PARENT_CHECK = 0.25
+#: How long a terminated worker may take to end before it is killed (seconds).
+TERMINATE_GRACE = 2.0
 
 
 def bot_seed(game_seed: int, version: int, seat: int) -> int:
@@ -25,33 +55,134 @@ def bot_seed(game_seed: int, version: int, seat: int) -> int:
     return (game_seed * 1_000_003 + version * 7_919 + seat) % (1 << 63)
 
 
-def think(record_json: dict[str, Any], seat: int, spec: str, seed: int) -> str:
-    """Worker entry point: the text of the action the bot ``spec`` chooses for ``seat``."""
+def think(
+    record_json: dict[str, Any],
+    seat: int,
+    spec: str,
+    seed: int,
+    seconds: float,
+    iterations: int,
+    stop: Callable[[], bool] | None = None,
+) -> str:
+    """Worker entry point: the text of the action the bot ``spec`` chooses for ``seat``,
+    decided within ``seconds`` and ``iterations`` whatever its own budget asks; ``stop()``
+    (in a thread only) ends the search early."""
     record = GameRecord.from_json(record_json)
     state = replay(record, check_result=False)
-    bot = make_bot(spec, get_game(record.game))
+    game = get_game(record.game)
+    bot = bound(make_bot(spec, game), seconds=seconds, iterations=iterations, stop=stop)
     return bot.choose(SeatView.of(state, seat), Rng(seed)).to_text()
+
+
+def watch_parent(parent: int) -> None:
+    """Worker initializer: end this worker as soon as its server process ``parent`` is gone.
+
+    A server killed outright (SIGKILL, the out-of-memory killer) cannot stop its workers,
+    and a worker waiting for work would wait forever. When the parent dies the worker is
+    handed to another parent, which a thread notices within :data:`PARENT_CHECK` seconds.
+    (Polling the parent works on every platform with ``os.getppid``; a death signal from
+    the kernel would follow the thread that started the worker, not the server.)
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="karnak-watch-server", daemon=True).start()
+
+
+@dataclass
+class _GameTurn:
+    """The lock a game's bot seats take in turn, and how many seats hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
 
 
 class BotRunner:
     def __init__(self, workers: int = 2):
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = threading.Event()  # also the stop signal of searches in threads
+        self._turns: dict[str, _GameTurn] = {}
         if workers > 0:
             # spawn, not fork: the server process has threads (the event loop's helpers)
-            self._pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                workers,
+                mp_context=get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
 
-    async def choose(self, room: Room, seat: int) -> str:
+    @contextlib.asynccontextmanager
+    async def _turn(self, game_id: str) -> AsyncIterator[None]:
+        """Hold game ``game_id``'s turn to think (its seats take it one at a time)."""
+        turn = self._turns.get(game_id)
+        if turn is None:
+            turn = self._turns[game_id] = _GameTurn()
+        turn.users += 1
+        try:
+            async with turn.lock:
+                yield
+        finally:
+            turn.users -= 1
+            if turn.users == 0:
+                del self._turns[game_id]
+
+    async def decide(
+        self, room: Room, seat: int, settings: ServerSettings | None = None
+    ) -> tuple[int, str]:
+        """The bot of ``seat`` decides within ``settings``' limits (the defaults if None):
+        the seat's version of the position it saw, and the text of its action."""
         spec = room.seats[seat].bot
         if spec is None:
             raise ValueError(f"seat {seat} of game {room.id} is not a bot")
-        args = (room.record().to_json(), seat, spec, bot_seed(room.seed, room.version, seat))
-        if self._pool is None:
-            return await asyncio.to_thread(think, *args)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, think, *args)
+        limits = settings or ServerSettings()
+        async with self._turn(room.id):
+            if self._closed.is_set():
+                raise RuntimeError("the bot runner is closed: the server is stopping")
+            # Read together, with no await between: the version is that of the record.
+            version = room.version_for(seat)
+            seconds = think_limit([info.bot for info in room.seats], seat, room.game, limits)
+            args = (
+                room.record().to_json(),
+                seat,
+                spec,
+                bot_seed(room.seed, room.version, seat),
+                seconds,
+                limits.max_iterations,
+            )
+            if self._pool is None:
+                text = await asyncio.to_thread(think, *args, stop=self._closed.is_set)
+            else:
+                loop = asyncio.get_running_loop()
+                text = await loop.run_in_executor(self._pool, think, *args)
+        return version, text
+
+    async def choose(self, room: Room, seat: int, settings: ServerSettings | None = None) -> str:
+        """The text of the action the bot of ``seat`` chooses (see :meth:`decide`)."""
+        return (await self.decide(room, seat, settings))[1]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Stop every bot now: searches in threads are told to stop, worker processes are
+        terminated (killed if they do not end within :data:`TERMINATE_GRACE` seconds).
+        Waiting for them instead would make stopping the server wait for the longest think.
+        """
+        self._closed.set()
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # ProcessPoolExecutor cannot end a running call (Python 3.14 adds terminate_workers).
+        processes = list(pool._processes.values())
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(TERMINATE_GRACE)
+            if process.is_alive():
+                process.kill()
+                process.join(TERMINATE_GRACE)
+        # With its workers gone the pool's manager thread ends at once.
+        pool.shutdown(
+            wait=not any(process.is_alive() for process in processes), cancel_futures=True
+        )

@@ -31,6 +31,7 @@ from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
 from karnak.server.boards import PAGES
+from karnak.server.bot_limits import check_bots
 from karnak.server.bot_runner import BotRunner, bot_seed
 from karnak.server.limits import LimitError, ServerSettings
 from karnak.server.room_cache import RoomCache
@@ -307,6 +308,7 @@ class GameService:
             token = new_token()
             tokens.append(token)
             infos.append(SeatInfo(index, name, kind, bot, hash_token(token)))
+        check_bots([info.bot for info in infos], game, self.settings)  # think time: LimitError
         seed = secrets.randbits(62) if seed is None else seed
         state = game.new_state([info.name for info in infos], seed=seed, options=resolved)
         room = Room(secrets.token_urlsafe(9), game, state, infos, seed, turn_timer)
@@ -470,8 +472,7 @@ class GameService:
         """Let the bot decide for as long as its seat is to move (market turns are several)."""
         try:
             while not room.is_over and seat in room.state.to_move():
-                version = room.version_for(seat)
-                text = await self.bots.choose(room, seat)
+                version, text = await self.bots.decide(room, seat, self.settings)
                 try:
                     await self.submit(room, seat, version, room.game.parse_action(text))
                 except SubmitError:
