@@ -8,11 +8,15 @@ PostgreSQL); migrations are applied at start, and running games resume where the
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from dataclasses import replace
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from karnak.cli.common import CliError, reported_errors
+from karnak.cli.common import EXIT_USAGE, CliError, reported_errors
+
+if TYPE_CHECKING:
+    from karnak.server.limits import ServerSettings
 
 
 def serve_command(
@@ -31,6 +35,23 @@ def serve_command(
         int,
         typer.Option(help="Processes in which bots think (0: in a thread of the server)."),
     ] = max(1, min(4, (os.cpu_count() or 2))),
+    max_think: Annotated[
+        str | None,
+        typer.Option(
+            metavar="TIME", help="Longest a bot may think a move (10s, 500ms; default 10s)."
+        ),
+    ] = None,
+    max_game_think: Annotated[
+        str | None,
+        typer.Option(
+            metavar="TIME",
+            help="Think times of one game's bots added up (default 60s).",
+        ),
+    ] = None,
+    max_iterations: Annotated[
+        int | None,
+        typer.Option(help="Most search iterations a bot may ask a move (default 200000)."),
+    ] = None,
 ) -> None:
     """Serve Amun-Re in the browser: a lobby, games against friends and bots, replays."""
     with reported_errors():
@@ -42,8 +63,9 @@ def serve_command(
 
         from karnak.server.app import create_app, database_url
 
+        settings = bot_settings(max_think, max_game_think, max_iterations)
         url = database_url(database)
-        app = create_app(url, bot_workers=bot_workers)
+        app = create_app(url, bot_workers=bot_workers, settings=settings)
         shown = url.split("@")[-1] if "@" in url else url  # never print a password
         typer.echo(f"Karnak on http://{host}:{port}/  (database: {shown})", err=True)
         # No per-message compression on the WebSocket: every seat gets a complete view
@@ -60,3 +82,59 @@ def serve_command(
             access_log=False,
             ws_per_message_deflate=False,
         )
+
+
+#: The bounds of ``--max-think`` (seconds): long enough to decide, short enough to answer.
+MAX_THINK_RANGE = (0.01, 600.0)
+#: The most ``--max-game-think`` may be (seconds).
+MAX_GAME_THINK = 3600.0
+#: The bounds of ``--max-iterations``.
+MAX_ITERATIONS_RANGE = (1, 10_000_000)
+
+
+def bot_settings(
+    max_think: str | None, max_game_think: str | None, max_iterations: int | None
+) -> ServerSettings:
+    """The server's settings with the bot limits given on the command line, each checked."""
+    from karnak.server.bot_limits import parse_duration
+    from karnak.server.limits import ServerSettings
+
+    def seconds(option: str, text: str) -> float:
+        try:
+            value = parse_duration(text)
+        except ValueError:
+            raise CliError(
+                f"{option}: cannot read the time {text!r}; write it like 10s, 2.5s or 500ms",
+                EXIT_USAGE,
+            ) from None
+        return value
+
+    defaults = ServerSettings()
+    think = defaults.max_think if max_think is None else seconds("--max-think", max_think)
+    low, high = MAX_THINK_RANGE
+    if not low <= think <= high:
+        raise CliError(f"--max-think must be between 10ms and 10min, not {max_think}", EXIT_USAGE)
+    game = (
+        defaults.max_game_think
+        if max_game_think is None
+        else seconds("--max-game-think", max_game_think)
+    )
+    if not 0 < game <= MAX_GAME_THINK:
+        raise CliError(
+            f"--max-game-think must be more than 0 and at most 60min, not {max_game_think}",
+            EXIT_USAGE,
+        )
+    if game < think:
+        raise CliError(
+            f"--max-game-think ({game:g}s) is less than --max-think ({think:g}s): no bot could "
+            "think its longest; raise --max-game-think or lower --max-think",
+            EXIT_USAGE,
+        )
+    iterations = defaults.max_iterations if max_iterations is None else max_iterations
+    low_it, high_it = MAX_ITERATIONS_RANGE
+    if not low_it <= iterations <= high_it:
+        raise CliError(
+            f"--max-iterations must be between {low_it} and {high_it}, not {iterations}",
+            EXIT_USAGE,
+        )
+    return replace(defaults, max_think=think, max_game_think=game, max_iterations=iterations)
