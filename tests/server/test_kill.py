@@ -1,4 +1,8 @@
-"""Kill the real server process mid-game (SIGKILL: no shutdown at all), start it again."""
+"""Kill the real server process mid-game (SIGKILL: no shutdown at all), start it again.
+
+Its bot workers must not outlive it: a killed server gets no chance to stop them, so each
+worker notices by itself that its server is gone.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from websockets.sync.client import connect
 
 from karnak.core import Rng
 
+from .processes import Proc, descendants, kill_all, needs_proc, wait_gone
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -25,7 +31,14 @@ def free_port() -> int:
         return port
 
 
-def serve(database: Path, port: int, log: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+def serve(
+    database: Path,
+    port: int,
+    log: Any = subprocess.DEVNULL,
+    *options: str,
+    workers: int = 1,
+) -> subprocess.Popen[bytes]:
+    """``karnak serve`` in a process of its own, with ``options`` added to its command line."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -37,7 +50,8 @@ def serve(database: Path, port: int, log: Any = subprocess.DEVNULL) -> subproces
             "--database",
             str(database),
             "--bot-workers",
-            "1",
+            str(workers),
+            *options,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -57,8 +71,19 @@ def wait_up(client: httpx.Client) -> None:
         time.sleep(0.1)
 
 
+def kill_and_check_workers(server: subprocess.Popen[bytes], seen: list[Proc]) -> None:
+    """SIGKILL ``server``; its worker processes (``seen`` and any left) must follow it."""
+    seen.extend(descendants(server.pid))
+    server.send_signal(signal.SIGKILL)
+    server.wait(timeout=10)
+    left = wait_gone(seen, timeout=20)
+    assert not left, f"bot workers outlived their killed server: {left}"
+
+
+@needs_proc
 def test_a_killed_server_restarts_with_nothing_lost(tmp_path: Path) -> None:
     database, port = tmp_path / "kill.sqlite3", free_port()
+    seen: list[Proc] = []  # every process found below a server, cleaned up at the end
     server = serve(database, port)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
@@ -95,8 +120,9 @@ def test_a_killed_server_restarts_with_nothing_lost(tmp_path: Path) -> None:
             before = [
                 client.get(f"/api/games/{game_id}", params={"token": t}).json() for t in tokens
             ]
-        server.send_signal(signal.SIGKILL)
-        server.wait(timeout=10)
+            workers = descendants(server.pid)
+            assert workers, "the heuristic bot moved, so a bot worker process was started"
+        kill_and_check_workers(server, seen)
         server = serve(database, port)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             wait_up(client)
@@ -108,9 +134,12 @@ def test_a_killed_server_restarts_with_nothing_lost(tmp_path: Path) -> None:
             for old, new in zip(before, after, strict=True):
                 assert new["version"] >= old["version"]
                 assert new["log"][: len(old["log"])] == old["log"]
+        kill_and_check_workers(server, seen)
     finally:
+        seen.extend(descendants(server.pid))
         server.kill()
         server.wait(timeout=10)
+        kill_all(seen)
 
 
 def test_the_server_log_never_shows_a_seat_token(tmp_path: Path) -> None:
