@@ -198,10 +198,14 @@ def test_corrected_board_is_validated_and_shown(tmp_path: Path) -> None:
         ),
         ("blue = [10]", "blue = [9]", "temple 1: square 9 is listed twice"),
         ("blue = [10]\n", "", "temple 1: squares [10] have no colour"),
-        ("hand_size = 4", "hand_size = 0", "constants.hand_size must be a positive whole number"),
+        ("hand_size = 4", "hand_size = 0", "constants.hand_size must be 4, not 0"),
         ('format = "karnak-aton-board/1"', 'format = "x"', "'format' must be"),
         ("number = 2", "number = 5", "the temples must be numbered 1 to 4 in order"),
-        ("bonus = { 12 = 2 }", "bonus = { 12 = 0 }", "bonus square 12 needs positive points"),
+        (
+            "bonus = { 12 = 2 }",
+            "bonus = { 12 = 0 }",
+            "the points of bonus square 12 must be between 1 and 20, not 0",
+        ),
         ("[constants]", "[constants", "is not valid TOML"),
         # shapes the reader does not check itself are still one clear line
         (

@@ -43,7 +43,7 @@ def test_corrected_file_is_validated_and_shown(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("fields = 3\n", "fields = -1\n", "'fields' must be at least 0"),
+        ("fields = 3\n", "fields = -1\n", "'fields' must be between 0 and 20, not -1"),
         ('half = "upper"', 'half = "middle"', '\'half\' must be "lower" or "upper"'),
         ("[constants]", "[constants", "is not valid TOML"),
         ('format = "karnak-amunre-board/1"', 'format = "x"', "'format' must be"),

@@ -77,7 +77,7 @@ def test_corrected_board_file_loads(tmp_path: Path) -> None:
     ("mutate", "message"),
     [
         (lambda d: d["provinces"]["ABU"].pop("fields"), r"\[provinces.ABU\]: missing 'fields'"),
-        (lambda d: d["provinces"]["ABU"].update(fields=-1), "at least 0"),
+        (lambda d: d["provinces"]["ABU"].update(fields=-1), "between 0 and 20, not -1"),
         (lambda d: d["provinces"]["ABU"].update(side="north"), "'side' must be"),
         (lambda d: d["provinces"]["ABU"].update(nile="yes"), "'nile' must be true or false"),
         (lambda d: d["provinces"]["ABU"].update(colour=1), "unknown field"),

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from karnak.core.datafile import read_toml
+from karnak.core.datafile import out_of_range, read_toml
 from karnak.core.errors import BoardDataError
 
 BOARD_FORMAT = "karnak-amunre-board/1"
@@ -51,6 +51,53 @@ PROVINCE_INT_FIELDS = (
     "temples",
 )
 PROVINCE_FIELDS = ("half", "side", "nile", *PROVINCE_INT_FIELDS)
+
+# The bounds of every figure, (lowest, highest). A corrected board is trusted data, but the
+# engine builds moves, decks and offers from these numbers (a card limit of 10**8 is 10**8
+# purchase moves, a starting gold of 10**9 as many offers), so each is held to a range
+# several times what any printing of the game could need (the shipped value is in the
+# comment). Together they keep a game's gold, and so its longest move list, in the
+# thousands.
+PROVINCE_BOUNDS = {
+    "card_limit": (0, 10),  # 4 at most
+    "fields": (0, 20),  # 5
+    "printed_farmers": (0, 20),  # 2
+    "bonus_cards": (0, 10),  # 2
+    "bonus_stones": (0, 10),  # 2
+    "bonus_gold": (0, 50),  # 12
+    "gold": (0, 30),  # 8
+    "caravan": (0, 30),  # 8
+    "temples": (0, 10),  # 2
+}
+CONSTANT_BOUNDS = {
+    "start_gold": (0, 100),  # 20
+    "start_builders": (0, 5),  # 1
+    "stones": (1, 200),  # 15
+    "kingdoms": (1, 3),  # 2
+    "rounds_per_kingdom": (1, 5),  # 3
+    "bonus_card_points": (0, 100),  # 3
+    "nile_side_points": (0, 100),  # 5
+    "complete_set_points": (0, 100),  # 3
+    "power_card_bonus_symbols": (0, 100),  # 7
+    "farmer_bonus_farmers": (0, 200),  # 9
+    "treasury_gold": (0, 50),  # 8
+    "theft_gold": (0, 30),  # 3
+    "sell_price": (0, 10),  # 1
+}
+#: Farmers in the supply, per edition (45 and 48).
+FARMER_BOUNDS = (1, 200)
+#: Cards of one power-card kind (8 at most).
+CARD_COUNT_BOUNDS = (1, 30)
+#: The lists of numbers: (fewest entries, most entries, lowest value, highest value).
+LIST_BOUNDS = {
+    "bid_spaces": (1, 20, 0, 200),  # 9 spaces, 0 to 36
+    # Offering totals can be negative (corrections), so the thresholds may be too.
+    "temple_thresholds": (1, 10, -200, 200),  # 3 thresholds, 2 to 22
+    "caravan_spaces": (1, 11, 1, 11),  # spaces 1 and 2 of the 4
+    "gold_ranking_points": (1, 5, 0, 100),  # 6, 4, 2
+}
+#: Provinces on the board: 15 are printed, and 15 is also what 5 players need.
+PROVINCE_COUNT_BOUNDS = (15, 40)
 
 
 @dataclass(frozen=True)
@@ -162,24 +209,31 @@ def _fail(where: str, message: str) -> BoardDataError:
     return BoardDataError(f"{where}: {message}")
 
 
-def _int(where: str, data: Mapping[str, Any], key: str, *, minimum: int = 0) -> int:
+def _int(where: str, data: Mapping[str, Any], key: str, bounds: tuple[int, int]) -> int:
+    """The whole number ``data[key]``, which must lie within ``bounds``."""
     if key not in data:
         raise _fail(where, f"missing {key!r}")
     value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _fail(where, f"{key!r} must be a whole number, not {value!r}")
-    if value < minimum:
-        raise _fail(where, f"{key!r} must be at least {minimum}, not {value}")
-    return value
+    problem = out_of_range(value, *bounds)
+    if problem is not None:
+        raise _fail(where, f"{key!r} {problem}")
+    result: int = value
+    return result
 
 
 def _int_list(where: str, data: Mapping[str, Any], key: str) -> tuple[int, ...]:
+    """The list of whole numbers ``data[key]``, its length and values within
+    :data:`LIST_BOUNDS`."""
+    fewest, most, low, high = LIST_BOUNDS[key]
     value = data.get(key)
     if not isinstance(value, list) or not value:
         raise _fail(where, f"{key!r} must be a non-empty list of whole numbers")
+    if not fewest <= len(value) <= most:
+        raise _fail(where, f"{key!r} must have {fewest} to {most} values, not {len(value):,}")
     for item in value:
-        if not isinstance(item, int) or isinstance(item, bool):
-            raise _fail(where, f"{key!r} must hold whole numbers, not {item!r}")
+        problem = out_of_range(item, low, high)
+        if problem is not None:
+            raise _fail(where, f"each value of {key!r} {problem}")
     return tuple(value)
 
 
@@ -198,7 +252,7 @@ def _province(where: str, name: str, data: Any) -> Province:
     nile = data.get("nile")
     if not isinstance(nile, bool):
         raise _fail(where, f"'nile' must be true or false, not {nile!r}")
-    ints = {key: _int(where, data, key) for key in PROVINCE_INT_FIELDS}
+    ints = {key: _int(where, data, key, PROVINCE_BOUNDS[key]) for key in PROVINCE_INT_FIELDS}
     confidence = {key: "printed" for key in PROVINCE_FIELDS}
     for level_key, level in (("one_source", "one source"), ("reconstructed", "reconstructed")):
         listed = data.get(level_key, [])
@@ -229,11 +283,20 @@ def parse_board(data: Mapping[str, Any], source: str = "built-in") -> Board:
     farmers = constants.get("farmers")
     if not isinstance(farmers, Mapping) or set(farmers) != {"2003", "2016"}:
         raise _fail(where, '\'farmers\' must give the supply for editions "2003" and "2016"')
-    farmer_supply = {ed: _int(where, farmers, ed, minimum=1) for ed in ("2003", "2016")}
+    farmer_supply = {ed: _int(where, farmers, ed, FARMER_BOUNDS) for ed in ("2003", "2016")}
+
+    def constant(key: str) -> int:
+        return _int(where, constants, key, CONSTANT_BOUNDS[key])
 
     raw_cards = data.get("power_cards")
     if not isinstance(raw_cards, list):
         raise _fail(source, "missing the [[power_cards]] list")
+    if len(raw_cards) > len(CARD_KINDS):  # fewer are named kind by kind below
+        raise _fail(
+            source,
+            f"power cards must list each of the {len(CARD_KINDS)} kinds once, not "
+            f"{len(raw_cards):,} entries",
+        )
     cards: list[CardKind] = []
     for index, raw in enumerate(raw_cards):
         cwhere = f"{source} power_cards[{index}]"
@@ -253,7 +316,7 @@ def parse_board(data: Mapping[str, Any], source: str = "built-in") -> Board:
                 id=kind,
                 name_2003=str(names[0]),
                 name_2016=str(names[1]),
-                count=_int(cwhere, raw, "count", minimum=1),
+                count=_int(cwhere, raw, "count", CARD_COUNT_BOUNDS),
                 phase=phase,
             )
         )
@@ -271,14 +334,29 @@ def parse_board(data: Mapping[str, Any], source: str = "built-in") -> Board:
     raw_provinces = data.get("provinces")
     if not isinstance(raw_provinces, Mapping) or not raw_provinces:
         raise _fail(source, "missing the [provinces.*] tables")
+    fewest, most = PROVINCE_COUNT_BOUNDS
+    if len(raw_provinces) < fewest:
+        raise _fail(
+            source, f"the board needs {fewest} provinces for 5 players, it has {len(raw_provinces)}"
+        )
+    if len(raw_provinces) > most:
+        raise _fail(
+            source, f"the board may have at most {most} provinces, not {len(raw_provinces):,}"
+        )
     provinces = tuple(
         _province(f"{source} [provinces.{name}]", str(name), raw)
         for name, raw in raw_provinces.items()
     )
-    if len(provinces) < 15:
-        raise _fail(source, f"the board needs 15 provinces for 5 players, it has {len(provinces)}")
+    rounds_per_kingdom = constant("rounds_per_kingdom")
+    if len(provinces) < 5 * rounds_per_kingdom:
+        # Each round brings out a province per player, and a kingdom's are not drawn again.
+        raise _fail(
+            where,
+            f"'rounds_per_kingdom' = {rounds_per_kingdom} needs {5 * rounds_per_kingdom} "
+            f"provinces for 5 players (one each a round), and the board has {len(provinces)}",
+        )
 
-    start_builders = _int(where, constants, "start_builders")
+    start_builders = constant("start_builders")
     builder = next(c for c in cards if c.id == "builder")
     if builder.count < 5 * start_builders:
         raise _fail(source, "there must be enough builder cards to deal to 5 players")
@@ -286,23 +364,23 @@ def parse_board(data: Mapping[str, Any], source: str = "built-in") -> Board:
         provinces=tuple(sorted(provinces, key=lambda p: p.name)),
         cards=tuple(cards),
         bid_spaces=bid_spaces,
-        start_gold=_int(where, constants, "start_gold"),
+        start_gold=constant("start_gold"),
         start_builders=start_builders,
-        stones=_int(where, constants, "stones", minimum=1),
+        stones=constant("stones"),
         farmers=farmer_supply,
-        kingdoms=_int(where, constants, "kingdoms", minimum=1),
-        rounds_per_kingdom=_int(where, constants, "rounds_per_kingdom", minimum=1),
+        kingdoms=constant("kingdoms"),
+        rounds_per_kingdom=rounds_per_kingdom,
         temple_thresholds=thresholds,
         caravan_spaces=_int_list(where, constants, "caravan_spaces"),
-        bonus_card_points=_int(where, constants, "bonus_card_points"),
-        nile_side_points=_int(where, constants, "nile_side_points"),
-        complete_set_points=_int(where, constants, "complete_set_points"),
+        bonus_card_points=constant("bonus_card_points"),
+        nile_side_points=constant("nile_side_points"),
+        complete_set_points=constant("complete_set_points"),
         gold_ranking_points=_int_list(where, constants, "gold_ranking_points"),
-        power_card_bonus_symbols=_int(where, constants, "power_card_bonus_symbols"),
-        farmer_bonus_farmers=_int(where, constants, "farmer_bonus_farmers"),
-        treasury_gold=_int(where, constants, "treasury_gold"),
-        theft_gold=_int(where, constants, "theft_gold"),
-        sell_price=_int(where, constants, "sell_price"),
+        power_card_bonus_symbols=constant("power_card_bonus_symbols"),
+        farmer_bonus_farmers=constant("farmer_bonus_farmers"),
+        treasury_gold=constant("treasury_gold"),
+        theft_gold=constant("theft_gold"),
+        sell_price=constant("sell_price"),
         source=source,
         raw=data,
     )

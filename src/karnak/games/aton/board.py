@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karnak.core.datafile import read_toml
+from karnak.core.datafile import out_of_range, read_toml, shown
 from karnak.core.errors import BoardDataError
 
 DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
@@ -28,6 +28,19 @@ CONSTANTS = (
 )
 CARD_VALUES = (1, 2, 3, 4)
 TEMPLES = 4
+#: The bounds of each constant, (lowest, highest), the shipped value in the comment. The
+#: engine builds piles, stocks and temples from these numbers, so each is held to a range
+#: several times the printed one. The hand is exactly four cards: one for each cartouche.
+CONSTANT_BOUNDS = {
+    "counters": (1, 100),  # 29 per player
+    "cards_per_value": (2, 50),  # 9; a tie at cartouche 2 needs cards left in the piles
+    "hand_size": (4, 4),  # 4
+    "kingdom_squares": (1, 50),  # 8
+    "win_points": (1, 200),  # 40
+    "squares_per_temple": (1, 50),  # 12
+}
+#: Points of a bonus square (1 or 2).
+BONUS_BOUNDS = (1, 20)
 
 
 @dataclass(frozen=True)
@@ -69,9 +82,10 @@ def parse_board(data: Mapping[str, Any], source: str = "data") -> Board:
         raise BoardDataError(f"{source}: a [constants] table is needed")
     values: dict[str, int] = {}
     for name in CONSTANTS:
-        value = constants.get(name)
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise BoardDataError(f"{source}: constants.{name} must be a positive whole number")
+        value: Any = constants.get(name)
+        problem = out_of_range(value, *CONSTANT_BOUNDS[name])
+        if problem is not None:
+            raise BoardDataError(f"{source}: constants.{name} {problem}")
         values[name] = value
     given = constants.get("confidence", {})
     if not isinstance(given, Mapping):
@@ -99,14 +113,18 @@ def parse_board(data: Mapping[str, Any], source: str = "data") -> Board:
         if not isinstance(bonus, Mapping):
             raise BoardDataError(f"{where}: bonus must be a table such as {{ 12 = 2 }}")
         for number, points in bonus.items():
-            if not str(number).isdigit():
-                raise BoardDataError(f"{where}: bonus square {number!r} is not a square number")
-            if not isinstance(points, int) or isinstance(points, bool) or points <= 0:
-                raise BoardDataError(f"{where}: bonus square {number} needs positive points")
+            digits = str(number)
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
+                raise BoardDataError(
+                    f"{where}: bonus square {shown(number)} is not a square number"
+                )
+            problem = out_of_range(points, *BONUS_BOUNDS)
+            if problem is not None:
+                raise BoardDataError(f"{where}: the points of bonus square {number} {problem}")
             listed.append((int(number), Square("bonus", points)))
         for number, square in listed:
             if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= size:
-                raise BoardDataError(f"{where}: square {number!r} is not between 1 and {size}")
+                raise BoardDataError(f"{where}: square {shown(number)} is not between 1 and {size}")
             if number in squares:
                 raise BoardDataError(f"{where}: square {number} is listed twice")
             squares[number] = square

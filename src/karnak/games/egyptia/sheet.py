@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karnak.core.datafile import read_toml
+from karnak.core.datafile import out_of_range, read_toml, shown
 from karnak.core.errors import BoardDataError
 
 DEFAULT_SHEET = Path(__file__).with_name("data") / "sheet.toml"
@@ -31,6 +31,32 @@ LETTERS_OF_CARDS = ("A", "B", "C", "D", "E")
 HEX_KINDS = {".": "plain", "S": "sacred", "O": "oasis"}
 
 Bundle = tuple[int, int, int, int]  # grain, diamond, stone, favor
+
+# The bounds of every figure, (lowest, highest), the shipped value in the comment. The engine
+# rolls the dice, lists the moves and sizes the sheets from these numbers, so each is held
+# to a range several times the printed one; a game ends at the latest when the map is full,
+# so the map's size bounds its length.
+DICE_BOUNDS = (1, 12)  # 6 dice
+SIDES_BOUNDS = (4, 100)  # d4 to d20; a face for each of the four columns at least
+RESOURCE_BOUNDS = (0, 20)  # one resource of a cost or a ship's gift: 2 at most
+STEP_COUNT_BOUNDS = (1, 10)  # 4 steps of productivity
+STEP_BOUNDS = (1, 20)  # +1 to +4
+SURCHARGE_BOUNDS = (0, 10)  # 1 or 2
+HEX_BOUNDS = (2, 100)  # 19 hexes
+MAP_ROWS = 26  # rows are lettered A to Z
+SHIP_BOUNDS = (0, 10)  # 3 ships
+DOT_BOUNDS = (1, 100)  # 18 or 12 dots on a track
+SCORING_BOUNDS = {
+    "favor_per_point": (1, 20),  # 2
+    "basic_per_favor": (1, 20),  # 3
+    "ship_points": (0, 100),  # 2
+    "pestilence_points": (0, 100),  # 2
+}
+RANK_COUNT_BOUNDS = (1, 20)  # 5 ranks
+RANK_BOUNDS = (0, 10_000)  # from 0 to 70 points
+CARD_COUNT_BOUNDS = (5, 100)  # 15 cards, at least one of each letter
+CARD_POINTS_BOUNDS = (0, 1_000)  # up to 189
+CARD_POINTS_COUNT = 100  # values of one card: 18 at most
 
 
 @dataclass(frozen=True)
@@ -177,10 +203,20 @@ class Sheet:
 
 
 # ------------------------------------------------------------------------------ parsing
-def _int(value: Any, where: str, *, low: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise BoardDataError(f"{where} must be a whole number of at least {low}")
-    return value
+def _int(value: Any, where: str, bounds: tuple[int, int]) -> int:
+    """``value`` as a whole number within ``bounds``; ``where`` names it in the error."""
+    problem = out_of_range(value, *bounds)
+    if problem is not None:
+        raise BoardDataError(f"{where} {problem}")
+    result: int = value
+    return result
+
+
+def _count(items: list[Any] | Mapping[str, Any], where: str, bounds: tuple[int, int]) -> None:
+    """Refuse a list (or table) with fewer or more entries than ``bounds`` allow."""
+    low, high = bounds
+    if not low <= len(items) <= high:
+        raise BoardDataError(f"{where} must have {low} to {high} entries, not {len(items):,}")
 
 
 def _bundle(data: Any, where: str) -> Bundle:
@@ -189,13 +225,14 @@ def _bundle(data: Any, where: str) -> Bundle:
     unknown = set(data) - set(RESOURCES)
     if unknown:
         raise BoardDataError(f"{where}: unknown resource(s) {', '.join(sorted(unknown))}")
-    g, d, s, f = (_int(data.get(name, 0), f"{where}.{name}") for name in RESOURCES)
+    g, d, s, f = (_int(data.get(name, 0), f"{where}.{name}", RESOURCE_BOUNDS) for name in RESOURCES)
     return (g, d, s, f)
 
 
-def _range(text: Any, where: str) -> list[int]:
+def _range(text: Any, where: str) -> tuple[int, int]:
+    """The lowest and highest die value ``text`` names (``4`` or ``"1-3"``)."""
     if isinstance(text, int) and not isinstance(text, bool):
-        return [text]
+        return text, text
     if not isinstance(text, str) or not text.strip():
         raise BoardDataError(f'{where} must be a value or a range such as "1-3"')
     low, dash, high = text.strip().partition("-")
@@ -203,20 +240,23 @@ def _range(text: Any, where: str) -> list[int]:
         a = int(low)
         b = int(high) if dash else a
     except ValueError as exc:
-        raise BoardDataError(f'{where}: cannot read {text!r} as a range such as "1-3"') from exc
+        raise BoardDataError(
+            f'{where}: cannot read {shown(text)} as a range such as "1-3"'
+        ) from exc
     if b < a:
-        raise BoardDataError(f"{where}: the range {text!r} runs backwards")
-    return list(range(a, b + 1))
+        raise BoardDataError(f"{where}: the range {shown(text)} runs backwards")
+    return a, b
 
 
 def _dice(data: Any, source: str, confidence: dict[str, str]) -> tuple[Die, ...]:
     if not isinstance(data, list) or not data:
         raise BoardDataError(f"{source}: [[dice]] entries are needed, one per die")
+    _count(data, f"{source}: [[dice]]", DICE_BOUNDS)
     dice = []
     for entry in data:
         if not isinstance(entry, Mapping):
             raise BoardDataError(f"{source}: each [[dice]] entry must be a table")
-        sides = _int(entry.get("die"), f"{source}: dice.die", low=2)
+        sides = _int(entry.get("die"), f"{source}: dice.die", SIDES_BOUNDS)
         where = f"{source}: d{sides}"
         building = entry.get("building")
         if building not in (*BUILDINGS, WILD):
@@ -225,7 +265,14 @@ def _dice(data: Any, source: str, confidence: dict[str, str]) -> tuple[Die, ...]
             )
         columns: dict[int, int] = {}
         for index, name in enumerate(RESOURCES):
-            for value in _range(entry.get(name), f"{where}.{name}"):
+            text = entry.get(name)
+            low, high = _range(text, f"{where}.{name}")
+            if low < 1 or high > sides:  # checked before the values are listed one by one
+                raise BoardDataError(
+                    f"{where}: the columns must cover the values 1 to {sides} once, and "
+                    f"{name} = {shown(text)} goes past them"
+                )
+            for value in range(low, high + 1):
                 if value in columns:
                     raise BoardDataError(f"{where}: the value {value} is in two columns")
                 columns[value] = index
@@ -241,6 +288,8 @@ def _dice(data: Any, source: str, confidence: dict[str, str]) -> tuple[Die, ...]
 def _map(data: Any, source: str) -> tuple[tuple[Hex, ...], str]:
     if not isinstance(data, Mapping) or not isinstance(data.get("rows"), list):
         raise BoardDataError(f"{source}: [map] needs rows = [ ... ] drawn with O, S and .")
+    if len(data["rows"]) > MAP_ROWS:
+        raise BoardDataError(f"{source}: the map may have at most {MAP_ROWS} rows")
     hexes: list[Hex] = []
     parity: int | None = None
     for row, line in enumerate(data["rows"]):
@@ -263,15 +312,17 @@ def _map(data: Any, source: str) -> tuple[tuple[Hex, ...], str]:
                     "half a hex (one character) from the next"
                 )
             place += 1
+            if len(hexes) == HEX_BOUNDS[1]:
+                raise BoardDataError(
+                    f"{source}: the map may have at most {HEX_BOUNDS[1]} hexes; it has more"
+                )
             label = f"{chr(ord('A') + row)}{place}"
             hexes.append(Hex(label, col, row, HEX_KINDS[char]))
     oases = [h for h in hexes if h.kind == "oasis"]
     if len(oases) != 1:
         raise BoardDataError(f"{source}: the map needs exactly one Oasis (O), not {len(oases)}")
-    if len(hexes) < 2:
+    if len(hexes) < HEX_BOUNDS[0]:
         raise BoardDataError(f"{source}: the map needs hexes to build on")
-    if len(data["rows"]) > 26:
-        raise BoardDataError(f"{source}: the map may have at most 26 rows")
     river = data.get("river", "top")
     if river not in ("top", "bottom"):
         raise BoardDataError(f'{source}: map.river must be "top" or "bottom"')
@@ -283,6 +334,7 @@ def _cards(data: Any, source: str, confidence: dict[str, str]) -> tuple[Card, ..
 
     if not isinstance(data, list):
         raise BoardDataError(f"{source}: [[cards]] entries are needed")
+    _count(data, f"{source}: [[cards]]", CARD_COUNT_BOUNDS)
     cards = []
     for entry in data:
         if not isinstance(entry, Mapping):
@@ -300,7 +352,8 @@ def _cards(data: Any, source: str, confidence: dict[str, str]) -> tuple[Card, ..
         needed = RULES[rule].points
         if needed and len(points) != needed:
             raise BoardDataError(f"{where}: the rule {rule} takes {needed} point value(s)")
-        values = tuple(_int(p, f"{where}.points") for p in points)
+        _count(points, f"{where}.points", (1, CARD_POINTS_COUNT))
+        values = tuple(_int(p, f"{where}.points", CARD_POINTS_BOUNDS) for p in points)
         confidence[f"card.{card_id}"] = str(entry.get("confidence", "printed"))
         cards.append(Card(card_id, str(rule), values, str(entry.get("text", "")), ""))
     ids = [c.id for c in cards]
@@ -345,12 +398,14 @@ def parse_sheet(data: Mapping[str, Any], source: str = "data") -> Sheet:
     prod = data.get("productivity")
     if not isinstance(prod, Mapping) or not isinstance(prod.get("steps"), list):
         raise BoardDataError(f"{source}: [productivity] needs steps = [1, 2, 3, 4]")
-    steps = tuple(_int(s, f"{source}: productivity.steps", low=1) for s in prod["steps"])
+    _count(prod["steps"], f"{source}: productivity.steps", STEP_COUNT_BOUNDS)
+    steps = tuple(_int(s, f"{source}: productivity.steps", STEP_BOUNDS) for s in prod["steps"])
     hexes, river = _map(data.get("map"), source)
     confidence["map"] = str((data.get("map") or {}).get("confidence", "printed"))
     ships_data = data.get("ships", [])
     if not isinstance(ships_data, list):
         raise BoardDataError(f"{source}: [[ships]] entries must be tables")
+    _count(ships_data, f"{source}: [[ships]]", SHIP_BOUNDS)
     ships = []
     for number, entry in enumerate(ships_data, start=1):
         if not isinstance(entry, Mapping) or entry.get("number") != number:
@@ -366,9 +421,9 @@ def parse_sheet(data: Mapping[str, Any], source: str = "data") -> Sheet:
         where = f"{source}: tracks.{name}"
         if not isinstance(track, Mapping):
             raise BoardDataError(f"{where} must be a table such as {{ dots = 18, start = 1 }}")
-        n = _int(track.get("dots"), f"{where}.dots", low=1)
-        s = _int(track.get("start", 0), f"{where}.start")
-        r = _int(track.get("red", 0), f"{where}.red")
+        n = _int(track.get("dots"), f"{where}.dots", DOT_BOUNDS)
+        s = _int(track.get("start", 0), f"{where}.start", (0, n))
+        r = _int(track.get("red", 0), f"{where}.red", (0, n))
         if s >= n - r + 1 and r:
             raise BoardDataError(f"{where}: the starting dots may not reach the red dots")
         if s > n or r > n:
@@ -383,37 +438,45 @@ def parse_sheet(data: Mapping[str, Any], source: str = "data") -> Sheet:
     ranks_data = data.get("ranks", [])
     if not isinstance(ranks_data, list) or not ranks_data:
         raise BoardDataError(f"{source}: [[ranks]] entries are needed (solo builder status)")
+    _count(ranks_data, f"{source}: [[ranks]]", RANK_COUNT_BOUNDS)
     ranks = []
     for entry in ranks_data:
         if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
             raise BoardDataError(f"{source}: each [[ranks]] entry needs a name and from")
-        ranks.append(Rank(entry["name"], _int(entry.get("from"), f"{source}: ranks.from")))
+        low = _int(entry.get("from"), f"{source}: ranks.from", RANK_BOUNDS)
+        ranks.append(Rank(entry["name"], low))
     if [r.low for r in ranks] != sorted(r.low for r in ranks):
         raise BoardDataError(f"{source}: the ranks must be listed from the lowest score up")
     cards = _cards(data.get("cards"), source, confidence)
 
-    def figure(table: Mapping[str, Any], name: str, where: str, low: int = 0) -> int:
-        return _int(table.get(name), f"{source}: {where}.{name}", low=low)
+    def figure(table: Mapping[str, Any], name: str, where: str, bounds: tuple[int, int]) -> int:
+        return _int(table.get(name), f"{source}: {where}.{name}", bounds)
 
     return Sheet(
         dice=dice,
         costs=costs,
         productivity=productivity,
         steps=steps,
-        wild_favor=figure(sur, "wild_favor", "surcharges"),
-        sacred_favor=figure(sur, "sacred_site_favor", "surcharges"),
-        mound_basic=figure(sur, "burial_mound_basic", "surcharges"),
-        mound_favor=figure(sur, "burial_mound_favor", "surcharges"),
+        wild_favor=figure(sur, "wild_favor", "surcharges", SURCHARGE_BOUNDS),
+        sacred_favor=figure(sur, "sacred_site_favor", "surcharges", SURCHARGE_BOUNDS),
+        mound_basic=figure(sur, "burial_mound_basic", "surcharges", SURCHARGE_BOUNDS),
+        mound_favor=figure(sur, "burial_mound_favor", "surcharges", SURCHARGE_BOUNDS),
         hexes=hexes,
         river=river,
         ships=tuple(ships),
         dots=(dots[0], dots[1], dots[2], dots[3]),
         start=(start[0], start[1], start[2], start[3]),
         red=(red[0], red[1], red[2], red[3]),
-        favor_per_point=figure(scoring, "favor_per_point", "scoring", 1),
-        basic_per_favor=figure(scoring, "basic_per_favor", "scoring", 1),
-        ship_points=figure(scoring, "ship_points", "scoring"),
-        pestilence_points=figure(scoring, "pestilence_points", "scoring"),
+        favor_per_point=figure(
+            scoring, "favor_per_point", "scoring", SCORING_BOUNDS["favor_per_point"]
+        ),
+        basic_per_favor=figure(
+            scoring, "basic_per_favor", "scoring", SCORING_BOUNDS["basic_per_favor"]
+        ),
+        ship_points=figure(scoring, "ship_points", "scoring", SCORING_BOUNDS["ship_points"]),
+        pestilence_points=figure(
+            scoring, "pestilence_points", "scoring", SCORING_BOUNDS["pestilence_points"]
+        ),
         ranks=tuple(ranks),
         cards=cards,
         confidence=confidence,
