@@ -21,7 +21,10 @@ from karnak.core import available_games, get_game
 
 app = typer.Typer(
     name="karnak",
-    help="Karnak: Egyptian board games in the terminal, with bots and replayable records.",
+    help=(
+        "Karnak: Amun-Re, Aton and Egyptia in the terminal or the browser, with bots and "
+        "replayable records."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -77,4 +80,4 @@ def main(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
 ) -> None:
-    """Karnak: Egyptian board games in the terminal, with bots and replayable records."""
+    """Karnak: Amun-Re, Aton and Egyptia in the terminal or the browser, with bots."""

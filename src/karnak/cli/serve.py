@@ -53,7 +53,7 @@ def serve_command(
         typer.Option(help="Most search iterations a bot may ask a move (default 200000)."),
     ] = None,
 ) -> None:
-    """Serve Amun-Re in the browser: a lobby, games against friends and bots, replays."""
+    """Serve Amun-Re, Aton and Egyptia in the browser, against friends and bots, with replays."""
     with reported_errors():
         if not 0 < port < 65536:
             raise CliError(f"--port must be between 1 and 65535, not {port}")
