@@ -20,8 +20,9 @@ from karnak.cli.common import (
     reported_errors,
     seat_style,
 )
+from karnak.cli.records import load_record
 from karnak.cli.render import renderer_for
-from karnak.core import GameRecord, State, replay
+from karnak.core import State, replay
 
 
 def replay_command(
@@ -37,7 +38,7 @@ def replay_command(
     """Replay a saved game, check every move, and show its log and scores."""
     console = make_console()
     with reported_errors():
-        record = GameRecord.load(file)
+        record, _ = load_record(file)
         state = replay(record)
         game = state.game
         if seat is not None and not 0 <= seat < len(state.players):
