@@ -17,6 +17,8 @@ terminal has been passed on, so nobody sees another's hand or sealed choice.
 from __future__ import annotations
 
 import secrets
+import shlex
+import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,6 +93,9 @@ DEFAULT_THINK = "1s"
 MOVES_SHOWN = 120
 #: Log lines repeated when a saved game is resumed, to remind the player where it stood.
 RESUME_CONTEXT = 12
+#: The folder (under the current one) where games are saved unless ``--save`` says where:
+#: a checkout's ``.gitignore`` lists it, so playing leaves no untracked files about.
+RECORDS_DIR = "records"
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "h", "?"})
@@ -108,9 +113,16 @@ class LineReader:
         self.stream = stream
 
     def read(self, prompt: Text) -> str | None:
-        """The next answer without its newline, or ``None`` at the end of input."""
+        """The next answer without its newline, or ``None`` at the end of input.
+
+        A process started with its input closed (``karnak play 0<&-``) has no
+        ``sys.stdin`` at all; that is the end of input too, so the game is saved as usual.
+        """
         stream = self.stream if self.stream is not None else sys.stdin
         self.console.print(prompt, end="")
+        if stream is None or stream.closed:
+            self.console.print()
+            return None
         if _isatty(stream) and stream is sys.stdin:
             try:
                 return input()
@@ -131,6 +143,40 @@ def _isatty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def default_save_dir() -> Path:
+    """Where a game is saved when nobody says: ``records/`` under the current folder."""
+    return Path.cwd() / RECORDS_DIR
+
+
+def runnable_karnak() -> str:
+    """The way to start this very ``karnak`` again, as a line a person can paste.
+
+    ``karnak`` when that name on the PATH is this program. Otherwise its own path: after
+    ``make play`` (or ``.venv/bin/karnak play``) the virtualenv is not on the PATH, and a
+    bare ``karnak`` in the printed resume command would not be found.
+    """
+    program = _this_program()
+    if program is None:
+        return "karnak"
+    on_path = shutil.which("karnak")
+    try:
+        if on_path is not None and Path(on_path).samefile(program):
+            return "karnak"
+    except OSError:
+        pass
+    return shlex.quote(str(program))
+
+
+def _this_program() -> Path | None:
+    """The ``karnak`` script running now (absolute), or that of the running interpreter's
+    environment when Karnak was started some other way (a test runner, ``python -c``)."""
+    started = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if started is not None and started.stem == "karnak" and started.is_file():
+        return started.absolute()
+    beside = Path(sys.executable).parent / "karnak"
+    return beside.absolute() if beside.is_file() else None
 
 
 class _Stop(Exception):
@@ -156,7 +202,7 @@ class PlaySession:
     reader: LineReader
     renderer: GameRenderer
     save_path: Path | None = None
-    save_dir: Path = field(default_factory=Path.cwd)
+    save_dir: Path = field(default_factory=default_save_dir)
     meta: dict[str, Any] = field(default_factory=dict)
     #: Log lines each person has already been shown (by seat).
     seen: dict[int, int] = field(default_factory=dict)
@@ -390,12 +436,18 @@ class PlaySession:
 
     # ------------------------------------------------------------------ stopping
     def _save(self, record: GameRecord) -> Path:
-        """Write ``record`` where asked, or somewhere else if that fails: never lose a game."""
+        """Write ``record`` where asked, or somewhere else if that fails: never lose a game.
+
+        The folder for saved games (:attr:`save_dir`) is made when first needed; a path
+        given with ``--save`` is used as it is.
+        """
         stem = f"{self.game.name}-seed{self.state.seed}"
         candidates = [self.save_path] if self.save_path is not None else []
         candidates += [fresh_path(self.save_dir, stem), fresh_path(Path(gettempdir()), stem)]
         for path in candidates:
             try:
+                if path.parent == self.save_dir:
+                    path.parent.mkdir(parents=True, exist_ok=True)
                 save_record(record, path, self.meta)
             except OSError as exc:
                 self._complain(f"Cannot write {path}: {exc.strerror or exc}")
@@ -406,7 +458,7 @@ class PlaySession:
     def _save_and_explain(self, why: str) -> Path:
         path = self._save(self.state.record())
         # A corrected board travels in the record, so the hint needs no --board.
-        resume = f"karnak play {self.game.name} --resume {path}"
+        resume = f"{runnable_karnak()} play {self.game.name} --resume {shlex.quote(str(path))}"
         self.console.print(Text(f"Stopped: {why}. The game is saved in {path}.", style="bold"))
         self.console.print(Text("Resume it with:  ") + Text(resume, style="bold green"))
         return path
@@ -424,7 +476,7 @@ class PlaySession:
         path = self._save(record)
         self.console.print(
             Text(f"The record is saved in {path}; watch it again with ")
-            + Text(f"karnak replay {path}", style="bold green")
+            + Text(f"{runnable_karnak()} replay {shlex.quote(str(path))}", style="bold green")
         )
         return path
 
@@ -543,7 +595,10 @@ def play_command(
     ] = None,
     save: Annotated[
         Path | None,
-        typer.Option(help="Where to save the record (default: a new file here, or --resume's)."),
+        typer.Option(
+            help=f"Where to save the record (default: a new file in {RECORDS_DIR}/ under the "
+            "current folder, or --resume's).",
+        ),
     ] = None,
 ) -> None:
     """Play a game against bots in the terminal."""
