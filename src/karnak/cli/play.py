@@ -16,6 +16,7 @@ terminal has been passed on, so nobody sees another's hand or sealed choice.
 
 from __future__ import annotations
 
+import os
 import secrets
 import shlex
 import shutil
@@ -173,10 +174,11 @@ def _this_program() -> Path | None:
     """The ``karnak`` script running now (absolute), or that of the running interpreter's
     environment when Karnak was started some other way (a test runner, ``python -c``)."""
     started = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    # abspath, not resolve(): `..` is tidied away but the virtualenv's links are kept.
     if started is not None and started.stem == "karnak" and started.is_file():
-        return started.absolute()
+        return Path(os.path.abspath(started))
     beside = Path(sys.executable).parent / "karnak"
-    return beside.absolute() if beside.is_file() else None
+    return Path(os.path.abspath(beside)) if beside.is_file() else None
 
 
 class _Stop(Exception):
