@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from karnak.cli.main import app
-from karnak.cli.records import MAX_RECORD_BYTES
+from karnak.core.record import MAX_RECORD_BYTES
 from karnak.games.amunre.board import default_board_text
 
 #: The ``karnak`` script of the environment the tests run in (``.venv/bin/karnak``).

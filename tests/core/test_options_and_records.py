@@ -118,3 +118,23 @@ def test_claimed_result_is_checked_on_replay() -> None:
     record.result = {"scores": [s + 1 for s in state.scores()]}
     with pytest.raises(RecordError, match="claims scores"):
         replay(record)
+
+
+def test_loading_a_file_that_is_no_record_is_one_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every caller of GameRecord.load gets the CLI's protections: binary files, JSON nested
+    too deeply and files over the size limit are RecordErrors, never tracebacks."""
+    import pytest
+
+    from karnak.core import GameRecord, RecordError
+    from karnak.core.record import MAX_RECORD_BYTES
+
+    binary = tmp_path / "picture.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe" * 10)
+    nested = tmp_path / "deep.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as handle:
+        handle.truncate(MAX_RECORD_BYTES + 1)
+    for path, words in ((binary, "UTF-8"), (nested, "nested too deeply"), (huge, "MB")):
+        with pytest.raises(RecordError, match=words):
+            GameRecord.load(path)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from karnak.core.datafile import FileTooLargeError, read_at_most
 from karnak.core.errors import (
     IllegalActionError,
     InvalidActionTextError,
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from karnak.core.state import State
 
 RECORD_FORMAT = "karnak-record/1"
+#: The largest record file read. A finished game of 99 Egyptia builders is well under 1 MB;
+#: anything over this is not a record, and is refused without being read.
+MAX_RECORD_BYTES = 20_000_000
 
 
 @dataclass
@@ -111,15 +115,41 @@ class GameRecord:
 
     @staticmethod
     def load(path: str | Path) -> GameRecord:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path} is not valid JSON: {exc}") from exc
-        return GameRecord.from_json(data)
+        """The record in the file at ``path`` (any bad file is a RecordError in one line)."""
+        return GameRecord.from_json(read_record_json(path))
+
+
+def read_record_json(path: str | Path) -> Any:
+    """The JSON value in the record file at ``path``, or a :class:`RecordError` in one line.
+
+    Anything may be handed to ``replay`` or ``--resume``: a picture, a log file, a stream
+    without end, JSON nested a hundred thousand deep. The file is read only up to
+    :data:`MAX_RECORD_BYTES`, and every way the text can fail to be JSON (not UTF-8, too
+    deep for the parser, a number too long to convert) is named as such.
+    """
+    try:
+        raw = read_at_most(Path(path), MAX_RECORD_BYTES, "record file")
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except FileTooLargeError as exc:
+        raise RecordError(str(exc)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"{path} is not a text file in UTF-8 (byte {exc.start + 1} cannot be read), so it "
+            "is not a game record"
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError(f"{path} is not a game record: its JSON is nested too deeply") from None
+    except MemoryError:
+        raise RecordError(f"{path} is too large to read as a game record") from None
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise RecordError(f"{path} is not valid JSON: {exc}") from None
 
 
 def replay(record: GameRecord, *, check_result: bool = True) -> State:
