@@ -870,3 +870,25 @@ def test_final_tie_on_points_and_pyramids_goes_to_most_stones(scenario):
     sc2.pyramids("ABU", 1)
     sc2.scoring(6, 1)
     assert sc2.state.winners() == [RED, BLUE]
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 3])
+def test_expert_provinces_deal_one_card_a_round_on_a_corrected_board(rounds):
+    """Expert rules hand each seat one province card per round of the kingdom: three on the
+    printed board, and as many as a corrected board's kingdoms have rounds (a board of two
+    rounds a kingdom crashed when three were dealt)."""
+    import copy
+
+    from karnak.games.amunre.board import parse_board
+
+    raw = copy.deepcopy(dict(GAME.board.raw))
+    raw["constants"] = dict(raw["constants"], rounds_per_kingdom=rounds)
+    game = GAME.with_board(parse_board(raw, source="test"))
+    for players in (3, 4):
+        state = game.new_state(players, seed=rounds, options={"expert_provinces": True})
+        assert all(len(hand) == rounds for hand in state.prov_hand)
+        rng = random.Random(rounds)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        assert state.round == 2 * rounds

@@ -222,7 +222,7 @@ class AmunReState(State):
         self.province_deck = provinces
         self.prov_hand: list[list[int]] = [[] for _ in range(n)]
         if self.expert:
-            self._deal_province_hands(provinces[: 3 * n])
+            self._deal_province_hands(provinces[: self.board.rounds_per_kingdom * n])
             self.province_deck = []
         self.start = self.rng.below(n)
         self.current = self.start
@@ -263,8 +263,11 @@ class AmunReState(State):
         self._start_round()
 
     def _deal_province_hands(self, cards: list[int]) -> None:
+        """Expert rules: one province card a round of the kingdom for each seat (three on the
+        printed board; a corrected board with other rounds deals accordingly)."""
+        k = self.board.rounds_per_kingdom
         for s in range(self.n):
-            self.prov_hand[s] = sorted(cards[3 * s : 3 * s + 3])
+            self.prov_hand[s] = sorted(cards[k * s : k * s + k])
             if self.log.enabled:
                 self.log.add(
                     "{player} is dealt {provinces}.",
