@@ -6,6 +6,7 @@ starts; the settings the application would run with are read from it.
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
@@ -26,7 +27,15 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 
 def serve(tmp_path: Any, *options: str) -> Any:
-    return runner.invoke(app, ["serve", "--database", str(tmp_path / "k.sqlite3"), *options])
+    command = ["serve", "--port", str(free_port()), "--database", str(tmp_path / "k.sqlite3")]
+    return runner.invoke(app, [*command, *options])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def test_the_defaults_are_the_servers_own(served: list[Any], tmp_path: Any) -> None:

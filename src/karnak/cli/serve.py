@@ -7,6 +7,7 @@ PostgreSQL); migrations are applied at start, and running games resume where the
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
@@ -52,6 +53,18 @@ def serve_command(
         int | None,
         typer.Option(help="Most search iterations a bot may ask a move (default 200000)."),
     ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option(help="Games running at once; more are refused (default 500)."),
+    ] = None,
+    creates_per_minute: Annotated[
+        int | None,
+        typer.Option(help="Games one client may create a minute (default 20)."),
+    ] = None,
+    moves_per_minute: Annotated[
+        int | None,
+        typer.Option(help="Moves one client may send a minute (default 600)."),
+    ] = None,
 ) -> None:
     """Serve Amun-Re, Aton and Egyptia in the browser, against friends and bots, with replays."""
     with reported_errors():
@@ -62,11 +75,25 @@ def serve_command(
         import uvicorn
 
         from karnak.server.app import create_app, database_url
+        from karnak.server.db import DatabaseProblem, check_database
 
-        settings = bot_settings(max_think, max_game_think, max_iterations)
+        settings = replace(
+            bot_settings(max_think, max_game_think, max_iterations),
+            **counted_limits(
+                max_running_games=("--max-games", max_games),
+                creates_per_minute=("--creates-per-minute", creates_per_minute),
+                moves_per_minute=("--moves-per-minute", moves_per_minute),
+            ),
+        )
         url = database_url(database)
-        app = create_app(url, bot_workers=bot_workers, settings=settings)
         shown = url.split("@")[-1] if "@" in url else url  # never print a password
+        check_port(host, port)
+        try:
+            check_database(url, shown)
+        except DatabaseProblem as exc:
+            raise CliError(str(exc)) from None
+        show_server_log()
+        app = create_app(url, bot_workers=bot_workers, settings=settings)
         typer.echo(f"Karnak on http://{host}:{port}/  (database: {shown})", err=True)
         # No per-message compression on the WebSocket: every seat gets a complete view
         # (about 30 KB) after every move, and compressing each one for each listener was the
@@ -138,3 +165,59 @@ def bot_settings(
             EXIT_USAGE,
         )
     return replace(defaults, max_think=think, max_game_think=game, max_iterations=iterations)
+
+
+#: The bounds of the counted limits (``--max-games``, the per-minute rates).
+COUNT_RANGE = (1, 1_000_000)
+
+
+def counted_limits(**given: tuple[str, int | None]) -> dict[str, int]:
+    """The counted limits given on the command line (setting name -> value), each checked;
+    those not given keep their defaults."""
+    low, high = COUNT_RANGE
+    chosen: dict[str, int] = {}
+    for setting, (option, value) in given.items():
+        if value is None:
+            continue
+        if not low <= value <= high:
+            raise CliError(f"{option} must be between {low} and {high:,}, not {value}", EXIT_USAGE)
+        chosen[setting] = value
+    return chosen
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse in one line a port that is taken (uvicorn would print the banner, then fail
+    with its own log lines)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise CliError(f"--host {host}: cannot listen there ({exc.strerror or exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                why = "is already in use" if exc.errno == errno.EADDRINUSE else "is not allowed"
+                raise CliError(
+                    f"port {port} on {host} {why}: is another server running? "
+                    "Choose another with --port (make serve PORT=8080)"
+                ) from None
+            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def show_server_log() -> None:
+    """The server's own lines (games that cannot be loaded, loading done) on standard error,
+    one line each."""
+    import logging
+
+    logger = logging.getLogger("karnak.server")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("karnak: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
