@@ -47,7 +47,7 @@ bench: setup  ## engine speed against OpenSpiel references (installs the bench e
 	$(BIN)/python bench/engine.py
 
 bench-server: setup  ## 200 concurrent games against a real server: latency, errors, lost moves
-	$(BIN)/python bench/server_load.py --games 200 --pause 2 1
+	$(BIN)/python bench/server_load.py --games 200 --pause 2 1 --synchronous FULL NORMAL
 
 golden: setup  ## rewrite the golden playthroughs after an intended rules change
 	$(BIN)/python tests/golden/regenerate.py

@@ -63,13 +63,22 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, database: Path, log: Any) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, database: Path, log: Any, synchronous: str = "FULL"
+) -> subprocess.Popen[bytes]:
     """The server in its own process; its log goes to a file (a pipe nobody reads would
-    fill up and stop the server)."""
+    fill up and stop the server). The load comes from one client, so the per-client rate
+    limits are lifted; ``synchronous`` is SQLite's commit mode (FULL as shipped; NORMAL to
+    measure what durable commits cost)."""
+    start = (
+        "import karnak.server.db as db; "
+        f"db.SQLITE_SYNCHRONOUS = {synchronous!r}; "
+        "from karnak.cli.main import app; app()"
+    )
     command = [
         sys.executable,
         "-c",
-        "from karnak.cli.main import app; app()",
+        start,
         "serve",
         "--port",
         str(port),
@@ -77,6 +86,12 @@ def start_server(port: int, database: Path, log: Any) -> subprocess.Popen[bytes]
         str(database),
         "--bot-workers",
         "0",
+        "--creates-per-minute",
+        "1000000",
+        "--moves-per-minute",
+        "1000000",
+        "--max-games",
+        "100000",
     ]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -275,13 +290,15 @@ async def run(games: int, moves: int, pause: float, port: int) -> dict[str, Any]
     }
 
 
-def measure(games: int, moves: int, pause: float) -> tuple[dict[str, Any], list[str]]:
+def measure(
+    games: int, moves: int, pause: float, synchronous: str = "FULL"
+) -> tuple[dict[str, Any], list[str]]:
     """One run against a fresh server: the report and the server log's error lines."""
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         log_path = Path(folder) / "server.log"
         with log_path.open("wb") as log:
-            server = start_server(port, Path(folder) / "load.sqlite3", log)
+            server = start_server(port, Path(folder) / "load.sqlite3", log, synchronous)
             try:
                 report = asyncio.run(run(games, moves, pause, port))
             finally:
@@ -316,16 +333,26 @@ def main() -> int:
         default=[2.0, 1.0],
         help="mean seconds a player waits before each move; several values: one run each",
     )
+    parser.add_argument(
+        "--synchronous",
+        nargs="+",
+        default=["FULL"],
+        choices=["FULL", "NORMAL"],
+        help="SQLite commit modes to run (FULL: durable, as shipped; NORMAL: the reference)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     clean = True
-    for pause in args.pause:
-        report, server_errors = measure(args.games, args.moves, pause)
+    runs = [(pause, mode) for pause in args.pause for mode in args.synchronous]
+    for pause, mode in runs:
+        report, server_errors = measure(args.games, args.moves, pause, mode)
+        report["synchronous"] = mode
         clean = clean and not server_errors and not report["errors"] and not report["lost_actions"]
         if args.json:
             print(json.dumps(report))
             continue
         print(
+            f"[synchronous={mode}] "
             f"{report['games']} concurrent games, a move every {pause:g} s on average: "
             f"{report['actions']} actions in {report['seconds']} s = "
             f"{report['actions_per_second']} actions/s; submission to broadcast "
