@@ -12,20 +12,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import re
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.bots.base import available_bots
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
 from karnak.server.boards import PAGES
+from karnak.server.errors import error_responses, shorten
+from karnak.server.http_limits import RateLimits
+from karnak.server.inputs import Action, Options, SeatName, Version, Word
 from karnak.server.limits import LimitError
 from karnak.server.rooms import Room, SubmitError
 from karnak.server.service import (
     DEFAULT_BOT,
+    MAX_TURN_TIMER,
     ForbiddenError,
     GameService,
     GameUnavailableError,
@@ -36,6 +41,9 @@ from karnak.server.store import UnknownGameError
 from karnak.server.views import seat_view
 
 router = APIRouter(prefix="/api")
+
+#: The longest error message told (the games' own messages can list every legal move).
+MAX_DOMAIN_MESSAGE = 1000
 
 
 class ApiError(Exception):
@@ -54,7 +62,9 @@ class ApiError(Exception):
         self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
-        body: dict[str, Any] = {"error": self.message}
+        # The games' messages quote what they were given (a move's JSON form, option
+        # names): bounded inputs make them bounded, and this cut keeps them short.
+        body: dict[str, Any] = {"error": shorten(self.message, MAX_DOMAIN_MESSAGE)}
         if self.version is not None:
             body["version"] = self.version
         headers = None
@@ -83,18 +93,48 @@ def as_api_error(exc: Exception) -> ApiError:
 
 
 # ---------------------------------------------------------------------- bodies
+# Every field is bounded (see karnak.server.inputs): sizes, lengths, ranges, text. Unknown
+# fields are refused, not ignored: a misspelt "turn_timer" would otherwise vanish silently.
+# Types are strict: ``"seed": false`` or ``"version": "3"`` is an error, not 0 or 3.
+STRICT = ConfigDict(extra="forbid", strict=True)
+
+
 class SeatIn(BaseModel):
+    model_config = STRICT
+
     kind: Literal["human", "bot"] = "human"
-    name: str | None = Field(default=None, max_length=40)
-    bot: str | None = Field(default=None, description=f"a bot spec, default {DEFAULT_BOT}")
+    name: SeatName | None = Field(
+        default=None, description="shown to everyone; no control characters"
+    )
+    bot: Word | None = Field(default=None, description=f"a bot spec, default {DEFAULT_BOT}")
 
 
 class GameIn(BaseModel):
-    game: str = "amunre"
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "game": "amunre",
+                    "seats": [{"name": "Ana"}, {}, {"kind": "bot", "bot": "heuristic"}],
+                    "options": {"edition": "2016"},
+                }
+            ]
+        },
+    )
+
+    game: Word = "amunre"
     seats: list[SeatIn] = Field(min_length=1, max_length=99)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: Options = Field(default_factory=dict)
     seed: int | None = Field(default=None, ge=0, lt=1 << 62)
-    turn_timer: float | None = Field(default=None, description="seconds per decision")
+    turn_timer: float | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_TURN_TIMER,
+        allow_inf_nan=False,
+        description="seconds per decision",
+    )
 
 
 class SeatLink(BaseModel):
@@ -114,8 +154,14 @@ class GameCreated(BaseModel):
 
 
 class MoveIn(BaseModel):
-    version: int = Field(description="the game version the client last saw")
-    action: str | dict[str, Any] = Field(description="the move as text or as its JSON form")
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={"examples": [{"version": 0, "action": "bid THEBES 3"}]},
+    )
+
+    version: Version
+    action: Action
 
 
 class MoveOut(BaseModel):
@@ -134,8 +180,20 @@ def service_of(request: Request) -> GameService:
 Token = Annotated[str | None, Query(description="the seat's secret token")]
 TokenHeader = Annotated[str | None, Header(alias="X-Karnak-Token")]
 
+#: What a game id can look like (the server makes 12 URL-safe characters). Anything else is
+#: an unknown game before it reaches the database, where a NUL byte or a lone surrogate
+#: would be an error of the database driver rather than a row that is not there.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+NO_GAME = "there is no game with this id"
+
+
+def check_game_id(game_id: str) -> None:
+    if not GAME_ID.fullmatch(game_id):
+        raise ApiError(404, NO_GAME)
+
 
 async def resolve(service: GameService, game_id: str, token: str | None) -> tuple[Room, int | None]:
+    check_game_id(game_id)
     try:
         room = await service.room(game_id)
         return room, service.seat_of(room, token)
@@ -153,8 +211,61 @@ async def resolve_seat(
     return room, seat
 
 
+def client_host(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def creates_allowed(request: Request) -> None:
+    """A dependency rather than a line of the route, so that it counts before the body is
+    validated: a client cannot send bad requests for free."""
+    limits: RateLimits = request.app.state.rate_limits
+    try:
+        limits.create(client_host(request))
+    except LimitError as exc:
+        raise as_api_error(exc) from exc
+
+
+async def moves_allowed(request: Request) -> None:
+    """Moves and undos of one client, over all its games (bots move inside the server)."""
+    limits: RateLimits = request.app.state.rate_limits
+    try:
+        limits.move(client_host(request))
+    except LimitError as exc:
+        raise as_api_error(exc) from exc
+
+
+#: The refusals each kind of route can answer (all described in the OpenAPI document).
+GAME_ROUTE = error_responses(404, 410, 422)
+SEAT_ROUTE = error_responses(403, 404, 410, 422)
+ACTING_ROUTE = error_responses(400, 403, 404, 409, 410, 413, 422, 429)
+FINISHED_ROUTE = error_responses(404, 409, 410, 422)
+
+
+def created_link(operation: str, *, token: bool) -> dict[str, Any]:
+    parameters = {"game_id": "$response.body#/id"}
+    if token:
+        parameters["token"] = "$response.body#/seats/0/token"
+    return {"operationId": operation, "parameters": parameters}
+
+
+#: OpenAPI links: what a client (and schemathesis's stateful run) does with a new game.
+CREATED_LINKS: dict[int | str, dict[str, Any]] = {
+    201: {
+        "description": "The game, with every human seat's secret link",
+        "links": {
+            "view": created_link("get_view", token=True),
+            "move": created_link("submit_action", token=True),
+            "undo": created_link("undo_move", token=True),
+            "record": created_link("get_record", token=False),
+            "replay": created_link("replay_length", token=False),
+            "replay_step": created_link("replay_view", token=False),
+        },
+    }
+}
+
+
 # ---------------------------------------------------------------------- routes
-@router.get("/games/available")
+@router.get("/games/available", operation_id="list_available_games")
 async def list_available_games() -> list[dict[str, Any]]:
     """The games the server plays, with player counts and options."""
     result = []
@@ -184,13 +295,19 @@ async def list_available_games() -> list[dict[str, Any]]:
     return result
 
 
-@router.get("/games")
+@router.get("/games", operation_id="list_games", responses=error_responses(422))
 async def list_games(request: Request, limit: int = Query(100, ge=1, le=500)) -> list[Any]:
     """Open, running and finished games, newest activity first (public facts only)."""
     return await service_of(request).summaries(limit)
 
 
-@router.post("/games", status_code=201)
+@router.post(
+    "/games",
+    status_code=201,
+    operation_id="create_game",
+    dependencies=[Depends(creates_allowed)],
+    responses={**CREATED_LINKS, **error_responses(400, 413, 422, 429)},
+)
 async def create_game(request: Request, body: GameIn) -> GameCreated:
     """Create a game; the answer holds every seat's secret link (shown only this once)."""
     service = service_of(request)
@@ -227,7 +344,9 @@ def json_response(text: str) -> Response:
     return Response(content=text, media_type="application/json")
 
 
-@router.get("/games/{game_id}", response_model=dict[str, Any])
+@router.get(
+    "/games/{game_id}", operation_id="get_view", response_model=dict[str, Any], responses=SEAT_ROUTE
+)
 async def get_view(
     request: Request, game_id: str, token: Token = None, x_token: TokenHeader = None
 ) -> Response:
@@ -244,7 +363,13 @@ def move_answer(service: GameService, room: Room, seat: int, duplicate: bool) ->
     return json_response(f'{head[:-1]},"view":{service.view_json(room, seat)}}}')
 
 
-@router.post("/games/{game_id}/actions", response_model=MoveOut)
+@router.post(
+    "/games/{game_id}/actions",
+    operation_id="submit_action",
+    response_model=MoveOut,
+    dependencies=[Depends(moves_allowed)],
+    responses=ACTING_ROUTE,
+)
 async def submit_action(
     request: Request,
     game_id: str,
@@ -264,10 +389,18 @@ async def submit_action(
 
 
 class UndoIn(BaseModel):
-    version: int = Field(description="the game version the client last saw")
+    model_config = STRICT
+
+    version: Version
 
 
-@router.post("/games/{game_id}/undo", response_model=MoveOut)
+@router.post(
+    "/games/{game_id}/undo",
+    operation_id="undo_move",
+    response_model=MoveOut,
+    dependencies=[Depends(moves_allowed)],
+    responses=ACTING_ROUTE,
+)
 async def undo_move(
     request: Request,
     game_id: str,
@@ -285,7 +418,7 @@ async def undo_move(
     return move_answer(service, room, seat, duplicate=False)
 
 
-@router.get("/games/{game_id}/record")
+@router.get("/games/{game_id}/record", operation_id="get_record", responses=FINISHED_ROUTE)
 async def get_record(request: Request, game_id: str) -> dict[str, Any]:
     """The replayable record of a finished game (it holds the seed, so never before the end)."""
     service = service_of(request)
@@ -295,14 +428,14 @@ async def get_record(request: Request, game_id: str) -> dict[str, Any]:
     return room.record().to_json()
 
 
-@router.get("/games/{game_id}/replay")
+@router.get("/games/{game_id}/replay", operation_id="replay_length", responses=FINISHED_ROUTE)
 async def replay_length(request: Request, game_id: str) -> dict[str, int]:
     """How many moves a finished game's replay has."""
     room = await finished_room(service_of(request), game_id)
     return {"steps": len(room.accepted)}
 
 
-@router.get("/games/{game_id}/replay/{step}")
+@router.get("/games/{game_id}/replay/{step}", operation_id="replay_view", responses=FINISHED_ROUTE)
 async def replay_view(request: Request, game_id: str, step: int) -> dict[str, Any]:
     """A spectator's view of a finished game after its first ``step`` moves."""
     service = service_of(request)
@@ -319,16 +452,36 @@ async def finished_room(service: GameService, game_id: str) -> Room:
     return room
 
 
+#: The only message a client sends is the text "view"; anything longer is not that.
+MAX_SOCKET_MESSAGE = 64
+#: Close codes (RFC 6455) for messages the socket does not take.
+CLOSE_BINARY, CLOSE_POLICY, CLOSE_TOO_BIG = 1003, 1008, 1009
+
+
+def close_reason(message: str) -> str:
+    """A close frame's reason holds at most 123 bytes of UTF-8."""
+    return message.encode("utf-8", "backslashreplace")[:120].decode("utf-8", "ignore")
+
+
 @router.websocket("/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-    """Live views for one seat (or a spectator): the full view at once, then after each change."""
+    """Live views for one seat (or a spectator): the full view at once, then after each change.
+
+    A refusal is told after accepting the connection, as an application close code of 4000
+    plus the HTTP status (4404 no such game, 4403 wrong token, 4410 unavailable) with the
+    reason: closing before accepting reaches a browser as a bare HTTP 403, without either.
+    The client may send only the text "view" (to get the full view again); a binary message
+    closes the socket with 1003, a longer text with 1009, any other text with 1008.
+    """
     service: GameService = websocket.app.state.service
     try:
+        check_game_id(game_id)
         room = await service.room(game_id)
         seat = service.seat_of(room, token)
     except Exception as exc:
         error = as_api_error(exc)
-        await websocket.close(code=4000 + error.status, reason=error.message[:120])
+        await websocket.accept()
+        await websocket.close(code=4000 + error.status, reason=close_reason(error.message))
         return
     await websocket.accept()
     listener = service.subscribe(room, seat)
@@ -338,11 +491,22 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             await websocket.send_text(await listener.next_view())
 
     async def receive() -> None:
-        with contextlib.suppress(WebSocketDisconnect):
-            while True:
-                message = await websocket.receive_text()
-                if message == "view":  # a client that lost track asks for the full view
-                    listener.offer(service.view_json(room, seat))
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                refusal = (CLOSE_BINARY, "binary messages are not taken: send the text 'view'")
+            elif len(text) > MAX_SOCKET_MESSAGE:
+                refusal = (CLOSE_TOO_BIG, "message too long: the only message is the text 'view'")
+            elif text != "view":
+                refusal = (CLOSE_POLICY, "unknown message: the only message is the text 'view'")
+            else:  # a client that lost track asks for the full view
+                listener.offer(service.view_json(room, seat))
+                continue
+            await websocket.close(code=refusal[0], reason=refusal[1])
+            return
 
     sender, receiver = asyncio.create_task(send_views()), asyncio.create_task(receive())
     try:

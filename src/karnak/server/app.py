@@ -14,15 +14,23 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from karnak import __version__
-from karnak.server.api import ApiError, router
+from karnak.core.errors import KarnakError
+from karnak.server.api import ApiError, as_api_error, router
 from karnak.server.bot_runner import BotRunner
 from karnak.server.db import make_engine, migrate
+from karnak.server.docs import ASSETS_URL, swagger_assets
+from karnak.server.docs import router as docs_router
+from karnak.server.errors import http_error, server_error, validation_error
+from karnak.server.http_limits import BodyLimit, RateLimits
 from karnak.server.limits import ServerSettings
 from karnak.server.pages import router as pages_router
 from karnak.server.pages import static_files
+from karnak.server.security import SecurityHeaders
 from karnak.server.service import GameService
 from karnak.server.store import GameStore
 
@@ -88,14 +96,31 @@ def create_app(
         version=__version__,
         summary="Play Amun-Re (and more Egyptian board games) against friends and bots.",
         lifespan=lifespan,
+        docs_url=None,  # served by karnak.server.docs, without a CDN
+        redoc_url=None,
     )
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return exc.response()
 
+    @app.exception_handler(KarnakError)
+    async def _domain_error(_request: Request, exc: KarnakError) -> JSONResponse:
+        """A domain refusal that a route did not map itself (the client's, by definition)."""
+        return as_api_error(exc).response()
+
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, server_error)
+    # The last added is the outermost: the headers go on the body limit's refusals too.
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+
     app.state.settings = limits
+    app.state.rate_limits = RateLimits(limits)
     app.include_router(router)
     app.include_router(pages_router)
+    app.include_router(docs_router)
     app.mount("/static", static_files(), name="static")
+    app.mount(ASSETS_URL, swagger_assets(), name="docs-assets")
     return app
