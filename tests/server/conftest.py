@@ -13,7 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, make_url, text
 
+import karnak.server.app
 from karnak.server.app import create_app
+from karnak.server.limits import ServerSettings
 
 #: A PostgreSQL server to test against as well (``.ci/run`` starts one); its role must be
 #: allowed to create databases: every test gets a database of its own.
@@ -31,6 +33,20 @@ BACKENDS = [
         ),
     ),
 ]
+
+
+#: Tests are one client that may create dozens of games in seconds; a server built here
+#: without settings of its own gets this allowance instead of the default (tests of the
+#: rate limits pass their own settings).
+TEST_CREATES_PER_MINUTE = 10_000
+
+
+@pytest.fixture(autouse=True)
+def generous_creation_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    def settings(**given: Any) -> ServerSettings:
+        return ServerSettings(**{"creates_per_minute": TEST_CREATES_PER_MINUTE, **given})
+
+    monkeypatch.setattr(karnak.server.app, "ServerSettings", settings)
 
 
 @pytest.fixture(params=BACKENDS)
