@@ -4,7 +4,10 @@ A seat is identified by its secret token, sent as the ``token`` query parameter 
 ``X-Karnak-Token`` header; without a token a client is a spectator and sees public
 information only. Errors are JSON objects ``{"error": message}`` (with ``version`` when the
 game's current version helps the client recover) and fitting status codes: 400 malformed,
-403 wrong token, 404 unknown game, 409 stale or out of turn, 422 illegal move or bad options.
+403 wrong token, 404 unknown game, 409 stale or out of turn, 410 a stored game this server
+cannot play, 413 body too large, 422 invalid input, illegal move or bad options, 429 too many
+requests (with Retry-After). Every route declares the ones it answers in the OpenAPI
+document, and tests/server/test_openapi.py holds the app to it with schemathesis.
 """
 
 from __future__ import annotations
