@@ -52,7 +52,11 @@ def test_play_aton_in_the_browser_to_the_end(browser: Any, server_url: str, tmp_
     dragged = exchanged = shot = False
     while not page.locator("#result-panel:not([hidden])").count():
         version = page.inner_text(".version")
-        if page.locator("#allocate-confirm").count():
+        # the laid-out cards of a priest waiting for the other stay on show, disabled
+        if (
+            page.locator("#allocate-confirm").count()
+            and page.locator("button.hand-card:enabled").count()
+        ):
             # lay the four cards: the first by dragging, the others by clicking
             for slot in range(1, 5):
                 target = page.locator(f".my-cartouche[data-cartouche='{slot}']")

@@ -199,7 +199,7 @@ def test_a_table_of_99_builders_in_the_browser(browser: Any, server_url: str) ->
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     started = time.perf_counter()
     page.goto(url)
-    page.wait_for_function("document.querySelectorAll('.builder-card').length === 99")
+    page.wait_for_function("() => document.querySelectorAll('.builder-card').length === 99")
     loaded = time.perf_counter() - started
     size = len(httpx.get(api, params={"token": created["seats"][0]["token"]}).content)
     # one render of the whole page (board, sheet, controls, 99 cards), as on every message
@@ -222,6 +222,6 @@ def test_a_table_of_99_builders_in_the_browser(browser: Any, server_url: str) ->
     version = page.inner_text(".version")
     page.locator("svg.egyptia-board .column.legal").first.click()
     page.wait_for_function(WAIT_NEWER, arg=version, timeout=30_000)
-    page.wait_for_function("document.querySelectorAll('.builder-card dd').length > 99 * 5")
+    page.wait_for_function("() => document.querySelectorAll('.builder-card dd').length > 99 * 5")
     assert page.evaluate(STAGE) in ("plague", "build")
     assert not errors, errors

@@ -74,11 +74,14 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     page.goto(server_url + "/")
     page.click("#finished a:text('replay')")
     page.wait_for_selector("#replay-bar:not([hidden])")
-    page.wait_for_function("document.querySelector('#replay-label').textContent.includes('of')")
+    page.wait_for_function(
+        "() => document.querySelector('#replay-label').textContent.includes('of')"
+    )
+    shows = "m => document.querySelector('.version').textContent.trim() === m"
     page.click("#replay-start")
-    page.wait_for_function("document.querySelector('.version').textContent.trim() === 'move 0'")
+    page.wait_for_function(shows, arg="move 0")
     page.click("#replay-next")
-    page.wait_for_function("document.querySelector('.version').textContent.trim() === 'move 1'")
+    page.wait_for_function(shows, arg="move 1")
     assert page.locator("#moves-panel").is_hidden()
     assert not errors, errors
 

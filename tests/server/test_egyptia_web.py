@@ -84,9 +84,19 @@ def moves_of(page: dict[str, Any]) -> set[str]:
 
 
 def check_views(client: TestClient, game_id: str, tokens: list[str | None]) -> list[dict[str, Any]]:
-    """Every person's view and a spectator's, checked against each other and the drawings."""
-    seats = [view(client, game_id, token) for token in tokens if token is not None]
-    public = view(client, game_id)
+    """Every person's view and a spectator's, checked against each other and the drawings.
+
+    Bots may move between two requests, so the views are read until a reading is not
+    interrupted by a move (the seats' views the same before and after the spectator's).
+    """
+    for _ in range(50):
+        seats = [view(client, game_id, token) for token in tokens if token is not None]
+        public = view(client, game_id)
+        again = [view(client, game_id, token) for token in tokens if token is not None]
+        if again == seats and view(client, game_id) == public:
+            break
+    else:
+        raise AssertionError("the game never stood still long enough to compare its views")
     boards = {v["page"]["board_svg"] for v in [*seats, public]}
     assert len(boards) == 1, "the resource board must be one public drawing"
     svg = boards.pop()

@@ -108,6 +108,9 @@ def serve_command(
             log_level="warning",
             access_log=False,
             ws_per_message_deflate=False,
+            # a client sends only the word "view": larger messages are refused before they
+            # are read whole (uvicorn's default would read 16 MiB first)
+            ws_max_size=WS_MAX_BYTES,
         )
 
 
@@ -166,6 +169,9 @@ def bot_settings(
         )
     return replace(defaults, max_think=think, max_game_think=game, max_iterations=iterations)
 
+
+#: The largest WebSocket message a client may send (it only ever sends "view").
+WS_MAX_BYTES = 4096
 
 #: The bounds of the counted limits (``--max-games``, the per-minute rates).
 COUNT_RANGE = (1, 1_000_000)
