@@ -252,7 +252,7 @@ def test_corrected_board_travels_in_the_record(runner: CliRunner) -> None:
         (["--edition", "1999"], "allowed values: 2003, 2016"),
         (["--name", "Blue"], "already another seat's name"),
         (["--board", "missing.toml"], "cannot read the board file"),
-        (["--resume", "missing.json"], "cannot read missing.json"),
+        (["--resume", "missing.json"], "cannot read the game record missing.json"),
     ],
 )
 def test_bad_arguments(runner: CliRunner, args: list[str], message: str) -> None:

@@ -60,21 +60,36 @@ def read_at_most(path: Path, limit: int, what: str) -> bytes:
     raise FileTooLargeError(f"{path} holds {held}; a {what} may hold at most {size_text(limit)}")
 
 
+class UnreadableFileError(ValueError):
+    """A file that cannot be read as text: missing, unreadable, too large or not UTF-8 (the
+    message says which, naming the file)."""
+
+
+def read_text_at_most(path: Path, limit: int, what: str) -> str:
+    """The UTF-8 text of the file at ``path`` (see :func:`read_at_most`), every failure an
+    :class:`UnreadableFileError` in one line; ``what`` names the kind of file."""
+    try:
+        raw = read_at_most(path, limit, what)
+    except OSError as exc:
+        raise UnreadableFileError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+    except FileTooLargeError as exc:
+        raise UnreadableFileError(str(exc)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFileError(
+            f"{path} is not a text file in UTF-8 (byte {exc.start + 1} cannot be read), so it "
+            f"is not a {what}"
+        ) from None
+
+
 def read_toml(path: str | Path, what: str = "board file") -> dict[str, Any]:
     """The contents of the TOML file at ``path``; ``what`` names it in errors."""
     target = Path(path)
     try:
-        raw = read_at_most(target, MAX_DATA_FILE_BYTES, what)
-    except OSError as exc:
-        raise BoardDataError(f"cannot read the {what} {target}: {exc.strerror or exc}") from exc
-    except FileTooLargeError as exc:
+        text = read_text_at_most(target, MAX_DATA_FILE_BYTES, what)
+    except UnreadableFileError as exc:
         raise BoardDataError(str(exc)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BoardDataError(
-            f"{target} is not a text file in UTF-8 (byte {exc.start + 1} cannot be read)"
-        ) from None
     for number, line in enumerate(text.splitlines(), start=1):
         if len(line) > MAX_LINE_CHARS:
             raise BoardDataError(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from karnak.core.datafile import FileTooLargeError, read_at_most
+from karnak.core.datafile import UnreadableFileError, read_text_at_most
 from karnak.core.errors import (
     IllegalActionError,
     InvalidActionTextError,
@@ -128,18 +128,9 @@ def read_record_json(path: str | Path) -> Any:
     deep for the parser, a number too long to convert) is named as such.
     """
     try:
-        raw = read_at_most(Path(path), MAX_RECORD_BYTES, "record file")
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except FileTooLargeError as exc:
+        text = read_text_at_most(Path(path), MAX_RECORD_BYTES, "game record")
+    except UnreadableFileError as exc:
         raise RecordError(str(exc)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(
-            f"{path} is not a text file in UTF-8 (byte {exc.start + 1} cannot be read), so it "
-            "is not a game record"
-        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
