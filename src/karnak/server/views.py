@@ -88,6 +88,8 @@ def seat_view(
             "board_svg": parts.board_svg(state) if board_svg is None else board_svg,
             **parts.page_data(state, seat, legal, observation),
         }
+        if parts.guide is not None:
+            view["page"]["guide"] = parts.guide(state, seat, legal, observation)
     if over:
         view["result"] = {
             "scores": state.scores(),

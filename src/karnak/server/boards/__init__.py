@@ -8,10 +8,25 @@ Each game's module offers two functions:
 - ``page_data(state, seat, legal_actions, observation) -> dict``: what belongs to one seat
   (its hand with card texts, hints for its moves), built only from what ``seat`` may see.
 
-and may offer a third, ``lobby(game) -> dict``: what the lobby needs to offer the game's
-options well (Egyptia: the Pharaoh cards by letter), sent with ``/api/games/available``.
+and may offer:
 
-:func:`karnak.server.views.seat_view` puts both under ``view["page"]``.
+- ``guide(state, seat, legal_actions, observation) -> dict``: what the page teaches about
+  the decision at hand, from the seat's own view only (the page draws it the same for
+  every game)::
+
+      {"phases": [{"key": "auction", "name": "Auction", "text": "one sentence"}, ...],
+       "phase": "auction",            # the key of the current phase (highlighted)
+       "next": "what comes after it",
+       "task": "Choose your offering (sealed)",   # what this seat is to do now, or None
+       "explain": [{"title": "What a bid costs", "lines": ["...", ...]}, ...]}
+
+- ``lobby(game) -> dict``: what the lobby needs to offer the game's options well (Egyptia:
+  the Pharaoh cards by letter), sent with ``/api/games/available``.
+
+:func:`karnak.server.views.seat_view` puts the page data under ``view["page"]`` and the
+guide under ``view["page"]["guide"]``. Board elements carry ``data-tip`` attributes, the
+tooltip texts the page shows on hover, focus and long press (public facts on the public
+board; the seat's own on its own drawings).
 """
 
 from __future__ import annotations
@@ -31,6 +46,9 @@ class PageParts:
     board_svg: Callable[[State], str]
     page_data: Callable[[State, int | None, Sequence[Action], dict[str, Any]], dict[str, Any]]
     lobby: Callable[[Game], dict[str, Any]] | None = None
+    guide: (
+        Callable[[State, int | None, Sequence[Action], dict[str, Any]], dict[str, Any]] | None
+    ) = None
 
 
 PAGES: dict[str, PageParts] = {

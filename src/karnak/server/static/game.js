@@ -1,5 +1,6 @@
 // The game page: renders the seat's view (sent by the server), posts moves, follows live.
 import { $, el } from "./dom.js";
+import * as amunre from "./amunre.js";
 import * as aton from "./aton.js";
 import * as egyptia from "./egyptia.js";
 
@@ -11,7 +12,6 @@ const SEAT_COLOURS = ["#c0392b", "#2764c5", "#262626", "#f2f2f2", "#e0a800"];
 const SEAT_INKS = ["#fff", "#fff", "#fff", "#262626", "#262626"];
 
 let view = null;
-let selectedProvince = null;
 let sending = false;
 let socket = null;
 let retry = 500;
@@ -19,10 +19,6 @@ let countdown = null;
 
 function chip(seat, label) {
   return el("span", { class: "chip", style: `background:${SEAT_COLOURS[seat % 5]};color:${SEAT_INKS[seat % 5]}`, text: label });
-}
-
-function title(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
 }
 
 function headers() {
@@ -57,42 +53,42 @@ function render(next, force = false) {
     el("span", { class: "version", text: ` move ${view.version}` }));
   renderDecision();
   $("board").innerHTML = view.page ? view.page.board_svg : "";
+  // Each game draws its own controls; they share what the page offers them (ctx).
+  const ctx = { play, takeBack, chip, replayMode, rerender: () => render(view, true) };
   if (view.game === "aton") {
-    // Aton's page has its own controls (cartouches, clickable squares): see aton.js.
-    aton.render(view, { play, takeBack, chip, replayMode });
+    aton.render(view, ctx); // cartouches, clickable squares: see aton.js
   } else if (view.game === "egyptia") {
-    // Egyptia's page: the seat's own sheet, clickable columns, plagues, hexes: see egyptia.js.
-    egyptia.render(view, { play, takeBack, chip, replayMode, rerender: () => render(view, true) });
+    egyptia.render(view, ctx); // the seat's sheet, columns, plagues, hexes: see egyptia.js
   } else {
-    renderAmunRe();
+    amunre.render(view, ctx);
   }
+  renderGuide();
   renderLog();
+}
+
+// The rules panel and the "why" of the decision: the same for every game, from the guide
+// the server writes for this seat (view.page.guide).
+function renderGuide() {
+  const guide = view.page && view.page.guide;
+  const why = $("guide-panel");
+  const rules = $("rules-panel");
+  if (!guide) { why.hidden = true; rules.hidden = true; return; }
+  why.hidden = !guide.explain || !guide.explain.length;
+  why.replaceChildren(el("h2", { text: "Why it matters" }), ...(guide.explain || []).map((item) =>
+    el("div", { class: "guide-item" }, el("h3", { text: item.title }),
+      el("ul", {}, ...item.lines.map((line) => el("li", { text: line }))))));
+  rules.hidden = !guide.phases || !guide.phases.length;
+  rules.replaceChildren(el("h2", { text: "How the game runs" }),
+    el("ol", { class: "phases" }, ...(guide.phases || []).map((phase) =>
+      el("li", { class: phase.key === guide.phase ? "phase current" : "phase", "aria-current": phase.key === guide.phase ? "step" : null },
+        el("strong", { text: phase.name }), ` ${phase.text}`))),
+    guide.next ? el("p", { class: "note", text: `Next: ${guide.next}` }) : "");
 }
 
 function phaseName(obs) {
   if (obs.phase_name) return obs.phase_name;
   if (obs.over) return "game over";
   return obs.revealed ? "building" : "choosing columns";
-}
-
-function renderAmunRe() {
-  // The board is the same drawing for everyone; the provinces this seat can act on are
-  // marked here, from its own moves.
-  const movable = new Set(view.page ? view.page.provinces_of_moves.filter((p) => p) : []);
-  for (const node of document.querySelectorAll(".province")) {
-    const name = node.dataset.province;
-    if (!movable.has(name)) continue;
-    node.classList.add("movable");
-    node.setAttribute("tabindex", "0");
-    if (name === selectedProvince) node.classList.add("selected");
-    const choose = () => { selectedProvince = selectedProvince === name ? null : name; render(view, true); };
-    node.addEventListener("click", choose);
-    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") choose(); });
-  }
-  renderMoves();
-  renderHand();
-  renderPlayers();
-  renderResult();
 }
 
 function renderDecision() {
@@ -131,102 +127,6 @@ function renderDecision() {
   }
 }
 
-function renderMoves() {
-  const box = $("moves");
-  box.replaceChildren();
-  $("move-error").textContent = "";
-  const panel = $("moves-panel");
-  if (view.seat === null || replayMode) { panel.hidden = true; return; }
-  panel.hidden = false;
-  if (view.can_undo) {
-    const undo = el("button", { type: "button", class: "undo", id: "undo", text: "Take back my last move" });
-    undo.addEventListener("click", takeBack);
-    box.append(undo);
-  }
-  if (!view.legal.length) {
-    $("moves-note").textContent = view.status === "finished" ? "The game is over." : "Nothing to decide now: waiting for the others.";
-    return;
-  }
-  const hints = view.page ? view.page.hints : [];
-  const places = view.page ? view.page.provinces_of_moves : [];
-  $("moves-note").textContent = selectedProvince
-    ? `Moves for ${selectedProvince} (click it again to see all):`
-    : "Click a glowing province to see only its moves.";
-  const groups = new Map();
-  view.legal.forEach((move, i) => {
-    const place = places[i];
-    if (selectedProvince && place && place !== selectedProvince) return;
-    const type = move.action.type;
-    const key = type === "bid" ? `Bid on ${title(place)}` : title(type.replaceAll("_", " "));
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push([move, hints[i] || ""]);
-  });
-  for (const [key, moves] of groups) {
-    const group = el("div", { class: "move-group" }, el("h3", { text: key }));
-    for (const [move, hint] of moves) {
-      const label = move.action.type === "bid" ? `${move.action.amount}${move.action.blockade ? " + blockade" : ""}${move.action.overbid ? " + overbid" : ""}` : move.text;
-      const button = el("button", { type: "button", class: `move move-${move.action.type}`, "data-move": move.text, title: hint || move.text },
-        el("span", { class: "move-text", text: label }), hint ? el("small", { text: ` ${hint}` }) : "");
-      button.addEventListener("click", () => play(move.text));
-      group.append(button);
-    }
-    box.append(group);
-  }
-}
-
-function renderHand() {
-  const panel = $("hand-panel");
-  if (view.seat === null || !view.page || !view.page.hand) { panel.hidden = true; return; }
-  panel.hidden = false;
-  const me = view.observation.players[view.seat];
-  $("gold").textContent = `Gold: ${me.gold}`;
-  const list = $("hand");
-  list.replaceChildren();
-  for (const card of view.page.hand) {
-    list.append(el("li", {}, el("strong", { text: `${card.name}${card.count > 1 ? ` ×${card.count}` : ""}` }), el("span", { text: ` ${card.effect}` })));
-  }
-  if (!view.page.hand.length) list.append(el("li", { class: "empty", text: "no power cards" }));
-}
-
-function renderPlayers() {
-  const table = $("players");
-  const obs = view.observation;
-  table.replaceChildren(el("tr", {}, ...["Player", "Gold", "Cards", "Score", "Provinces"].map((h) => el("th", { text: h }))));
-  obs.players.forEach((p, seat) => {
-    const info = view.players[seat];
-    const name = el("td", {}, chip(seat, p.name));
-    if (info.kind === "bot") name.append(el("small", { text: ` bot ${info.bot}` }));
-    if (obs.start_player === seat) name.append(el("small", { text: " (start)" }));
-    if (view.to_move.includes(seat) && view.status !== "finished") name.append(el("small", { class: "to-move", text: " · to move" }));
-    table.append(el("tr", { class: seat === view.seat ? "me" : "" }, name,
-      el("td", { text: p.gold }), el("td", { text: p.cards }), el("td", { text: p.score }),
-      el("td", { text: p.provinces.map((n) => n[0] + n.slice(1).toLowerCase()).join(", ") || "·" })));
-  });
-}
-
-function renderResult() {
-  const panel = $("result-panel");
-  if (!view.result) { panel.hidden = true; return; }
-  panel.hidden = false;
-  const lines = view.page ? view.page.scoring_lines : [];
-  const table = $("result");
-  table.replaceChildren(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Scoring" }),
-    ...lines.map((l) => el("th", { text: l.label })), el("th", { text: "Total" })));
-  const scorings = view.observation.scorings || [];
-  view.players.forEach((p, seat) => {
-    scorings.forEach((scoring, index) => {
-      const line = scoring[seat];
-      table.append(el("tr", {}, el("td", {}, index === 0 ? chip(seat, p.name) : ""),
-        el("td", { text: `kingdom ${index + 1}` }),
-        ...lines.map((l) => el("td", { text: line[l.key] || "·" })), el("td", { text: line.total })));
-    });
-    table.append(el("tr", { class: "total-row" }, el("td"), el("td", { text: `game, rank ${view.result.ranks[seat]}` }),
-      ...lines.map(() => el("td")), el("td", { class: "final-score", text: view.result.scores[seat] })));
-  });
-  const names = view.result.winners.map((s) => view.players[s].name).join(" and ");
-  $("winners").textContent = view.result.winners.length > 1 ? `Shared victory: ${names}` : `Winner: ${names}`;
-}
-
 function renderLog() {
   const list = $("log");
   const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 20;
@@ -254,7 +154,6 @@ async function play(text) {
     }
     const body = await response.json();
     if (response.ok) {
-      selectedProvince = null;
       render(body.view);
     } else {
       await fetchView();
