@@ -445,7 +445,13 @@ async def replay_view(request: Request, game_id: str, step: int) -> dict[str, An
     room = await finished_room(service, game_id)
     if not 0 <= step <= len(room.accepted):
         raise ApiError(404, f"the replay has moves 0 to {len(room.accepted)}, not {step}")
-    return seat_view(room.replayed(step), None)
+    replayed = room.replayed(step)
+    view = seat_view(replayed, None)
+    parts = PAGES.get(room.game.name)
+    if parts is not None and parts.replay is not None and "page" in view:
+        # the game is over: its replay may show what was hidden while it ran
+        view["page"]["replay"] = parts.replay(replayed.state)
+    return view
 
 
 async def finished_room(service: GameService, game_id: str) -> Room:

@@ -38,7 +38,14 @@ from typing import Any
 from karnak.core.actions import Action
 from karnak.core.game import Game
 from karnak.core.state import State
-from karnak.server.boards import amunre, aton, egyptia
+from karnak.server.boards import (
+    amunre,
+    amunre_guide,
+    aton,
+    aton_guide,
+    egyptia,
+    egyptia_guide,
+)
 
 
 @dataclass(frozen=True)
@@ -49,10 +56,15 @@ class PageParts:
     guide: (
         Callable[[State, int | None, Sequence[Action], dict[str, Any]], dict[str, Any]] | None
     ) = None
+    #: A finished game's replay: what the page shows of a position beyond a spectator's view
+    #: (the game is over, so nothing in it is hidden any more; Egyptia: every full sheet).
+    replay: Callable[[State], dict[str, Any]] | None = None
 
 
 PAGES: dict[str, PageParts] = {
-    "amunre": PageParts(amunre.board_svg, amunre.page_data),
-    "aton": PageParts(aton.board_svg, aton.page_data),
-    "egyptia": PageParts(egyptia.board_svg, egyptia.page_data, egyptia.lobby),
+    "amunre": PageParts(amunre.board_svg, amunre.page_data, guide=amunre_guide.guide),
+    "aton": PageParts(aton.board_svg, aton.page_data, guide=aton_guide.guide),
+    "egyptia": PageParts(
+        egyptia.board_svg, egyptia.page_data, egyptia.lobby, guide=egyptia_guide.guide
+    ),
 }

@@ -16,6 +16,7 @@ let sending = false;
 let socket = null;
 let retry = 500;
 let countdown = null;
+let confirmedAt = null; // the version at which the confirm bar was last offered
 
 function chip(seat, label) {
   return el("span", { class: "chip", style: `background:${SEAT_COLOURS[seat % 5]};color:${SEAT_INKS[seat % 5]}`, text: label });
@@ -52,9 +53,10 @@ function render(next, force = false) {
     you === null ? el("span", { text: "spectator" }) : chip(you, `you: ${view.players[you].name}`),
     el("span", { class: "version", text: ` move ${view.version}` }));
   renderDecision();
+  if (view.version !== confirmedAt) { $("confirm-bar").hidden = true; confirmedAt = view.version; }
   $("board").innerHTML = view.page ? view.page.board_svg : "";
   // Each game draws its own controls; they share what the page offers them (ctx).
-  const ctx = { play, takeBack, chip, replayMode, rerender: () => render(view, true) };
+  const ctx = { play, confirm: confirmMove, takeBack, chip, replayMode, rerender: () => render(view, true) };
   if (view.game === "aton") {
     aton.render(view, ctx); // cartouches, clickable squares: see aton.js
   } else if (view.game === "egyptia") {
@@ -135,6 +137,19 @@ function renderLog() {
 }
 
 // ------------------------------------------------------------------ moves
+// A sealed or irreversible move is played only after a second, explicit step: the page
+// shows what is about to be committed, with Confirm and Change. `summary` says it in words.
+function confirmMove(text, summary) {
+  const bar = $("confirm-bar");
+  const yes = el("button", { type: "button", class: "move confirm", id: "confirm-move", "data-move": text }, "Confirm");
+  const no = el("button", { type: "button", class: "clear", id: "confirm-change" }, "Change");
+  yes.addEventListener("click", () => { bar.hidden = true; play(text); });
+  no.addEventListener("click", () => { bar.hidden = true; bar.replaceChildren(); });
+  bar.replaceChildren(el("span", { class: "confirm-summary", text: summary }), " ", yes, " ", no);
+  bar.hidden = false;
+  yes.focus();
+}
+
 async function play(text) {
   if (sending || !view) return;
   sending = true;
