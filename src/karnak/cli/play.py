@@ -43,6 +43,7 @@ from karnak.bots import (
     parse_budget,
     takes_budget,
 )
+from karnak.bots.levels import LEVELS, is_level, level_spec
 from karnak.cli.common import (
     EXIT_USAGE,
     BoardOpt,
@@ -504,7 +505,9 @@ def _bot_names(opponents: str | None, others: int, game: Game) -> list[str]:
             "one bot name" if others == 1 else f"one bot name or {others} comma-separated names"
         )
         raise CliError(f"--opponents needs {wanted}, not {len(names)}", EXIT_USAGE)
-    return names
+    # a level (easy ... expert) is the bot and think time it stands for in this game
+    bots = sum(1 for n in names if n != HUMAN)
+    return [level_spec(n, game, bots) if is_level(n) else n for n in names]
 
 
 def _make_bots(names: dict[int, str], game: Game) -> dict[int, Bot]:
@@ -574,9 +577,9 @@ def play_command(
     opponents: Annotated[
         str | None,
         typer.Option(
-            help=f"Bot for the other seats, or one per seat, comma-separated (default "
-            f"{DEFAULT_OPPONENT}; Egyptia: heuristic where it exists); {HUMAN} seats another "
-            "person at this terminal.",
+            help=f"Bot for the other seats, or one per seat, comma-separated: a level "
+            f"({', '.join(LEVELS)}) or a bot (default {DEFAULT_OPPONENT}; Egyptia: heuristic "
+            f"where it exists); {HUMAN} seats another person at this terminal.",
         ),
     ] = None,
     think: Annotated[

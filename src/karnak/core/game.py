@@ -93,6 +93,10 @@ class Game(ABC):
     rules_history: tuple[RulesChange, ...] = ()
     min_players: int
     max_players: int
+    #: One line saying what the game is about, for a lobby or a help screen.
+    description: str = ""
+    #: How long a game typically lasts at the table, as the box says (``"30-45 minutes"``).
+    playing_time: str = ""
     options: tuple[OptionSpec, ...] = ()
     default_seat_names: tuple[str, ...] = ()
     #: Whether seats take private steps at once (see ``State.private_step``). Servers then

@@ -23,13 +23,14 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.bots.base import available_bots
+from karnak.bots.levels import level_bands
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
 from karnak.server.boards import PAGES
 from karnak.server.errors import error_responses, shorten
 from karnak.server.http_limits import RateLimits
 from karnak.server.inputs import Action, Options, SeatName, Version, Word
-from karnak.server.limits import LimitError
+from karnak.server.limits import LimitError, ServerSettings
 from karnak.server.rooms import Room, SubmitError
 from karnak.server.service import (
     DEFAULT_BOT,
@@ -269,8 +270,15 @@ CREATED_LINKS: dict[int | str, dict[str, Any]] = {
 
 # ---------------------------------------------------------------------- routes
 @router.get("/games/available", operation_id="list_available_games")
-async def list_available_games() -> list[dict[str, Any]]:
-    """The games the server plays, with player counts and options."""
+async def list_available_games(request: Request) -> list[dict[str, Any]]:
+    """The games the server plays: what each is, its player counts, options and bot levels.
+
+    ``levels`` gives, for each run of bot-seat counts, the bot spec of every level
+    (easy to expert) and the default one, within this server's think limits (see
+    :mod:`karnak.bots.levels`): a big table's levels think less.
+    """
+    settings: ServerSettings = request.app.state.settings
+    limits = {"max_think": settings.max_think, "max_game_think": settings.max_game_think}
     result = []
     for name in available_games():
         game = get_game(name)
@@ -279,9 +287,12 @@ async def list_available_games() -> list[dict[str, Any]]:
             {
                 "name": name,
                 "title": game.title,
+                "description": game.description,
+                "playing_time": game.playing_time,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "bots": sorted(available_bots(game)),
+                "levels": level_bands(game, **limits),
                 "options": [
                     {
                         "name": spec.name,

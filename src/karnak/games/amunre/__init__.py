@@ -36,6 +36,11 @@ class AmunRe(Game):
     )
     min_players = 3
     max_players = 5
+    description = (
+        "Bid for provinces along the Nile, make sealed offerings to Amun-Re, farm and build "
+        "pyramids through two kingdoms."
+    )
+    playing_time = "about 90 minutes"
     default_seat_names = ("Red", "Blue", "Black", "White", "Yellow")
     options = (
         OptionSpec(

@@ -25,6 +25,11 @@ class Aton(Game):
     version = "1.0"
     min_players = 2
     max_players = 2
+    description = (
+        "Two priests lay out four cards a round on their cartouches: to score, to go "
+        "first, to remove the other's counters and to place their own in four temples."
+    )
+    playing_time = "about 30 minutes"
     default_seat_names = ("Red", "Blue")
 
     def __init__(self, board: Board | None = None):

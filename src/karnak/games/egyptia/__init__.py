@@ -36,6 +36,11 @@ class Egyptia(Game):
     )
     min_players = 1
     max_players = 99
+    description = (
+        "Every builder picks a column of the shared dice for resources and builds a city on "
+        "their own sheet to meet the Pharaoh's five demands, at the risk of plagues."
+    )
+    playing_time = "30-45 minutes"
     default_seat_names = ()
     private_steps = True
     options = (

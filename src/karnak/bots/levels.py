@@ -1,0 +1,187 @@
+"""Bot levels named by strength: what a person chooses ("easy" to "expert") and the real
+bot and think time each one is in every game.
+
+A person choosing an opponent thinks in strength, not in bot specs, so the lobby and
+``karnak play --opponents`` offer four levels. Each is a spec of the registry
+(:func:`karnak.bots.make_bot`), chosen per game from the measured strengths
+(``bench/results``): ``random`` loses every game to the heuristic, each game's
+``heuristic`` is instant, and ``ismcts`` with the heuristic gains on it as it thinks longer
+(Amun-Re: 54 of 100 against heuristics at 0.25 s, 67.5% at 1 s; Aton: level with the
+heuristic at 0.25 s and ahead with more iterations, so its search levels think longer;
+Egyptia: level at 0.25 s with two builders, 62% against two heuristics).
+
+A server bounds what the bots of one game may think together (``max_game_think``) and
+what one decision may take (``max_think``). At a big table (Egyptia seats up to 98 bots)
+a searching level therefore thinks less: the longest time of :data:`LADDER` that fits
+the table, and the instant heuristic when none does. The levels are the same names
+everywhere; only their think time shrinks to what the server can carry.
+
+The default level is the strongest whose bots, each deciding once, think at most
+:data:`PRACTICAL_TABLE_THINK` together: strong opponents at a small table, quick ones at a
+big table, where a person would otherwise wait minutes for every round.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from karnak.bots.base import BotSpecError, available_bots, parse_budget, takes_budget
+
+if TYPE_CHECKING:
+    from karnak.core.game import Game
+
+#: The levels, weakest first.
+LEVELS = ("easy", "medium", "hard", "expert")
+
+#: Each level's bot in a game not listed in :data:`GAME_LEVELS`.
+STANDARD_LEVELS = {
+    "easy": "random",
+    "medium": "heuristic",
+    "hard": "ismcts:0.25s",
+    "expert": "ismcts:1s",
+}
+
+#: Each level's bot per game. Aton's search makes only about 100 iterations a second and is
+#: level with the heuristic at 0.25 s, so its searching levels think longer (one bot only).
+GAME_LEVELS: dict[str, dict[str, str]] = {
+    "amunre": STANDARD_LEVELS,
+    "aton": {**STANDARD_LEVELS, "hard": "ismcts:0.5s", "expert": "ismcts:2s"},
+    "egyptia": STANDARD_LEVELS,
+}
+
+#: The think times (seconds) a searching level steps down to when its own does not fit.
+LADDER = (2.0, 1.0, 0.5, 0.25, 0.1)
+
+#: Seconds the bots of a table may think together, each deciding once, at the default
+#: level (Amun-Re's four bots at 1 s a move: 4 s).
+PRACTICAL_TABLE_THINK = 5.0
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level as offered to a person: its name, the bot spec it is, and a label."""
+
+    name: str
+    spec: str
+    label: str
+
+
+def is_level(name: str) -> bool:
+    return name.strip().lower() in LEVELS
+
+
+def think_seconds(spec: str) -> float:
+    """The seconds a decision of the bot ``spec`` takes: its time budget, 0 for a bot that
+    does not search (an iteration budget has no time of its own and counts 0 here)."""
+    name, _, budget = spec.partition(":")
+    if not budget or not takes_budget(name):
+        return 0.0
+    seconds = parse_budget(budget).seconds
+    return 0.0 if seconds is None else seconds
+
+
+def describe(spec: str) -> str:
+    """What the bot ``spec`` is, in a few words for a person."""
+    name, _, _ = spec.partition(":")
+    seconds = think_seconds(spec)
+    if seconds:
+        return f"searches {seconds:g} s a move"
+    return {"random": "plays at random", "heuristic": "rules of thumb, instant"}.get(name, name)
+
+
+def _seconds_spec(name: str, seconds: float) -> str:
+    return f"{name}:{seconds:g}s"
+
+
+def level_spec(
+    level: str,
+    game: Game,
+    bots: int = 1,
+    *,
+    max_think: float = math.inf,
+    max_game_think: float = math.inf,
+) -> str:
+    """The bot spec of ``level`` in ``game`` at a table of ``bots`` bot seats, every one of
+    them at this level, within the limits given (a server's; the terminal has none).
+
+    A searching level that would think longer than ``max_think`` a move, or ``bots`` times
+    its think time longer than ``max_game_think``, takes the longest time of :data:`LADDER`
+    that fits; when none fits, the next weaker level that does.
+    """
+    wanted = level.strip().lower()
+    if wanted not in LEVELS:
+        raise BotSpecError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    table = GAME_LEVELS.get(game.name, STANDARD_LEVELS)
+    offered = available_bots(game)
+    allowed = min(max_think, max_game_think / max(1, bots))
+    for name in reversed(LEVELS[: LEVELS.index(wanted) + 1]):
+        spec = table[name]
+        bot = spec.partition(":")[0]
+        if bot not in offered:
+            continue
+        seconds = think_seconds(spec)
+        if seconds <= allowed:
+            return spec
+        for step in LADDER:
+            if step <= min(seconds, allowed):
+                return _seconds_spec(bot, step)
+    return "random"
+
+
+def levels(
+    game: Game,
+    bots: int = 1,
+    *,
+    max_think: float = math.inf,
+    max_game_think: float = math.inf,
+) -> list[Level]:
+    """Every level for a table of ``bots`` bot seats, weakest first."""
+    result = []
+    for name in LEVELS:
+        spec = level_spec(name, game, bots, max_think=max_think, max_game_think=max_game_think)
+        result.append(Level(name, spec, f"{name.capitalize()}: {describe(spec)}"))
+    return result
+
+
+def default_level(
+    game: Game,
+    bots: int = 1,
+    *,
+    max_think: float = math.inf,
+    max_game_think: float = math.inf,
+) -> str:
+    """The strongest level whose ``bots`` seats think at most :data:`PRACTICAL_TABLE_THINK`
+    together, each deciding once (the weakest level when none does)."""
+    for level in reversed(levels(game, bots, max_think=max_think, max_game_think=max_game_think)):
+        if think_seconds(level.spec) * max(1, bots) <= PRACTICAL_TABLE_THINK:
+            return level.name
+    return LEVELS[0]
+
+
+def level_bands(
+    game: Game, *, max_think: float = math.inf, max_game_think: float = math.inf
+) -> list[dict[str, Any]]:
+    """The levels for every number of bot seats a table of ``game`` can have, as runs of
+    counts with the same levels (what a lobby needs to offer them)::
+
+        [{"bots_from": 1, "bots_to": 5, "default": "expert",
+          "levels": [{"name": "easy", "spec": "random", "label": "Easy: plays at random"},
+                     ...]}, ...]
+    """
+    bands: list[dict[str, Any]] = []
+    for bots in range(1, max(1, game.max_players) + 1):
+        limits = {"max_think": max_think, "max_game_think": max_game_think}
+        offered = [
+            {"name": lv.name, "spec": lv.spec, "label": lv.label}
+            for lv in levels(game, bots, **limits)
+        ]
+        default = default_level(game, bots, **limits)
+        if bands and bands[-1]["levels"] == offered and bands[-1]["default"] == default:
+            bands[-1]["bots_to"] = bots
+        else:
+            bands.append(
+                {"bots_from": bots, "bots_to": bots, "default": default, "levels": offered}
+            )
+    return bands
