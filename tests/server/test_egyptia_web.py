@@ -240,9 +240,16 @@ def test_a_solo_game_plays_to_the_end(client: TestClient) -> None:
     record = GameRecord.from_json(client.get(f"/api/games/{game_id}/record").json())
     assert replay(record).scores() == mine["result"]["scores"]
     steps = client.get(f"/api/games/{game_id}/replay").json()["steps"]
-    assert client.get(f"/api/games/{game_id}/replay/{steps}").json() == final[1]
+    last = client.get(f"/api/games/{game_id}/replay/{steps}").json()
+    # the replay is the spectator's view, plus what a finished game may show: the full sheet
+    shown = last["page"].pop("replay")
+    assert last == final[1]
+    assert [b["name"] for b in shown["builders"]] == ["Imhotep"] and shown["drawn"] == 1
+    assert shown["builders"][0]["sheet"] == obs["players"][0]["sheet"]
+    assert shown["builders"][0]["svg"] == mine["page"]["sheet_svg"]
     middle = client.get(f"/api/games/{game_id}/replay/{steps // 2}").json()
     assert middle["page"]["sheet_svg"] is None and middle["page"]["board_svg"].startswith("<svg")
+    assert "Score if the game ended now" in middle["page"]["replay"]["builders"][0]["svg"]
 
 
 def test_three_people_play_egyptia_to_the_end(client: TestClient) -> None:

@@ -65,6 +65,10 @@ PAGES: dict[str, PageParts] = {
     "amunre": PageParts(amunre.board_svg, amunre.page_data, guide=amunre_guide.guide),
     "aton": PageParts(aton.board_svg, aton.page_data, guide=aton_guide.guide),
     "egyptia": PageParts(
-        egyptia.board_svg, egyptia.page_data, egyptia.lobby, guide=egyptia_guide.guide
+        egyptia.board_svg,
+        egyptia.page_data,
+        egyptia.lobby,
+        guide=egyptia_guide.guide,
+        replay=egyptia.replay,
     ),
 }

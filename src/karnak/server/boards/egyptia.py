@@ -45,8 +45,11 @@ from karnak.games.egyptia.actions import (
     bundle_words,
     plague_effect,
 )
+from karnak.games.egyptia.pharaoh import EMPTY, card_points
 from karnak.games.egyptia.sheet import BUILDINGS, RESOURCES, WILD, Sheet
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.egyptia.state import CODES, NAMES, STAGE_NAMES, EgyptiaState
+from karnak.games.egyptia.view import sheet_view
+from karnak.server.boards import egyptia_guide
 
 # ---------------------------------------------------------------------- words and colours
 TITLES = {
@@ -105,7 +108,9 @@ STYLE = """
 .egy .legal:focus .col-bg, .egy .legal:focus .plague-box, .egy .legal:focus .hex-shape {
   stroke: #c0392b; }
 .egy .chosen .col-bg { fill: rgba(181, 120, 13, 0.18); stroke: #b5780d; stroke-width: 3; }
-.egy g:focus { outline: none; }
+.egy .legal:focus-visible .col-bg, .egy .legal:focus-visible .plague-box,
+.egy .legal:focus-visible .hex-shape, .egy .legal:focus-visible .ship-hull-bg {
+  stroke: #1a5fb4; stroke-width: 6; }
 .egy .hex-shape { stroke: #6d5c32; stroke-width: 1.5; fill: #f3e6c4; }
 .egy .hex.sacred .hex-shape { fill: #f7d64a; }
 .egy .hex.oasis .hex-shape { fill: #b9e0c9; }
@@ -164,6 +169,42 @@ def _wrap(text: str, width: int) -> list[str]:
 
 def _points(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _tip(text: str) -> str:
+    """The attribute that gives an element its tooltip (shown by the page on hover, keyboard
+    focus and long press)."""
+    return f' data-tip="{escape(text)}"'
+
+
+def _cost_tip(
+    building: str,
+    cost: Sequence[int],
+    productivity: dict[str, int],
+    surcharges: Sequence[int],
+    sides: int = 0,
+) -> str:
+    """What a row of building costs says, in words (the board's rows and the sheet's)."""
+    wild_favor, sacred_favor, mound_basic, mound_favor = surcharges
+    if building == "mound":
+        return (
+            f"Burial Mound: free and always allowed, whatever your column (also on a Sacred "
+            f"Site, at no extra cost); it gives {mound_basic} basic resources of your choice "
+            f"or {mound_favor} favor."
+        )
+    if building == WILD:
+        return (
+            f"Any building (the d{sides or 20}): whoever takes its column may build any "
+            f"building no other die of the column shows, for its cost plus {wild_favor} favor."
+        )
+    text = f"{TITLES[building]}: costs {_cost_words(cost)}"
+    if sides:
+        text += f"; offered by the d{sides} in the column where it lies"
+    text += f"; on a Sacred Site {sacred_favor} favor more"
+    track = productivity.get(building)
+    if track is not None:
+        text += f". Each one raises your {RESOURCES[track]} productivity one step"
+    return text + "."
 
 
 # ---------------------------------------------------------------------- small pictures
@@ -341,6 +382,7 @@ def geometry(sheet: Sheet) -> Geometry:
         sheet.steps,
         tuple((d.sides, d.building, d.columns) for d in sheet.dice),
         (sheet.wild_favor, sheet.sacred_favor, sheet.mound_basic, sheet.mound_favor),
+        (sheet.favor_per_point, sheet.basic_per_favor, sheet.ship_points, sheet.pestilence_points),
     )
 
 
@@ -404,7 +446,7 @@ def _board(
     where = "the final round" if over else f"round {round_number}"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        'class="board egy egyptia-board" role="img" aria-label="Egyptia resource board">',
+        'class="board egy egyptia-board" role="group" aria-label="Egyptia resource board">',
         f"<style>{STYLE}</style>",
         f'<rect x="2" y="2" width="{WIDTH - 4}" height="{height - 4}" rx="10" class="panel"/>',
         _text(TABLE_X, 28, "Resource board", "title"),
@@ -414,9 +456,12 @@ def _board(
     heads = [("mound", 0, (0, 0, 0, 0))] + [
         (building, sides, costs.get(building, (0, 0, 0, 0))) for sides, building, _ in dice_table
     ]
+    productivity = dict(geo[6])
     for r, (building, sides, cost) in enumerate(heads):
         y = TABLE_Y + HEAD_H + r * ROW_H
+        tip = _cost_tip(building, cost, productivity, geo[9], sides)
         parts.append(
+            f'<g class="building-row" data-building="{building}"{_tip(tip)}>'
             f'<rect x="{TABLE_X}" y="{y}" width="{HEAD_W}" height="{ROW_H}" class="row-head"/>'
         )
         parts.append(building_icon(building, TABLE_X + 20, y + ROW_H / 2, 28))
@@ -432,14 +477,16 @@ def _board(
             parts.append(_text(TABLE_X + HEAD_W - 6, y + 16, f"d{sides}", "tiny faint", "end"))
             icons, _ = _cost_icons(cost, TABLE_X + 40, y + 28)
             parts.append(icons)
+        parts.append("</g>")
     # the four columns, each one clickable as a whole
     for c, resource in enumerate(RESOURCES):
         x = TABLE_X + HEAD_W + c * COL_W
         count = len(columns[c])
         plague = count >= 3
         klass = "column plague-column" if plague else "column"
+        tip = _column_tip(resource, [dice_table[i] for i in columns[c]], dice, columns[c], geo)
         parts.append(
-            f'<g class="{klass}" data-column="{resource}" data-dice="{count}">'
+            f'<g class="{klass}" data-column="{resource}" data-dice="{count}"{_tip(tip)}>'
             f'<rect x="{x}" y="{TABLE_Y}" width="{COL_W}" height="{HEAD_H}" class="col-head"/>'
         )
         parts.append(resource_icon(resource, x + 14, TABLE_Y + 19, 8))
@@ -455,13 +502,14 @@ def _board(
             sides, _, by_value = dice_table[index]
             if index in columns[c]:
                 cx, cy = x + COL_W / 2, y + ROW_H / 2
+                shows = TITLES.get(dice_table[index][1], "any building")
+                tip = f"The d{sides} shows {dice[index]}: {shows}, in the {resource} column."
                 parts.append(
-                    f'<g class="die-on-board" data-die="d{sides}" data-value="{dice[index]}">'
+                    f'<g class="die-on-board" data-die="d{sides}" data-value="{dice[index]}"'
+                    f"{_tip(tip)}>"
                     + die_shape(sides, cx, cy)
                     + _text(cx, cy + 5, str(dice[index]), "die-value", "middle")
-                    + f"<title>d{sides} shows {dice[index]}: "
-                    f"{escape(TITLES.get(dice_table[index][1], 'Any'))} in the {resource} "
-                    "column</title></g>"
+                    + "</g>"
                 )
             else:
                 parts.append(
@@ -482,8 +530,6 @@ def _board(
         parts.append(
             f'<rect x="{x + 1}" y="{TABLE_Y + 1}" width="{COL_W - 2}" '
             f'height="{table_h + 26}" rx="4" class="col-bg"/>'
-            f"<title>{resource.capitalize()}: {count} {dice_word}"
-            f"{'; 3 or more dice: whoever takes it suffers a plague' if plague else ''}</title>"
             "</g>"
         )
     parts.append(
@@ -502,6 +548,57 @@ def _board(
     return "".join(parts)
 
 
+def _column_tip(
+    resource: str,
+    shown: Sequence[tuple[int, str, tuple[int, ...]]],
+    dice: tuple[int, ...],
+    indexes: Sequence[int],
+    geo: Geometry,
+) -> str:
+    """A column in words: its dice, what taking it gives and what it lets one build."""
+    count = len(indexes)
+    wild_favor = geo[9][0]
+    tracks = {RESOURCES[t] for _, t in geo[6]}
+    listed = ", ".join(
+        f"d{sides} {dice[i]} ({TITLES[b] if b != WILD else 'any building'})"
+        for (sides, b, _), i in zip(shown, indexes, strict=True)
+    )
+    head = f"{resource.capitalize()} column: " + (
+        f"{count} {'die' if count == 1 else 'dice'}: {listed}." if count else "no dice."
+    )
+    gives = f" Whoever takes it produces {count} {resource}"
+    if resource in tracks:
+        gives += f" plus their {resource} productivity"
+    buildings = [TITLES[b] for _, b, _ in shown if b != WILD]
+    if any(b == WILD for _, b, _ in shown):
+        buildings.append(f"any other building for {wild_favor} favor more")
+    can = (
+        f" and may build a {' or a '.join(buildings)}, or a Burial Mound."
+        if buildings
+        else " and may build only a Burial Mound."
+    )
+    plague = " With 3 dice or more, they suffer a plague first." if count >= 3 else ""
+    return head + gives + can + plague
+
+
+def _plague_tip(number: int, name: str, pestilence: int) -> str:
+    effect = plague_effect(name, pestilence)
+    again = (
+        "Never crossed off: it may come again."
+        if name == "death"
+        else "Crossed off once suffered: nobody suffers it twice."
+    )
+    return (
+        f"{number}. {PLAGUE_TITLES[name]}: {effect}. {again} Only whoever takes a column of "
+        "3 dice or more chooses a plague, one they can pay for or keep to."
+    )
+
+
+def _card_tip(card_id: str, text: str, confidence: str) -> str:
+    note = "" if confidence == "printed" else " (its figures are our reconstruction)"
+    return f"Pharaoh card {card_id}: {text}{note}. It scores every city at the end."
+
+
 def _plague_list(y0: float, pestilence: int) -> list[str]:
     parts = [_text(TABLE_X, y0 - 10, "Plagues (a column of 3+ dice)", "label")]
     width = (HEAD_W + 4 * COL_W) / 5
@@ -510,7 +607,8 @@ def _plague_list(y0: float, pestilence: int) -> list[str]:
         y = y0 + (k // 5) * 54
         death = " death" if name == "death" else ""
         parts.append(
-            f'<g class="plague" data-plague="{name}">'
+            f'<g class="plague" data-plague="{name}"'
+            f"{_tip(_plague_tip(k + 1, name, pestilence))}>"
             f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{width - 4:.1f}" height="48" rx="6" '
             f'class="plague-box{death}"/>'
             + _text(
@@ -520,7 +618,7 @@ def _plague_list(y0: float, pestilence: int) -> list[str]:
         effect = plague_effect(name, pestilence)
         for i, line in enumerate(_wrap(effect, 22)[:2]):
             parts.append(_text(x + 8, y + 30 + 11 * i, line, "tiny"))
-        parts.append(f"<title>{PLAGUE_TITLES[name]}: {escape(effect)}</title></g>")
+        parts.append("</g>")
     return parts
 
 
@@ -530,7 +628,8 @@ def _cards(cards: tuple[tuple[str, str, str], ...]) -> list[str]:
     for k, (card_id, text, confidence) in enumerate(cards):
         y = TABLE_Y + k * (card_h + gap)
         parts.append(
-            f'<g class="pharaoh-card" data-card="{escape(card_id)}">'
+            f'<g class="pharaoh-card" data-card="{escape(card_id)}"'
+            f"{_tip(_card_tip(card_id, text, confidence))}>"
             f'<rect x="{CARDS_X}" y="{y}" width="{card_w}" height="{card_h}" rx="8" '
             'class="card-box"/>'
             + _text(CARDS_X + 26, y + 42, card_id[0], "card-letter", "middle")
@@ -548,7 +647,7 @@ def _cards(cards: tuple[tuple[str, str, str], ...]) -> list[str]:
                     "end",
                 )
             )
-        parts.append(f"<title>Card {escape(card_id)}: {escape(text)}</title></g>")
+        parts.append("</g>")
     return parts
 
 
@@ -570,18 +669,100 @@ def sheet_svg(
     final: bool = False,
 ) -> str:
     """A builder's sheet as seen in ``view`` (one entry of an observation's ``players``);
-    ``final`` once the game is over (the score is then the final one)."""
-    key = orjson.dumps([name, view, score, final], option=orjson.OPT_SORT_KEYS).decode()
+    ``final`` once the game is over (the score is then the final one).
+
+    The tooltips of its hexes and score lines read the Pharaoh cards the score names (what
+    each building scores where it stands, or would score on an empty hex): they belong to
+    this sheet alone, like the rest of the drawing."""
+    cards = [c["card"] for c in score["cards"]] if score is not None else []
+    texts = {c: sheet.card(c).text for c in cards}
+    tips = hex_tips(sheet, tuple(cards), view["city"])
+    key = orjson.dumps(
+        [name, view, score, final, texts, tips], option=orjson.OPT_SORT_KEYS
+    ).decode()
     return _sheet(geometry(sheet), key)
+
+
+def hex_tips(sheet: Sheet, cards: tuple[str, ...], built: dict[str, str]) -> dict[str, str]:
+    """The tooltip of every hex of a city: what stands there and what it adds to the cards
+    now, or what each building would add there (remembered per city: a round changes one
+    hex)."""
+    memo: dict[Any, dict[str, str]] = sheet.memo.setdefault("web_hex_tips", {})
+    key = (cards, tuple(sorted(built.items())))
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 4096:
+            memo.clear()
+        found = memo[key] = _hex_tips(sheet, cards, built)
+    return found
+
+
+def _hex_tips(sheet: Sheet, cards: tuple[str, ...], built: dict[str, str]) -> dict[str, str]:
+    city = [EMPTY] * len(sheet.hexes)
+    for label, building in built.items():
+        city[sheet.by_label[label]] = CODES[building]
+
+    def points(plan: Sequence[int]) -> int:
+        return sum(card_points(sheet, sheet.card(c), plan) for c in cards)
+
+    now = points(city)
+    near_oasis = set(sheet.neighbours[sheet.oasis])
+    tips: dict[str, str] = {}
+    for index, spot in enumerate(sheet.hexes):
+        label = spot.label
+        if spot.kind == "oasis":
+            around = ", ".join(sheet.hexes[n].label for n in sheet.neighbours[index])
+            tips[label] = (
+                f"{label}, your Oasis: nothing is ever built here. Next to it: {around} "
+                "(the Boils plague closes them for a round)."
+            )
+            continue
+        where = label
+        if spot.sacred:
+            where += (
+                f", a Sacred Site (any building but a Burial Mound costs "
+                f"{sheet.sacred_favor} favor more here)"
+            )
+        if index in near_oasis:
+            where += ", next to your Oasis"
+        here = city[index]
+        if here != EMPTY:
+            plan = list(city)
+            plan[index] = EMPTY
+            adds = now - points(plan)
+            what = f"{where}: your {TITLES[NAMES[here]]}."
+            if cards:
+                what += (
+                    f" It adds {adds} to your Pharaoh cards now."
+                    if adds >= 0
+                    else f" It costs your Pharaoh cards {-adds} now."
+                )
+            tips[label] = what
+            continue
+        what = f"{where}: empty."
+        if cards:
+            changes = []
+            for building in NAMES:
+                plan = list(city)
+                plan[index] = CODES[building]
+                changes.append(f"{TITLES[building]} {_signed(points(plan) - now)}")
+            what += " Built here now, your Pharaoh cards would change by: " + ", ".join(changes)
+            what += "."
+        tips[label] = what
+    return tips
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
 
 
 @functools.lru_cache(maxsize=2048)
 def _sheet(geo: Geometry, key: str) -> str:
-    name, view, score, final = orjson.loads(key)
-    hexes, river, ships, dots, red, costs, productivity, steps, dice_table, surcharges = geo
+    name, view, score, final, texts, tips = orjson.loads(key)
+    hexes, river, ships, dots, red, costs, productivity, steps, dice_table, surcharges = geo[:10]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {SHEET_H}" '
-        'class="sheet egy egyptia-sheet" role="img" '
+        'class="sheet egy egyptia-sheet" role="group" '
         f'aria-label="{escape(name)}\'s player sheet">',
         f"<style>{STYLE}</style>",
         f'<rect x="2" y="2" width="{WIDTH - 4}" height="{SHEET_H - 4}" rx="10" class="panel"/>',
@@ -594,14 +775,14 @@ def _sheet(geo: Geometry, key: str) -> str:
             "end",
         ),
     ]
-    parts.extend(_cost_reference(costs, surcharges, dice_table))
-    parts.extend(_river(river, ships, view["ships"], hexes))
-    parts.extend(_map(hexes, view["city"]))
+    parts.extend(_cost_reference(costs, surcharges, dice_table, dict(productivity)))
+    parts.extend(_river(river, ships, view["ships"], hexes, geo[10][2]))
+    parts.extend(_map(hexes, view["city"], tips))
     parts.extend(_tracks(dots, red, view["resources"], view["red"]))
-    parts.extend(_plagues_on_sheet(view["plagues"], view["deaths"]))
+    parts.extend(_plagues_on_sheet(view["plagues"], view["deaths"], geo))
     parts.extend(_productivity(productivity, steps, view["productivity"]))
     if score is not None:
-        parts.extend(_score(score, final))
+        parts.extend(_score(score, final, texts, geo))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -610,6 +791,7 @@ def _cost_reference(
     costs: tuple[tuple[str, tuple[int, ...]], ...],
     surcharges: tuple[int, ...],
     dice_table: tuple[Any, ...],
+    productivity: dict[str, int],
 ) -> list[str]:
     wild_favor, sacred_favor, mound_basic, mound_favor = surcharges
     x0, y0, row = 14, 50, 40
@@ -620,9 +802,14 @@ def _cost_reference(
     lines.extend((b, None, cost) for b, cost in costs)
     if any(d[1] == WILD for d in dice_table):
         lines.append(("any", f"d20: any building, +{wild_favor} favor", None))
+    sides = {b: d for d, b, _ in dice_table}
     for i, (building, words, cost) in enumerate(lines):
         y = y0 + 14 + i * row
+        tip = _cost_tip(
+            building, cost or (0, 0, 0, 0), productivity, surcharges, sides.get(building, 0)
+        )
         parts.append(
+            f'<g class="building-row" data-building="{building}"{_tip(tip)}>'
             f'<rect x="{x0}" y="{y}" width="186" height="{row - 4}" rx="5" class="row-head"/>'
         )
         parts.append(building_icon(building, x0 + 18, y + (row - 4) / 2, 26))
@@ -632,9 +819,18 @@ def _cost_reference(
             parts.append(icons)
         elif words:
             parts.append(_text(x0 + 36, y + 28, words, "tiny"))
+        parts.append("</g>")
     y = y0 + 14 + len(lines) * row + 8
-    parts.append(_text(x0, y, f"Sacred Site (yellow): +{sacred_favor} favor,", "tiny"))
-    parts.append(_text(x0, y + 11, "not for a Burial Mound", "tiny"))
+    tip = (
+        f"Sacred Sites are the yellow hexes: any building but a Burial Mound costs "
+        f"{sacred_favor} favor more there. Some Pharaoh cards count them."
+    )
+    parts.append(
+        f'<g class="sacred-note"{_tip(tip)}>'
+        + _text(x0, y, f"Sacred Site (yellow): +{sacred_favor} favor,", "tiny")
+        + _text(x0, y + 11, "not for a Burial Mound", "tiny")
+        + "</g>"
+    )
     return parts
 
 
@@ -649,7 +845,9 @@ def _hex_points(cx: float, cy: float, r: float) -> str:
     )
 
 
-def _map(hexes: tuple[tuple[str, int, int, str], ...], city: dict[str, str]) -> list[str]:
+def _map(
+    hexes: tuple[tuple[str, int, int, str], ...], city: dict[str, str], tips: dict[str, str]
+) -> list[str]:
     parts = []
     for label, col, row, kind in hexes:
         cx, cy = _hex_centre(col, row)
@@ -661,8 +859,10 @@ def _map(hexes: tuple[tuple[str, int, int, str], ...], city: dict[str, str]) -> 
             else ("nothing may be built here" if kind == "oasis" else "empty")
         )
         state = built or ("oasis" if kind == "oasis" else "empty")
+        tip = tips.get(label) or f"{label}, {words}: {what}."
         parts.append(
-            f'<g class="hex {kind}" data-hex="{label}" data-kind="{kind}" data-built="{state}">'
+            f'<g class="hex {kind}" data-hex="{label}" data-kind="{kind}" data-built="{state}"'
+            f"{_tip(tip)}>"
             f'<polygon class="hex-shape" points="{_hex_points(cx, cy, R - 1)}"/>'
         )
         if kind == "oasis":
@@ -670,7 +870,7 @@ def _map(hexes: tuple[tuple[str, int, int, str], ...], city: dict[str, str]) -> 
         elif built:
             parts.append(building_icon(built, cx, cy + 2, R * 1.05))
         parts.append(_text(cx, cy - R * 0.62, label, "hex-label", "middle"))
-        parts.append(f"<title>{label}, {words}: {escape(what)}</title></g>")
+        parts.append("</g>")
     return parts
 
 
@@ -680,7 +880,7 @@ def _map_box(hexes: tuple[tuple[str, int, int, str], ...]) -> tuple[float, float
     return min(xs) - HEX_W / 2, min(ys) - R, max(xs) + HEX_W / 2, max(ys) + R
 
 
-def _ship(number: int, x: float, y: float, gives: tuple[int, ...], state: str) -> str:
+def _ship(number: int, x: float, y: float, gives: tuple[int, ...], state: str, points: int) -> str:
     hull = (
         f"M {x - 26:.1f} {y:.1f} L {x + 26:.1f} {y:.1f} "
         f"L {x + 18:.1f} {y + 12:.1f} L {x - 18:.1f} {y + 12:.1f} Z"
@@ -688,8 +888,14 @@ def _ship(number: int, x: float, y: float, gives: tuple[int, ...], state: str) -
     sail = _points([(x - 2, y - 30), (x - 2, y - 3), (x - 22, y - 3)])
     sail2 = _points([(x + 2, y - 26), (x + 2, y - 3), (x + 18, y - 3)])
     words = bundle_words((gives[0], gives[1], gives[2], gives[3]))
+    status = {
+        "unused": f"unused: {points} points at the end if it is never used",
+        "used": "used (crossed off)",
+        "lost": "lost to Hail-fire (no resources, no points)",
+    }[state]
+    tip = f"Ship {number}: {words}, once a game and at any time; {status}."
     parts = [
-        f'<g class="ship {state}" data-ship="{number}" data-state="{state}">'
+        f'<g class="ship {state}" data-ship="{number}" data-state="{state}"{_tip(tip)}>'
         f'<rect x="{x - 32:.1f}" y="{y - 36:.1f}" width="118" height="52" rx="8" '
         'class="ship-hull-bg"/>',
         f'<path class="ship-hull" d="{hull}"/>',
@@ -713,12 +919,7 @@ def _ship(number: int, x: float, y: float, gives: tuple[int, ...], state: str) -
             f'y2="{y + 12:.1f}"/><line class="lost-mark" x1="{x - 26:.1f}" y1="{y + 12:.1f}" '
             f'x2="{x + 60:.1f}" y2="{y - 30:.1f}"/>'
         )
-    status = {
-        "unused": "unused (2 points at the end if never used)",
-        "used": "used",
-        "lost": "lost to Hail-fire",
-    }[state]
-    parts.append(f"<title>Ship {number}: {escape(words)}; {status}</title></g>")
+    parts.append("</g>")
     return "".join(parts)
 
 
@@ -727,6 +928,7 @@ def _river(
     ships: tuple[tuple[int, ...], ...],
     states: list[str],
     hexes: tuple[tuple[str, int, int, str], ...],
+    points: int,
 ) -> list[str]:
     _, top, _, bottom = _map_box(hexes)
     left, right = RIVER_X
@@ -741,13 +943,17 @@ def _river(
     )
     parts = [
         f'<path class="river" d="M {left:.1f} {y + 8:.1f} {edge} L {right:.1f} {y + 54:.1f} '
-        f'{back} Z"><title>The river: each ship may be used once a game</title></path>'
+        f'{back} Z"{_tip("The river and your ships: each ship may be used once a game.")}/>'
     ]
     step = (right - left) / max(1, len(ships))
     for i, gives in enumerate(ships):
         x = left + 34 + i * step
-        parts.append(_ship(i + 1, x, y + 42, gives, states[i] if i < len(states) else "unused"))
+        state = states[i] if i < len(states) else "unused"
+        parts.append(_ship(i + 1, x, y + 42, gives, state, points))
     return parts
+
+
+RED_DOT_TIP = "A red dot: circling it ends the game after this round, for every builder."
 
 
 def _tracks(
@@ -769,16 +975,25 @@ def _tracks(
         y = y0 + 14 + r * row
         entry = resources[resource]
         circled, spent = entry["circled"], entry["spent"]
+        free = dots[r] - circled
+        tip = (
+            f"{resource.capitalize()}: {entry['have']} on hand ({circled} circled, {spent} "
+            f"spent); {free} of {dots[r]} dots still free (what does not fit is lost)."
+        )
+        if red[r]:
+            tip += f" The last {red[r]} dots are red: circling one ends the game after the round."
         parts.append(
-            f'<g class="track" data-resource="{resource}" data-have="{entry["have"]}">'
+            f'<g class="track" data-resource="{resource}" data-have="{entry["have"]}"{_tip(tip)}>'
             + resource_icon(resource, x0 + 8, y, 8)
             + _text(x0 + 20, y + 4, f"{resource} {entry['have']}", "small")
         )
         for i in range(dots[r]):
             cx = x0 + 110 + i * gap
             is_red = i >= dots[r] - red[r]
+            red_tip = _tip(RED_DOT_TIP) if is_red else ""
             parts.append(
-                f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="6" class="dot{" red" if is_red else ""}"/>'
+                f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="6" class="dot{" red" if is_red else ""}"'
+                f"{red_tip}/>"
             )
             if i < circled:
                 parts.append(f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="9" class="ring"/>')
@@ -787,13 +1002,12 @@ def _tracks(
                     f'<path class="scribble" d="M {cx - 8:.1f} {y + 6:.1f} l 5 -12 l 4 12 '
                     f'l 4 -12 l 4 12"/>'
                 )
-        parts.append(
-            f"<title>{resource}: {circled} circled, {spent} spent, {entry['have']} left</title></g>"
-        )
+        parts.append("</g>")
     return parts
 
 
-def _plagues_on_sheet(crossed: dict[str, bool], deaths: int) -> list[str]:
+def _plagues_on_sheet(crossed: dict[str, bool], deaths: int, geo: Geometry) -> list[str]:
+    pestilence = geo[10][3]
     x0, y0 = RIGHT_X, 50
     parts = [_text(x0, y0, "Plagues suffered", "label")]
     names = [p for p in PLAGUES if p != "death"]
@@ -802,9 +1016,15 @@ def _plagues_on_sheet(crossed: dict[str, bool], deaths: int) -> list[str]:
         x = x0 + (k % 4) * (width + 4)
         y = y0 + 10 + (k // 4) * (height + 4)
         is_crossed = crossed.get(name, False)
+        state = (
+            "suffered and crossed off: it cannot come to you again"
+            if is_crossed
+            else "not suffered yet"
+        )
+        tip = f"{PLAGUE_TITLES[name]} ({plague_effect(name, pestilence)}): {state}."
         parts.append(
             f'<g class="sheet-plague{" crossed" if is_crossed else ""}" data-plague="{name}" '
-            f'data-crossed="{str(is_crossed).lower()}">'
+            f'data-crossed="{str(is_crossed).lower()}"{_tip(tip)}>'
             f'<rect x="{x}" y="{y}" width="{width}" height="{height}" rx="5" class="plague-box"/>'
         )
         if is_crossed:  # scribbled out under the name, which stays readable
@@ -825,12 +1045,16 @@ def _plagues_on_sheet(crossed: dict[str, bool], deaths: int) -> list[str]:
                 else "",
             )
         )
-        state = "suffered, crossed off" if is_crossed else "not yet suffered"
-        parts.append(f"<title>{PLAGUE_TITLES[name]}: {state}</title></g>")
+        parts.append("</g>")
     x = x0 + (len(names) % 4) * (width + 4)
     y = y0 + 10 + (len(names) // 4) * (height + 4)
+    times = "never" if not deaths else "once" if deaths == 1 else f"{deaths} times"
+    tip = (
+        f"Death (build a Burial Mound that round): suffered {times}. It is never crossed off "
+        "and may come again; it does not count in a tie."
+    )
     parts.append(
-        f'<g class="sheet-plague death" data-plague="death" data-deaths="{deaths}">'
+        f'<g class="sheet-plague death" data-plague="death" data-deaths="{deaths}"{_tip(tip)}>'
         f'<rect x="{x}" y="{y}" width="{width * 2 + 4}" height="{height}" rx="5" '
         'class="plague-box death"/>'
         + _text(x + 8, y + 17, f"Death: {deaths}", "small", style="font-weight:600")
@@ -839,7 +1063,7 @@ def _plagues_on_sheet(crossed: dict[str, bool], deaths: int) -> list[str]:
             'stroke="#3b2f1c" stroke-width="2"/>'
             for t in range(min(deaths, 14))
         )
-        + "<title>Death is never crossed off: it may be suffered again</title></g>"
+        + "</g>"
     )
     return parts
 
@@ -854,8 +1078,19 @@ def _productivity(
         y = y0 + 14 + i * row
         entry = view.get(resource, {"steps": 0, "bonus": 0})
         building = by_track.get(resource)
+        ladder = ", ".join(f"+{b}" for b in steps)
+        source = (
+            f"Each {TITLES[building]} built moves it one step ({ladder}; no further)."
+            if building
+            else "No building moves it."
+        )
+        tip = (
+            f"{resource.capitalize()} productivity: +{entry['bonus']}. Whenever you take the "
+            f"{resource} column you produce that much more. {source}"
+        )
         parts.append(
-            f'<g class="productivity" data-resource="{resource}" data-steps="{entry["steps"]}">'
+            f'<g class="productivity" data-resource="{resource}" data-steps="{entry["steps"]}"'
+            f"{_tip(tip)}>"
         )
         if building:
             parts.append(building_icon(building, x0 + 10, y, 20))
@@ -869,23 +1104,22 @@ def _productivity(
                 f'class="step{" on" if on else ""}"/>'
             )
             parts.append(_text(cx, y + 4, f"+{bonus}", "small", "middle"))
-        source = f"each {TITLES[building]} built moves it on" if building else "no building"
-        parts.append(
-            f"<title>{resource}: +{entry['bonus']} whenever you produce {resource}; "
-            f"{escape(source)}</title></g>"
-        )
+        parts.append("</g>")
     return parts
 
 
-def _score(score: dict[str, Any], final: bool) -> list[str]:
+def _score(score: dict[str, Any], final: bool, texts: dict[str, str], geo: Geometry) -> list[str]:
+    favor_per_point, basic_per_favor, ship_points, pestilence_points = geo[10]
     x0, y0 = RIGHT_X, 176
     heading = "Final score" if final else "Score if the game ended now"
     parts = [_text(x0, y0, heading, "label")]
     y = y0 + 20
     for card in score["cards"]:
         detail = "+".join(str(p) for p in card["parts"] if p) or "0"
+        shown = f"{detail} = {card['points']}" if "+" in detail else str(card["points"])
+        tip = f"Pharaoh card {card['card']}: {texts.get(card['card'], '')}. Your city: {shown}."
         parts.append(
-            f'<g class="score-line" data-card="{escape(card["card"])}">'
+            f'<g class="score-line" data-card="{escape(card["card"])}"{_tip(tip)}>'
             + _text(x0, y, f"{card['card']}", "small", style="font-weight:600")
             + _text(x0 + 40, y, detail if len(detail) < 36 else detail[:33] + "…", "small faint")
             + _text(WIDTH - 24, y, str(card["points"]), "small", "end", "font-weight:600")
@@ -893,13 +1127,30 @@ def _score(score: dict[str, Any], final: bool) -> list[str]:
         )
         y += 17
     extras = [
-        (f"favor {score['favor']} (after the market)", score["favor_points"]),
-        (f"ships unused: {score['ships_unused']}", score["ship_points"]),
-        ("pestilence", -score["pestilence"]),
+        (
+            f"favor {score['favor']} (after the market)",
+            score["favor_points"],
+            f"Favor: {score['favor']}, counting the end-of-game trade of {basic_per_favor} basic "
+            f"resources for 1 favor; 1 point per {favor_per_point} favor.",
+        ),
+        (
+            f"ships unused: {score['ships_unused']}",
+            score["ship_points"],
+            f"{score['ships_unused']} ship(s) never used: {ship_points} points each.",
+        ),
+        (
+            "pestilence",
+            -score["pestilence"],
+            f"Pestilence costs {pestilence_points} points at the end if you suffered it.",
+        ),
     ]
-    for label, points in extras:
-        parts.append(_text(x0, y, label, "small"))
-        parts.append(_text(WIDTH - 24, y, str(points), "small", "end"))
+    for label, points, tip in extras:
+        parts.append(
+            f'<g class="score-extra"{_tip(tip)}>'
+            + _text(x0, y, label, "small")
+            + _text(WIDTH - 24, y, str(points), "small", "end")
+            + "</g>"
+        )
         y += 17
     parts.append(
         f'<line x1="{x0}" y1="{y - 10}" x2="{WIDTH - 20}" y2="{y - 10}" stroke="#9c8a64"/>'
@@ -943,7 +1194,8 @@ def page_data(
         }
         for column in obs["columns"]
     ]
-    data["moves"] = _moves(sheet, obs, legal)
+    own = egyptia_guide.mine(sheet, obs, seat, cast(EgyptiaState, state).game.rules_at_least("1.1"))
+    data["moves"] = _moves(sheet, obs, legal, own)
     return data
 
 
@@ -951,9 +1203,14 @@ def _cost_words(cost: Sequence[int]) -> str:
     return bundle_words((cost[0], cost[1], cost[2], cost[3])) if any(cost) else "free"
 
 
-def _moves(sheet: Sheet, obs: dict[str, Any], legal: Sequence[Action]) -> dict[str, Any]:
-    """The seat's legal moves grouped the way the page offers them."""
+def _moves(
+    sheet: Sheet, obs: dict[str, Any], legal: Sequence[Action], me: egyptia_guide.Mine
+) -> dict[str, Any]:
+    """The seat's legal moves grouped the way the page offers them, each with what it does
+    to the seat's own sheet: a hex what the building adds to the Pharaoh cards there, a
+    payment what it leaves."""
     offered: dict[str, bool] = obs.get("you", {}).get("offered") or {}
+    pending = obs.get("you", {}).get("pending")
     choose: list[str] = []
     plagues: list[dict[str, Any]] = []
     builds: dict[str, list[dict[str, Any]]] = {}
@@ -985,11 +1242,24 @@ def _moves(sheet: Sheet, obs: dict[str, Any], legal: Sequence[Action]) -> dict[s
                 f += (sheet.wild_favor if wild else 0) + (sheet.sacred_favor if sacred else 0)
                 cost = (g, d, s, f)
             builds.setdefault(action.building, []).append(
-                {"text": text, "hex": action.hex, "sacred": sacred, "cost": _cost_words(cost)}
+                {
+                    "text": text,
+                    "hex": action.hex,
+                    "sacred": sacred,
+                    "cost": _cost_words(cost),
+                    "cards": me.cards_with(action.building, action.hex),
+                }
             )
         elif isinstance(action, Pay):
+            left = egyptia_guide.minus(me.have, action.bundle)
             payments.append(
-                {"text": text, "words": bundle_words(action.bundle), "count": sum(action.bundle)}
+                {
+                    "text": text,
+                    "words": bundle_words(action.bundle),
+                    "count": sum(action.bundle),
+                    "left": egyptia_guide.holdings(left),
+                    "score": me.paid(pending, action.bundle),
+                }
             )
         elif isinstance(action, Gain):
             gains.append({"text": text, "words": bundle_words(action.bundle)})
@@ -1024,6 +1294,48 @@ def _moves(sheet: Sheet, obs: dict[str, Any], legal: Sequence[Action]) -> dict[s
         "gains": gains,
         "ships": ships,
     }
+
+
+# ---------------------------------------------------------------------- replays
+#: How many builders a replay step draws in full (the best scores first, every builder at a
+#: table of up to this many): each drawing is some 40 KB, so 99 of them would make every
+#: step of a big table's replay megabytes; the others travel as data (their maps, tracks
+#: and scores), which the page shows as small cards.
+REPLAY_DRAWN = 12
+
+
+def replay(state: State) -> dict[str, Any]:
+    """Every builder's full sheet at one step of a finished game's replay.
+
+    The game is over, so nothing in it is hidden any more: the sheets are shown as they
+    truly stood at that step (a builder's private steps included, sealed columns shown),
+    not as the others last saw them. Only the replay asks for this, never a live view.
+    """
+    game = cast(EgyptiaState, state)
+    builders: list[dict[str, Any]] = []
+    for seat in range(game.n):
+        sheet = sheet_view(game, game._sheet_of(seat))  # the true sheet, not the published one
+        score = game.final[seat] if game.final is not None else game.score_sheet(seat)
+        column = game.column[seat]
+        builders.append(
+            {
+                "seat": seat,
+                "name": game.players[seat],
+                "stage": game.stage[seat],
+                "stage_name": STAGE_NAMES[game.stage[seat]],
+                "column": RESOURCES[column] if column >= 0 else None,
+                "notes": list(game.round_notes[seat]),
+                "sheet": sheet,
+                "score": score,
+                "svg": None,
+            }
+        )
+    best = sorted(builders, key=lambda b: (-b["score"]["total"], b["seat"]))[:REPLAY_DRAWN]
+    for builder in best:
+        builder["svg"] = sheet_svg(
+            game.sheet, builder["name"], builder["sheet"], builder["score"], game.over
+        )
+    return {"round": game.round, "builders": builders, "drawn": len(best)}
 
 
 # ---------------------------------------------------------------------- the lobby
