@@ -44,14 +44,21 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     shot_mid = False
     while not page.locator("#result-panel:not([hidden])").count():
         moves = page.locator("button.move:enabled")
-        if moves.count() == 0:
+        controls = page.locator("#bid-review, #offer-review")
+        if moves.count() == 0 and controls.count() == 0:
             page.wait_for_timeout(50)
             continue
         if not shot_mid and "round 2" in page.inner_text("#title"):
             page.screenshot(path=str(shots / "game.png"), full_page=True)
             shot_mid = True
         version = page.inner_text(".version")
-        moves.nth(rng.below(moves.count())).click()
+        # Bids and offerings are one control each with a confirm step; sales stay buttons
+        # (sold only now and then, or a hand would be sold before the control is used).
+        if controls.count() and (moves.count() == 0 or rng.below(8)):
+            pick_in_control(page, rng)
+            page.click("#confirm-move")
+        else:
+            moves.nth(rng.below(moves.count())).click()
         # wait until the page shows a newer position (our move, answered by the server)
         page.wait_for_function(
             "v => !document.querySelector('.version') "
@@ -84,6 +91,25 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     page.wait_for_function(shows, arg="move 1")
     assert page.locator("#moves-panel").is_hidden()
     assert not errors, errors
+
+
+def pick_in_control(page: Any, rng: Rng) -> None:
+    """A random bid or offering through its control, up to the confirm step."""
+    if page.locator("#bid-control").count():
+        provinces = page.locator("#bid-province option").all_inner_texts()
+        page.select_option("#bid-province", index=rng.below(len(provinces)))
+        amounts = page.locator("#bid-amount option").count()
+        page.select_option("#bid-amount", index=rng.below(min(amounts, 3)))
+        page.click("#bid-review")
+    else:
+        if page.locator("#offer-kind-gold").is_disabled() or rng.below(4) == 0:
+            page.check("#offer-kind-theft")
+        else:
+            gold = page.locator("#offer-gold")
+            low, high = int(gold.get_attribute("min") or 1), int(gold.get_attribute("max") or 1)
+            gold.fill(str(max(low, 1) + rng.below(max(1, min(high, 8) - max(low, 1) + 1))))
+        page.click("#offer-review")
+    page.wait_for_selector("#confirm-bar:not([hidden])")
 
 
 def test_the_game_page_fits_a_phone(browser: Any, server_url: str, tmp_path: Path) -> None:

@@ -26,6 +26,35 @@ SEAT_COLOURS = ("#c0392b", "#2764c5", "#262626", "#f2f2f2", "#e0a800")
 SEAT_INKS = ("#ffffff", "#ffffff", "#ffffff", "#262626", "#262626")
 
 CARD_W, CARD_H, GAP = 206, 132, 8
+
+
+def seat_letters(names: Sequence[str]) -> list[str]:
+    """A letter for each seat, so that markers are told apart without their colour: the
+    name's initial, with the seat's number where names share it (Blue and Black: B2, B3)."""
+    initials = []
+    for seat, name in enumerate(names):
+        letter = next((c for c in name if c.isalnum()), str(seat + 1))
+        initials.append(letter.upper())
+    return [
+        f"{letter}{seat + 1}" if initials.count(letter) > 1 else letter
+        for seat, letter in enumerate(initials)
+    ]
+
+
+def _count(count: int, one: str) -> str:
+    """A count with its noun: 1 stone, 2 stones."""
+    return f"{count} {one}{'' if count == 1 else 's'}"
+
+
+def _tip(text: str) -> str:
+    """A ``data-tip`` attribute (the page shows it on hover, focus and long press)."""
+    return f' data-tip="{escape(text, quote=True)}"'
+
+
+def _who(names: Sequence[str], letters: Sequence[str], seat: int) -> str:
+    return f"{names[seat]} ({letters[seat]})"
+
+
 COLUMNS = {("west", False): 12, ("west", True): 226, ("east", True): 530, ("east", False): 744}
 NILE_X, NILE_W = 440, 82
 WIDTH = 962
@@ -69,6 +98,8 @@ def page_data(
         "scoring_lines": [{"key": k, "label": label} for k, label in SCORING_LINES],
         "hints": [action_hint(game_state, seat, a) for a in legal] if seat is not None else [],
         "provinces_of_moves": [getattr(a, "province", None) for a in legal],
+        "letters": seat_letters([p["name"] for p in obs["players"]]),
+        "offer_cards": game_state.offer_cards,
     }
     you = obs.get("you")
     if you is not None:
@@ -84,9 +115,15 @@ def page_data(
     return data
 
 
-def _text(x: float, y: float, content: str, cls: str = "", anchor: str = "start") -> str:
+def _text(
+    x: float, y: float, content: str, cls: str = "", anchor: str = "start", tip: str = ""
+) -> str:
     klass = f' class="{cls}"' if cls else ""
-    return f'<text x="{x:.0f}" y="{y:.0f}" text-anchor="{anchor}"{klass}>{escape(content)}</text>'
+    tipped = _tip(tip) if tip else ""
+    return (
+        f'<text x="{x:.0f}" y="{y:.0f}" text-anchor="{anchor}"{klass}{tipped}>'
+        f"{escape(content)}</text>"
+    )
 
 
 def _layout(board: Board) -> tuple[dict[int, tuple[int, int]], int]:
@@ -115,59 +152,120 @@ def board_svg(state: State) -> str:
     obs = game_state.observation(None)
     corners, board_height = _layout(board)
     height = board_height + SCORE_TRACK_HEIGHT
-    names = [p["name"] for p in obs["players"]]
+    names = tuple(p["name"] for p in obs["players"])
+    letters = tuple(seat_letters(names))
+    nile_tip = (
+        f"The Nile. Provinces on its banks and away from them count for the "
+        f"{game_state.card_name('bank_bonus')} card; at a scoring, the owned province with "
+        f"most pyramids on each side scores {board.nile_side_points} points."
+    )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'class="board" role="img" aria-label="Amun-Re board">',
+        f'class="board amunre-board" role="group" aria-label="Amun-Re board">',
         f"<style>{STYLE}</style>",
         f'<rect x="{NILE_X}" y="{TOP}" width="{NILE_W}" height="{board_height - TOP}" '
-        'class="nile"/>',
-        _text(NILE_X + NILE_W / 2, TOP + 18, "Nile", "nile-label", "middle"),
+        f'class="nile"{_tip(nile_tip)}/>',
+        _text(NILE_X + NILE_W / 2, TOP + 18, "Nile", "nile-label", "middle", nile_tip),
     ]
-    parts.extend(_temple_track(board, obs))
+    parts.extend(_temple_track(board, obs, names, letters))
     y_half = TOP
     for half, label in (("lower", "Lower Egypt"), ("upper", "Upper Egypt")):
         ys = [corners[i][1] for i, p in enumerate(board.provinces) if p.half == half]
         if ys:
             y_half = min(ys) - 8
-        parts.append(_text(12, y_half, label, "half-label"))
+        tip = (
+            f"{label}: the {game_state.card_name('egypt_bonus')} card scores when all of a "
+            "player's provinces lie in one half of Egypt."
+        )
+        parts.append(_text(12, y_half, label, "half-label", tip=tip))
     for index, province in enumerate(board.provinces):
         x, y = corners[index]
         entry = orjson.dumps(obs["provinces"][index], option=orjson.OPT_SORT_KEYS)
-        parts.append(_province_drawing(province, entry, x, y, tuple(names)))
-    parts.extend(_score_track(obs, board_height))
+        parts.append(
+            _province_drawing(province, entry, x, y, names, letters, _card_words(game_state))
+        )
+    parts.extend(_score_track(obs, board_height, names, letters))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _temple_track(board: Board, obs: dict[str, Any]) -> list[str]:
-    spaces = len(board.temple_thresholds) + 1
+def _card_words(game_state: AmunReState) -> tuple[str, str, str]:
+    """Words a province's tip needs beyond the province: two card names in the game's
+    edition and the temple spaces on which caravans pay."""
+    spaces = " and ".join(str(s) for s in game_state.board.caravan_spaces)
+    return game_state.card_name("free_farmer"), game_state.card_name("card_bonus"), spaces
+
+
+def _temple_track(
+    board: Board, obs: dict[str, Any], names: Sequence[str], letters: Sequence[str]
+) -> list[str]:
+    spaces = len(board.temple_thresholds) + 2  # the start beside the track, then 1 to 4
     parts = [_text(12, 24, "Temple of Amun-Re", "track-label")]
     width = 70
     for space in range(spaces):
         x = 12 + space * (width + 6)
         here = obs["temple"] == space
         klass = "temple-space current" if here else "temple-space"
-        parts.append(f'<rect x="{x}" y="34" width="{width}" height="40" rx="6" class="{klass}"/>')
+        tip = _temple_tip(board, space) + (" The temple stands here now." if here else "")
+        parts.append(
+            f'<g class="temple-step"{_tip(tip)}>'
+            f'<rect x="{x}" y="34" width="{width}" height="40" rx="6" class="{klass}"/>'
+        )
         parts.append(_text(x + width / 2, 52, str(space), "temple-number", "middle"))
-        floor = board.temple_thresholds[space - 1] if space else None
-        caption = f"from {floor}" if floor is not None else "start"
+        floor = board.temple_thresholds[space - 2] + 1 if space > 1 else None
+        caption = "start" if space == 0 else f"{floor}+" if floor is not None else "low"
+        if space == 1:
+            caption = f"up to {board.temple_thresholds[0]}"
+        elif 1 < space <= len(board.temple_thresholds):
+            caption = f"{floor}-{board.temple_thresholds[space - 1]}"
         parts.append(_text(x + width / 2, 68, caption, "tiny", "middle"))
+        parts.append("</g>")
     start = obs["start_player"]
     x = 12 + spaces * (width + 6) + 24
-    parts.append(_text(x, 52, "Start player:", "track-label"))
-    parts.append(_chip(x + 100, 38, obs["players"][start]["name"], start))
+    start_tip = (
+        f"{_who(names, letters, start)} is the start player: first to bid, to buy and to "
+        "collect, and first in turn order when offers are equal."
+    )
+    parts.append(_text(x, 52, "Start player:", "track-label", tip=start_tip))
+    parts.append(_chip(x + 100, 38, f"{letters[start]} {names[start]}", start, 96, tip=start_tip))
     return parts
 
 
-def _score_track(obs: dict[str, Any], top: int) -> list[str]:
+def _temple_tip(board: Board, space: int) -> str:
+    """What a temple space means: the offering totals that reach it and what it pays."""
+    if space == 0:
+        return "Start: the temple waits beside its track until the first offering."
+    limits = board.temple_thresholds
+    if space == 1:
+        reach = f"an offering total of {limits[0]} or less"
+    elif space <= len(limits):
+        reach = f"an offering total of {limits[space - 2] + 1} to {limits[space - 1]}"
+    else:
+        reach = f"an offering total of {limits[-1] + 1} or more"
+    caravans = "caravans pay too" if space in board.caravan_spaces else "caravans pay nothing"
+    return (
+        f"Temple space {space}, reached by {reach}: at the harvest each farmer earns "
+        f"{space} gold and {caravans}; at a scoring each temple is worth {space} "
+        f"point{'s' if space > 1 else ''}."
+    )
+
+
+def _score_track(
+    obs: dict[str, Any], top: int, names: Sequence[str], letters: Sequence[str]
+) -> list[str]:
     """Points so far along a track; seats on the same score stack downwards."""
     scores = [p["score"] for p in obs["players"]]
     end = max(60, (max(scores) // 10 + 1) * 10)
     left, right = 16, WIDTH - 16
     y = top + 40
     parts = [
-        _text(left, top + 18, "Score", "track-label"),
+        _text(
+            left,
+            top + 18,
+            "Score",
+            "track-label",
+            tip="Points so far; scorings come after rounds 3 and 6.",
+        ),
         f'<line x1="{left}" y1="{y}" x2="{right}" y2="{y}" class="score-line"/>',
     ]
     for mark in range(0, end + 1, 10):
@@ -181,15 +279,17 @@ def _score_track(obs: dict[str, Any], top: int) -> list[str]:
         level = stacked.get(score, 0)
         stacked[score] = level + 1
         x = left + (right - left - 40) * score / end
-        parts.append(_chip(x - 4, y + 8 + 22 * level, str(score), seat, 36))
+        tip = f"{_who(names, letters, seat)}: {score} point{'s' if score != 1 else ''}"
+        parts.append(_chip(x - 4, y + 8 + 22 * level, f"{letters[seat]} {score}", seat, 44, tip))
     return parts
 
 
-def _chip(x: float, y: float, label: str, seat: int, width: float = 64) -> str:
+def _chip(x: float, y: float, label: str, seat: int, width: float = 64, tip: str = "") -> str:
     colour, ink = SEAT_COLOURS[seat % 5], SEAT_INKS[seat % 5]
+    tipped = _tip(tip) if tip else ""
     return (
-        f'<g class="chip seat-{seat}"><rect x="{x:.0f}" y="{y:.0f}" width="{width:.0f}" '
-        f'height="20" rx="10" fill="{colour}" stroke="#555"/>'
+        f'<g class="chip seat-{seat}"{tipped}><rect x="{x:.0f}" y="{y:.0f}" '
+        f'width="{width:.0f}" height="20" rx="10" fill="{colour}" stroke="#555"/>'
         f'<text x="{x + width / 2:.0f}" y="{y + 14:.0f}" text-anchor="middle" '
         f'style="fill:{ink}">'  # a style, not an attribute: the sheet's text rule would win
         f"{escape(label)}</text></g>"
@@ -198,11 +298,93 @@ def _chip(x: float, y: float, label: str, seat: int, width: float = 64) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def _province_drawing(
-    province: Province, entry: bytes, x: int, y: int, names: tuple[str, ...]
+    province: Province,
+    entry: bytes,
+    x: int,
+    y: int,
+    names: tuple[str, ...],
+    letters: tuple[str, ...],
+    words: tuple[str, str, str],
 ) -> str:
     """A province's drawing, remembered: most provinces look the same after a move, so a
     server redrawing the board after every move mostly reuses earlier drawings."""
-    return _province(province, orjson.loads(entry), x, y, list(names))
+    return _province(province, orjson.loads(entry), x, y, names, letters, words)
+
+
+def province_tip(
+    province: Province,
+    entry: dict[str, Any],
+    names: Sequence[str],
+    letters: Sequence[str],
+    words: tuple[str, str, str] = ("free farmer", "power card bonus", "1 and 2"),
+) -> str:
+    """Everything public about a province, in a few sentences: where it lies, its printed
+    figures, the free material it brings, who owns it and what stands on it."""
+    free_farmer, card_bonus, caravan_spaces = words
+    where = f"{province.half.title()} Egypt, " + (
+        f"{province.side} bank of the Nile" if province.nile else f"{province.side} desert"
+    )
+    fields = (
+        f"{province.fields} field{'s' if province.fields != 1 else ''} "
+        f"({entry['empty_fields']} empty)"
+        if province.fields
+        else f"no fields (farmers only with a {free_farmer} card)"
+    )
+    income = [f"gold {province.gold} every harvest"] if province.gold else []
+    if province.caravan:
+        income.append(f"caravan {province.caravan} on temple spaces {caravan_spaces}")
+    figures = [
+        fields,
+        f"card limit {province.card_limit}",
+        *income,
+        f"temples {province.temples}",
+    ]
+    sentences = [f"{province.name.title()}: {where}.", "; ".join(figures).capitalize() + "."]
+    bonus = []
+    if province.bonus_cards:
+        bonus.append(_count(province.bonus_cards, "face-down power card"))
+    if province.bonus_gold:
+        bonus.append(f"{province.bonus_gold} gold")
+    if province.bonus_stones:
+        bonus.append(_count(province.bonus_stones, "stone"))
+    if bonus:
+        sentences.append("When it comes up: " + ", ".join(bonus) + ".")
+    if province.card_symbols:
+        sentences.append(
+            f"Power-card symbols (they count for the {card_bonus} card): {province.card_symbols}."
+        )
+    owner = entry["owner"]
+    sentences.append(f"Owner: {_who(names, letters, owner)}." if owner >= 0 else "Owner: nobody.")
+    farmers = entry["farmers"] + entry["free_farmers"] + entry["printed_farmers"]
+    pieces = f"Farmers {farmers}"
+    if entry["printed_farmers"]:
+        pieces += f" ({entry['printed_farmers']} printed)"
+    sentences.append(f"{pieces}, stones {entry['stones']}, pyramids {entry['pyramids']}.")
+    lying = []
+    if entry["face_down_cards"]:
+        lying.append(_count(entry["face_down_cards"], "face-down power card"))
+    if entry["free_gold"]:
+        lying.append(f"{entry['free_gold']} gold")
+    if lying:
+        sentences.append("Lying here for its winner: " + ", ".join(lying) + ".")
+    if entry["bids"]:
+        sentences.append(
+            "Bids: "
+            + ", ".join(
+                f"{_who(names, letters, b['seat'])} {b['amount']}"
+                + (" (overbid)" if b["overbid"] else "")
+                for b in entry["bids"]
+            )
+            + "."
+        )
+    elif entry["on_auction"]:
+        sentences.append("On auction, no bid yet.")
+    unsure = [k for k, level in province.confidence.items() if level == "reconstructed"]
+    if unsure:
+        sentences.append(
+            "Reconstructed, not printed: " + ", ".join(k.replace("_", " ") for k in unsure) + "."
+        )
+    return " ".join(sentences)
 
 
 def _province(
@@ -210,21 +392,29 @@ def _province(
     entry: dict[str, Any],
     x: int,
     y: int,
-    names: list[str],
+    names: Sequence[str],
+    letters: Sequence[str],
+    words: tuple[str, str, str],
 ) -> str:
     owner = entry["owner"]
     classes = ["province"]
     if entry["on_auction"]:
         classes.append("on-auction")
     stroke = SEAT_COLOURS[owner % 5] if owner >= 0 else "#9c8a64"
+    tip = province_tip(province, entry, names, letters, words)
     parts = [
-        f'<g class="{" ".join(classes)}" data-province="{escape(province.name)}">',
+        f'<g class="{" ".join(classes)}" data-province="{escape(province.name)}"{_tip(tip)}>',
         f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="8" class="card" '
         f'stroke="{stroke}" stroke-width="{4 if owner >= 0 else 1.5}"/>',
         _text(x + 8, y + 18, province.name.title(), "province-name"),
     ]
     if owner >= 0:
-        parts.append(_chip(x + CARD_W - 72, y + 5, names[owner], owner))
+        label = f"{letters[owner]} {names[owner]}"
+        if len(label) > 10:
+            label = label[:9] + "\u2026"
+        parts.append(
+            _chip(x + CARD_W - 80, y + 5, label, owner, 74, f"Owner: {_who(names, letters, owner)}")
+        )
     farmers = entry["farmers"] + entry["free_farmers"] + entry["printed_farmers"]
     fields = f"fields {entry['empty_fields']}/{province.fields} empty"
     parts.append(_text(x + 8, y + 37, f"{fields} · limit {province.card_limit} cards", "small"))
@@ -239,23 +429,42 @@ def _province(
         boxes.append(f"{province.bonus_stones} free stone(s)")
     if boxes:
         parts.append(_text(x + 8, y + 69, "Bonus: " + ", ".join(boxes), "small bonus"))
-    # pieces: farmers (circles), stones (squares), pyramids (triangles)
+    # pieces: farmers (circles), stones (squares), pyramids (triangles), each with its tip
     py = y + 92
+    farmer_tip = (
+        f"{farmers} farmer{'s' if farmers != 1 else ''}: each earns the temple's space in "
+        "gold at the harvest"
+    )
+    stone_tip = (
+        f"{entry['stones']} stone{'s' if entry['stones'] != 1 else ''}: a third stone makes "
+        "a pyramid"
+    )
+    pyramid_tip = (
+        f"{entry['pyramids']} pyramid{'s' if entry['pyramids'] != 1 else ''}: 1 point each "
+        "at a scoring, and they count for sets and the Nile sides"
+    )
+    parts.append(f'<g class="pieces farmers"{_tip(farmer_tip)}>')
     parts.append(_text(x + 8, py + 4, f"{farmers}", "piece-count"))
-    parts.append(f'<circle cx="{x + 30}" cy="{py}" r="6" class="farmer"/>')
+    parts.append(f'<circle cx="{x + 30}" cy="{py}" r="6" class="farmer"/></g>')
+    parts.append(f'<g class="pieces stones"{_tip(stone_tip)}>')
     parts.append(_text(x + 48, py + 4, f"{entry['stones']}", "piece-count"))
-    parts.append(f'<rect x="{x + 64}" y="{py - 6}" width="12" height="12" class="stone"/>')
+    parts.append(f'<rect x="{x + 64}" y="{py - 6}" width="12" height="12" class="stone"/></g>')
+    parts.append(f'<g class="pieces pyramids"{_tip(pyramid_tip)}>')
     parts.append(_text(x + 90, py + 4, f"{entry['pyramids']}", "piece-count"))
-    parts.append(f'<path d="M{x + 104} {py + 7} l8 -15 l8 15 z" class="pyramid"/>')
+    parts.append(f'<path d="M{x + 104} {py + 7} l8 -15 l8 15 z" class="pyramid"/></g>')
     # bids
     bx = x + 8
     for bid in entry["bids"]:
-        label = f"{bid['amount']}" + ("+" if bid.get("overbid") else "")
-        parts.append(_chip(bx, y + CARD_H - 26, label, bid["seat"], 40))
-        bx += 44
+        seat = bid["seat"]
+        label = f"{letters[seat]} {bid['amount']}" + ("+" if bid.get("overbid") else "")
+        bid_tip = f"{_who(names, letters, seat)} bids {bid['amount']}" + (
+            ": overbid, must move (or bid again here with an overbid card)"
+            if bid.get("overbid")
+            else ""
+        )
+        parts.append(_chip(bx, y + CARD_H - 26, label, seat, 48, bid_tip))
+        bx += 52
     if entry["on_auction"] and not entry["bids"]:
         parts.append(_text(x + 8, y + CARD_H - 12, "on auction: no bid yet", "small"))
-    title = f"{province.name.title()}: {province.half} Egypt, {province.side} "
-    title += "bank of the Nile" if province.nile else "desert"
-    parts.append(f"<title>{escape(title)}</title></g>")
+    parts.append("</g>")
     return "".join(parts)
