@@ -76,6 +76,8 @@ def test_play_aton_in_the_browser_to_the_end(browser: Any, server_url: str, tmp_
             assert text and text.startswith("allocate ")
             if allocations == 1 and not exchanged and page.locator("#exchange").count():
                 page.click("#exchange")  # once a game: four new cards, then lay them
+                assert "discard" in page.inner_text("#confirm-bar")  # asked first
+                page.click("#confirm-move")
                 exchanged = True
             else:
                 confirm.click()

@@ -503,14 +503,15 @@ def _squares_item(
             )
         elif after >= size:
             lines.append(
-                f"The Kingdom of the Dead holds {held} of {size}: your removals fill it, so "
+                f"The Kingdom of the Dead holds {held} of {size}: your "
+                f"{'removal fills' if pending == 1 else 'removals fill'} it, so "
                 "the temples are scored at the end of this round."
             )
         else:
             lines.append(
                 f"Each removed counter goes to the Kingdom of the Dead: {held} of {size} now, "
-                f"{after} after your removals (when it is full, the temples are scored at the end "
-                "of the round)."
+                f"{after} after your {'removal' if pending == 1 else 'removals'} (when it is "
+                "full, the temples are scored at the end of the round)."
             )
     elif phase == "place":
         stock = obs["players"][seat]["stock"]
