@@ -89,6 +89,12 @@ def test_every_province_has_a_tooltip_with_its_figures_owner_and_pieces() -> Non
         assert f"stones {state.stones[p]}, pyramids {state.pyramids[p]}." in tip
         pieces = [g.get("data-tip") or "" for g in group.findall(f"{SVG}g")]
         assert any(t.startswith(f"{farmers} farmer") for t in pieces)
+        lines = [t.get("data-tip") or "" for t in group.findall(f"{SVG}text")]
+        assert (
+            f"Gold {province.gold}: paid every harvest. Caravan {province.caravan}: paid only "
+            f"with the temple on spaces 1 and 2. Temples {province.temples}: each worth the "
+            "temple's space in points at a scoring."
+        ) in lines
 
 
 def test_the_temple_spaces_say_what_they_pay_and_which_totals_reach_them() -> None:

@@ -417,9 +417,28 @@ def _province(
         )
     farmers = entry["farmers"] + entry["free_farmers"] + entry["printed_farmers"]
     fields = f"fields {entry['empty_fields']}/{province.fields} empty"
-    parts.append(_text(x + 8, y + 37, f"{fields} · limit {province.card_limit} cards", "small"))
+    fields_tip = (
+        f"{entry['empty_fields']} of {province.fields} fields are empty: a farmer bought or "
+        f"taken needs one. Its owner may buy up to {province.card_limit} power cards in a "
+        "market (the best limit among their provinces counts)."
+    )
+    parts.append(
+        _text(
+            x + 8,
+            y + 37,
+            f"{fields} · limit {province.card_limit} cards",
+            "small",
+            tip=fields_tip,
+        )
+    )
     income = f"gold {province.gold} · caravan {province.caravan} · temples {province.temples}"
-    parts.append(_text(x + 8, y + 53, income, "small"))
+    caravan_spaces = words[2]
+    income_tip = (
+        f"Gold {province.gold}: paid every harvest. Caravan {province.caravan}: paid only with "
+        f"the temple on spaces {caravan_spaces}. Temples {province.temples}: each worth the "
+        "temple's space in points at a scoring."
+    )
+    parts.append(_text(x + 8, y + 53, income, "small", tip=income_tip))
     boxes = []
     if entry["face_down_cards"]:
         boxes.append(f"{entry['face_down_cards']} free card(s)")
@@ -428,7 +447,13 @@ def _province(
     if province.bonus_stones and owner < 0:
         boxes.append(f"{province.bonus_stones} free stone(s)")
     if boxes:
-        parts.append(_text(x + 8, y + 69, "Bonus: " + ", ".join(boxes), "small bonus"))
+        bonus_tip = (
+            "Free material, laid out when the province comes up: its winner takes the cards "
+            "and the gold; stones stay in the province, toward its pyramids."
+        )
+        parts.append(
+            _text(x + 8, y + 69, "Bonus: " + ", ".join(boxes), "small bonus", tip=bonus_tip)
+        )
     # pieces: farmers (circles), stones (squares), pyramids (triangles), each with its tip
     py = y + 92
     farmer_tip = (
