@@ -242,6 +242,23 @@ def test_a_lay_out_with_the_keyboard_alone(browser: Any, server: Server) -> None
     assert not errors, errors
 
 
+def test_the_exchange_with_the_keyboard_alone(browser: Any, server: Server) -> None:
+    page, errors = open_page(browser, server.game(known_position()))
+    tab_to(page, "a => a.id === 'exchange'")
+    page.keyboard.press("Enter")
+    # asked first, with the cards it gives up; the focus is on Confirm
+    assert "discard 1 2 3 4 and draw four new cards" in page.inner_text("#confirm-bar")
+    assert focused(page)["id"] == "confirm-move"
+    version = page.inner_text(".version")
+    page.keyboard.press("Enter")
+    page.wait_for_function(WAIT_NEWER, arg=version)
+    assert page.locator("#exchange").count() == 0
+    used = page.get_attribute("svg.aton-board .player.seat-0 .exchange-counter", "data-used")
+    assert used == "true"
+    assert page.locator("button.hand-card").count() == 4
+    assert not errors, errors
+
+
 def test_removals_and_a_placement_with_the_keyboard_alone(browser: Any, server: Server) -> None:
     state = known_position(red_hand=(1, 1, 2, 4))
     # Red 1 4 2 1, Blue 3 4 1 1: Red begins (equal 4s, Red's lower cartouche 1) and takes

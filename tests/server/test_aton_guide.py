@@ -74,6 +74,8 @@ def test_the_phases_in_order_and_the_current_one() -> None:
     assert found["task"] == "Lay out your four cards (sealed)"
     assert found["next"].startswith("The reveal: both rows of cartouches turn up together")
     assert guide_of(state, None)["task"] is None  # a spectator has nothing to do
+    # an empty board: the temples nobody has entered share a line
+    assert lines_of(found, "The temples now")[0] == "Temples 1, 2, 3 and 4: no counters yet."
     # once Red has laid, Red waits: no task, Blue still has one
     hand = state.hands[RED]
     state.apply(RED, Allocate((hand[0], hand[1], hand[2], hand[3])))

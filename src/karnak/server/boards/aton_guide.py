@@ -525,7 +525,14 @@ def _squares_item(
 def _temples_item(board: Board, obs: dict[str, Any], which: range, title: str) -> dict[str, Any]:
     names = _names(obs)
     temples = obs["temples"]
-    lines = [temple_standing(board, temples, t, names) for t in which]
+    # two or more temples nobody has entered yet share one line
+    bare = [t for t in which if all(occupant == EMPTY for occupant in temples[t])]
+    if len(bare) < 2:
+        bare = []
+    lines = [temple_standing(board, temples, t, names) for t in which if t not in bare]
+    if bare:
+        listed = ", ".join(str(t + 1) for t in bare[:-1]) + f" and {bare[-1] + 1}"
+        lines.append(f"Temples {listed}: no counters yet.")
     lines.append(black_standing(board, temples, names))
     blue = colour_counts(board, temples, "blue")
     lines.append(
