@@ -22,6 +22,13 @@ async def lobby() -> FileResponse:
     return FileResponse(STATIC / "lobby.html")
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    """Browsers ask for /favicon.ico on their own (and for pages without a link, like the
+    API's JSON); the site's icon is an SVG, served under that name as what it is."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 @router.get("/games/{game_id}", include_in_schema=False)
 async def game_page(game_id: str) -> FileResponse:
     return FileResponse(STATIC / "game.html")

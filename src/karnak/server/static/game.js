@@ -1,5 +1,6 @@
-// The game page: renders the seat's view (sent by the server), posts moves, follows live.
-import { $, el } from "./dom.js";
+// The game page: renders the seat's view (sent by the server), posts moves, follows live,
+// and calls its player back when the turn comes (title, favicon, sound, notification).
+import { $, el, icon, installTooltips, refreshTip } from "./dom.js";
 import * as amunre from "./amunre.js";
 import * as aton from "./aton.js";
 import * as egyptia from "./egyptia.js";
@@ -10,6 +11,8 @@ const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const replayMode = params.has("replay");
 const SEAT_COLOURS = ["#c0392b", "#2764c5", "#262626", "#f2f2f2", "#e0a800"];
 const SEAT_INKS = ["#fff", "#fff", "#fff", "#262626", "#262626"];
+const SEAT_COLOUR_NAMES = ["red", "blue", "black", "white", "yellow"];
+const PHONE = window.matchMedia("(max-width: 700px)");
 
 let view = null;
 let sending = false;
@@ -17,9 +20,17 @@ let socket = null;
 let retry = 500;
 let countdown = null;
 let confirmedAt = null; // the version at which the confirm bar was last offered
+let turnWasYours = null; // null until the first view: a page opened on its turn only marks it
+let boardFitted = false; // on a phone: the board shrunk to the screen instead of readable
 
+// A seat's chip: its colour, and its seat number so that colours need not be told apart.
 function chip(seat, label) {
-  return el("span", { class: "chip", style: `background:${SEAT_COLOURS[seat % 5]};color:${SEAT_INKS[seat % 5]}`, text: label });
+  const colour = SEAT_COLOUR_NAMES[seat % 5];
+  return el("span", {
+    class: `chip seat-${seat % 5}`, "data-seat": seat,
+    style: `background:${SEAT_COLOURS[seat % 5]};color:${SEAT_INKS[seat % 5]}`,
+    "data-tip": `Seat ${seat + 1} (${colour})`,
+  }, el("span", { class: "chip-mark", "aria-hidden": "true", text: String(seat + 1) }), label);
 }
 
 function headers() {
@@ -38,7 +49,7 @@ async function fetchView() {
 function showFatal(message) {
   $("title").textContent = "Karnak";
   $("decision").textContent = message;
-  $("decision").className = "decision error";
+  $("banner").className = "banner error";
 }
 
 // ------------------------------------------------------------------ rendering
@@ -47,11 +58,11 @@ function render(next, force = false) {
   view = next;
   const obs = view.observation;
   const you = view.seat;
-  document.title = `${view.title}: round ${obs.round} · Karnak`;
   $("title").textContent = `${view.title} · round ${obs.round} · ${phaseName(obs)}`;
   $("status").replaceChildren(
-    you === null ? el("span", { text: "spectator" }) : chip(you, `you: ${view.players[you].name}`),
-    el("span", { class: "version", text: ` move ${view.version}` }));
+    you === null ? el("span", { text: "spectator", "data-tip": "You watch: only what every player may see is shown" })
+      : chip(you, `you: ${view.players[you].name}`),
+    el("span", { class: "version", "data-tip": "How many moves this page has seen", text: ` move ${view.version}` }));
   renderDecision();
   if (view.version !== confirmedAt) { $("confirm-bar").hidden = true; confirmedAt = view.version; }
   $("board").innerHTML = view.page ? view.page.board_svg : "";
@@ -66,6 +77,12 @@ function render(next, force = false) {
   }
   renderGuide();
   renderLog();
+  renderReplayLink();
+  noticeTurn();
+  fitBoards();
+  $("skip-link").href = $("moves-panel").hidden ? "#board" : "#moves-panel";
+  $("skip-link").textContent = $("moves-panel").hidden ? "Skip to the board" : "Skip to your moves";
+  refreshTip();
 }
 
 // The rules panel and the "why" of the decision: the same for every game, from the guide
@@ -93,40 +110,271 @@ function phaseName(obs) {
   return obs.revealed ? "building" : "choosing columns";
 }
 
+// What this seat is to do now, in a short sentence (the game's guide says it), or null.
+function task() {
+  const guide = view.page && view.page.guide;
+  return guide && guide.task ? guide.task : null;
+}
+
+function isYourTurn() {
+  return Boolean(view && view.your_turn && view.status !== "finished" && !replayMode);
+}
+
+// The banner: what to do, never who else is still to commit at a sealed step.
 function renderDecision() {
-  const box = $("decision");
   const obs = view.observation;
   const parts = [];
+  const todo = task();
   if (view.status === "finished") parts.push("The game is over.");
-  else if (view.your_turn) parts.push(`Your decision: ${obs.decision}`);
+  else if (view.sealed) {
+    if (view.your_turn) parts.push(todo || "Your sealed choice: the others see only that you have chosen.");
+    else if (view.seat !== null) parts.push("Your choice is in: waiting for the others.");
+    else parts.push("A sealed step: the players choose in secret.");
+  } else if (view.your_turn) parts.push(`Your turn: ${todo || obs.decision}`);
   else parts.push(obs.decision);
   if (view.game === "egyptia") {
     const note = egyptia.decisionNote(view);
     if (note) parts.push(note);
-  } else if (view.sealed && view.status !== "finished") {
-    const waiting = view.to_move.length > 6
-      ? `${view.to_move.length} of ${view.players.length} players`
-      : view.to_move.map((s) => view.players[s].name).join(", ");
-    parts.push(`Sealed step: only who has committed is shown. Still to commit: ${waiting}.`);
   }
   const timeouts = view.timeouts.length;
   if (timeouts) {
     const last = view.timeouts[timeouts - 1];
     parts.push(`The timer ran out ${timeouts} time(s); last for ${view.players[last.seat].name}, whose move the server played.`);
   }
-  box.className = view.your_turn ? "decision yours" : "decision";
-  box.textContent = parts.join(" ");
+  $("banner").className = isYourTurn() ? "banner yours" : "banner";
+  $("decision").textContent = parts.map(sentence).join(" ");
+  startClock();
+}
+
+// Parts of the banner read as sentences, whoever wrote them ("Choose a column (sealed)").
+function sentence(text) {
+  return /[.!?:]$/.test(text) ? text : `${text}.`;
+}
+
+// ------------------------------------------------------------------ the turn timer
+// A countdown beside the banner. On the seat's own turn it warns twice before the time is
+// up: a colour, a spoken message (aria-live) and, while the tab is in the background, a
+// title that flashes. The thresholds follow the timer's length: 30 s and 10 s of a
+// minute or more, proportionally less of a short one.
+let warned = { deadline: null, stage: 0 };
+
+function warningStages(timer) {
+  return [Math.min(30, timer * 0.5), Math.min(10, timer * 0.2)];
+}
+
+function clockText(seconds) {
+  const m = Math.floor(seconds / 60), s = seconds % 60;
+  if (m >= 60) return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+function startClock() {
   clearInterval(countdown);
-  if (view.deadline && view.status !== "finished") {
-    const clock = el("span", { class: "clock" });
-    box.append(" ", clock);
-    const tick = () => {
-      const left = Math.max(0, Math.round(view.deadline - Date.now() / 1000));
-      clock.textContent = `(${left} s left on the timer)`;
-    };
-    tick();
-    countdown = setInterval(tick, 1000);
+  const clock = $("clock");
+  if (!view.deadline || view.status === "finished" || replayMode) {
+    clock.hidden = true;
+    updateTitle(0);
+    return;
   }
+  clock.hidden = false;
+  const timer = view.turn_timer || 60;
+  const [first, urgent] = warningStages(timer);
+  if (warned.deadline !== view.deadline) warned = { deadline: view.deadline, stage: 0 };
+  const tick = () => {
+    const left = Math.max(0, Math.round(view.deadline - Date.now() / 1000));
+    const mine = isYourTurn();
+    const stage = !mine ? 0 : left <= urgent ? 2 : left <= first ? 1 : 0;
+    clock.textContent = `${mine ? "Your time" : "Time left"}: ${clockText(left)}`;
+    clock.className = ["clock", "clock warn", "clock urgent"][stage];
+    clock.dataset.stage = String(stage);
+    clock.setAttribute("data-tip", mine
+      ? "Time left for your decision; when it runs out, the server plays a move for you"
+      : "Time left for the players to move; when it runs out, the server plays for them");
+    if (stage > warned.stage) {
+      warned.stage = stage;
+      $("announce").textContent = `${left} seconds left for your move.`;
+    }
+    updateTitle(stage ? left : 0);
+  };
+  tick();
+  countdown = setInterval(tick, 1000);
+}
+
+// ------------------------------------------------------------------ calling the player back
+let flash = false;
+
+function updateTitle(warnLeft) {
+  if (!view) return;
+  const base = isYourTurn()
+    ? `Your turn · ${view.title} · Karnak`
+    : `${view.title}: round ${view.observation.round} · Karnak`;
+  flash = !flash;
+  document.title = warnLeft && document.hidden && flash ? `${warnLeft} s left! · ${view.title}` : base;
+}
+
+function noticeTurn() {
+  const yours = isYourTurn();
+  if (yours && turnWasYours === false) {
+    playTone();
+    notify();
+  }
+  turnWasYours = yours;
+  updateTitle(0);
+  setFavicon(yours);
+  const seated = view.seat !== null && !replayMode && view.status !== "finished";
+  $("sound-toggle").hidden = !seated;
+  $("notify-toggle").hidden = !seated || !("Notification" in window) || Notification.permission !== "default";
+}
+
+// The favicon with a red badge (drawn once on a canvas from the site's icon).
+let badgeUrl = null;
+const plainIcon = "/static/favicon.svg";
+const iconImage = new Image();
+iconImage.src = plainIcon;
+
+function badgedIcon() {
+  if (badgeUrl) return badgeUrl;
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 64;
+  const g = canvas.getContext("2d");
+  if (iconImage.complete && iconImage.naturalWidth) g.drawImage(iconImage, 0, 0, 64, 64);
+  else { g.fillStyle = "#3b2f1c"; g.fillRect(0, 0, 64, 64); }
+  g.beginPath();
+  g.arc(46, 18, 15, 0, 2 * Math.PI);
+  g.fillStyle = "#d0021b";
+  g.fill();
+  g.lineWidth = 4;
+  g.strokeStyle = "#fff";
+  g.stroke();
+  const url = canvas.toDataURL("image/png");
+  if (iconImage.complete && iconImage.naturalWidth) badgeUrl = url; // keep the full one
+  return url;
+}
+
+function setFavicon(yours) {
+  const link = $("favicon");
+  const href = yours ? badgedIcon() : plainIcon;
+  if (link.getAttribute("href") !== href) {
+    link.setAttribute("href", href);
+    link.setAttribute("type", yours ? "image/png" : "image/svg+xml");
+  }
+}
+iconImage.addEventListener("load", () => { if (view) { badgeUrl = null; setFavicon(isYourTurn()); } });
+
+// A short two-note tone (Web Audio), off unless the player turns it on (kept in this
+// browser). Browsers start sound only after a gesture on the page, so the audio is made
+// ready on the player's first click or key.
+const SOUND_KEY = "karnak.sound";
+let audio = null;
+
+function soundOn() {
+  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
+}
+
+function readyAudio() {
+  if (!soundOn()) return;
+  try {
+    if (!audio) audio = new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+  } catch { audio = null; }
+}
+
+function playTone() {
+  if (!soundOn()) return;
+  readyAudio();
+  if (!audio) return;
+  const now = audio.currentTime;
+  [660, 880].forEach((frequency, i) => {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.0001, now + i * 0.18);
+    gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.18 + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.18 + 0.16);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(now + i * 0.18);
+    osc.stop(now + i * 0.18 + 0.17);
+  });
+}
+
+function showSound() {
+  const on = soundOn();
+  const button = $("sound-toggle");
+  button.textContent = on ? "Sound on" : "Sound off";
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+}
+
+function toggleSound() {
+  try { localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch { /* private mode */ }
+  showSound();
+  if (soundOn()) playTone(); // let the player hear what it will sound like
+}
+
+// A browser notification while the tab is in the background, only if the player allowed
+// it (the page asks only when the button is pressed). It says only what the seat knows.
+function notify() {
+  if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+  const todo = task();
+  const what = todo ? `: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : "";
+  try {
+    const note = new Notification(`Your turn in ${view.title}${what}`, { tag: `karnak-${gameId}`, icon: plainIcon });
+    note.onclick = () => { window.focus(); note.close(); };
+  } catch { /* some browsers allow notifications only from a service worker */ }
+}
+
+async function askToNotify() {
+  try { await Notification.requestPermission(); } catch { /* refused or unsupported */ }
+  if (view) noticeTurn();
+}
+
+// ------------------------------------------------------------------ the board on a phone
+// A board drawn 960 units wide shrinks on a phone until its labels cannot be read. There
+// it is drawn at least as wide as makes most of its text 11 px (the box scrolls sideways),
+// unless the player asks to fit it to the screen.
+const READABLE_PX = 11;
+
+function fitBoards() {
+  const phone = PHONE.matches;
+  $("board-tools").hidden = !phone || !view || !view.page;
+  for (const wrap of document.querySelectorAll(".board-wrap")) wrap.removeAttribute("tabindex");
+  for (const svg of document.querySelectorAll(".board-wrap > svg")) {
+    svg.style.minWidth = "";
+    if (!phone || boardFitted) continue;
+    const box = svg.viewBox && svg.viewBox.baseVal;
+    if (!box || !box.width) continue;
+    const sizes = [...svg.querySelectorAll("text")].slice(0, 400)
+      .map((t) => parseFloat(getComputedStyle(t).fontSize)).filter((s) => s > 0).sort((a, b) => a - b);
+    if (!sizes.length) continue;
+    const common = sizes[Math.floor(sizes.length * 0.1)]; // nine labels in ten reach it
+    const width = Math.min(box.width * READABLE_PX / common, box.width * 1.5);
+    if (width <= svg.parentElement.clientWidth) continue;
+    svg.style.minWidth = `${Math.round(width)}px`;
+    svg.parentElement.setAttribute("tabindex", "0"); // a box that scrolls: keys scroll it too
+  }
+  const button = $("board-fit");
+  button.setAttribute("aria-pressed", boardFitted ? "true" : "false");
+  button.textContent = boardFitted ? "Show the board at reading size" : "Fit the board to the screen";
+}
+
+// On a phone the moves panel is a bar at the bottom: the page keeps room for it below the
+// board, so the bar never hides the board's last lines.
+function keepRoomForTheBar() {
+  const panel = $("moves-panel");
+  const room = () => {
+    const fixed = getComputedStyle(panel).position === "fixed" && !panel.hidden;
+    document.body.style.paddingBottom = fixed ? `${panel.offsetHeight + 8}px` : "";
+  };
+  if ("ResizeObserver" in window) new ResizeObserver(room).observe(panel);
+  PHONE.addEventListener("change", () => { room(); fitBoards(); });
+  room();
+}
+
+function toggleMoves() {
+  const body = $("moves-body");
+  body.hidden = !body.hidden;
+  const button = $("moves-toggle");
+  button.setAttribute("aria-expanded", body.hidden ? "false" : "true");
+  button.textContent = body.hidden ? "Show" : "Hide";
 }
 
 function renderLog() {
@@ -134,6 +382,16 @@ function renderLog() {
   const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 20;
   list.replaceChildren(...view.log.slice(-300).map((line) => el("li", { text: line })));
   if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+// A finished game points to its replay from the result.
+function renderReplayLink() {
+  const link = $("replay-link");
+  link.hidden = replayMode || view.status !== "finished";
+  if (!link.hidden && !link.firstChild) {
+    link.append(el("a", { href: `/games/${encodeURIComponent(gameId)}?replay=1`, id: "watch-replay" },
+      "Watch the replay, move by move"));
+  }
 }
 
 // ------------------------------------------------------------------ moves
@@ -147,6 +405,7 @@ function confirmMove(text, summary) {
   no.addEventListener("click", () => { bar.hidden = true; bar.replaceChildren(); });
   bar.replaceChildren(el("span", { class: "confirm-summary", text: summary }), " ", yes, " ", no);
   bar.hidden = false;
+  $("moves-body").hidden = false;
   yes.focus();
 }
 
@@ -216,18 +475,30 @@ function connect() {
 }
 
 // ------------------------------------------------------------------ replays
+const ICONS = {
+  "replay-start": ["M6 5h2v14H6z", "M19 5v14L9 12z"],
+  "replay-prev": ["M17 5v14L6 12z"],
+  "replay-next": ["M7 5v14l11-7z"],
+  "replay-end": ["M16 5h2v14h-2z", "M5 5v14l10-7z"],
+};
+
 async function startReplay() {
   const bar = $("replay-bar");
+  for (const [id, paths] of Object.entries(ICONS)) $(id).replaceChildren(icon(paths));
   const meta = await (await fetch(`/api/games/${encodeURIComponent(gameId)}/replay`)).json();
   if (meta.error) { showFatal(meta.error); return; }
   bar.hidden = false;
   $("connection").hidden = true;
   const slider = $("replay-step");
   slider.max = meta.steps;
+  let shown = -1;
   const show = async (step) => {
     step = Math.max(0, Math.min(meta.steps, step));
     slider.value = step;
+    if (step === shown) return;
+    shown = step;
     const v = await (await fetch(`/api/games/${encodeURIComponent(gameId)}/replay/${step}`)).json();
+    if (shown !== step) return; // a later step was asked for meanwhile
     render(v, true);
     $("replay-label").textContent = `move ${step} of ${meta.steps}`;
   };
@@ -236,8 +507,29 @@ async function startReplay() {
   $("replay-prev").addEventListener("click", () => show(Number(slider.value) - 1));
   $("replay-next").addEventListener("click", () => show(Number(slider.value) + 1));
   $("replay-end").addEventListener("click", () => show(meta.steps));
+  // The arrow keys step through the replay (the slider takes them itself when focused).
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target === slider) return;
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    const step = Number(slider.value);
+    const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: meta.steps }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    show(to);
+  });
   show(meta.steps);
 }
 
+// ------------------------------------------------------------------ start
+installTooltips();
+showSound();
+$("sound-toggle").addEventListener("click", toggleSound);
+$("notify-toggle").addEventListener("click", askToNotify);
+$("moves-toggle").addEventListener("click", toggleMoves);
+$("board-fit").addEventListener("click", () => { boardFitted = !boardFitted; fitBoards(); });
+document.addEventListener("pointerdown", readyAudio, { once: true });
+document.addEventListener("keydown", readyAudio, { once: true });
+document.addEventListener("visibilitychange", () => { if (view) updateTitle(0); });
+keepRoomForTheBar();
 if (replayMode) startReplay();
 else { fetchView(); connect(); }

@@ -1,13 +1,7 @@
-// The lobby: create a game (seats, bots, options, timer), share its links, list games.
-import { $, el } from "./dom.js";
+// The lobby: the games (what each is, for how many, how long), a new game's seats (people,
+// or bots by level), options and timer, its links, and the running and finished games.
+import { $, el, installTooltips } from "./dom.js";
 
-const BOT_LEVELS = [
-  ["ismcts:1s", "Search bot, 1 s a move (strong)"],
-  ["ismcts:0.25s", "Search bot, 0.25 s a move"],
-  ["ismcts:2s", "Search bot, 2 s a move (strongest)"],
-  ["heuristic", "Heuristic bot (instant)"],
-  ["random", "Random bot"],
-];
 let games = [];
 
 function savedLinks() {
@@ -22,7 +16,66 @@ function rememberLinks(created) {
 
 function currentGame() { return games.find((g) => g.name === $("game").value); }
 
-function renderPlayers(keepLevels = true) {
+function range(game) {
+  if (game.min_players === game.max_players) return `${game.min_players} players`;
+  return `${game.min_players}-${game.max_players} players`;
+}
+
+// ------------------------------------------------------------------ the games
+function renderCatalogue() {
+  $("catalogue").replaceChildren(...games.map((game) => el("li", { class: "catalogue-item" },
+    el("strong", { text: game.title }), " ",
+    el("span", { class: "facts", text: `${range(game)} · ${game.playing_time}` }),
+    el("br"), el("span", { text: game.description }))));
+}
+
+function renderGameInfo() {
+  const game = currentGame();
+  $("game-info").textContent = `${range(game)} · ${game.playing_time}. ${game.description}`;
+}
+
+// ------------------------------------------------------------------ bot levels
+// The server sends each game's levels (easy to expert) for every number of bot seats: a big
+// table's search levels think less, so that its bots stay within the server's limits, and
+// its default level is the strongest one that keeps a round quick.
+function band(bots) {
+  const bands = currentGame().levels;
+  return bands.find((b) => bots >= b.bots_from && bots <= b.bots_to) || bands[bands.length - 1];
+}
+
+function botCount() {
+  return [...document.querySelectorAll(".seat-row .kind")].filter((k) => k.value === "bot").length;
+}
+
+// A seat's level select offers the levels by name; each option's value is the bot spec
+// it stands for at this table. A level the person chose stays chosen; the others follow
+// the default.
+function fillLevels(select, levels, fallback) {
+  const wanted = select.dataset.chosen ? select.dataset.level : fallback;
+  select.replaceChildren(...levels.map((level) =>
+    el("option", { value: level.spec, "data-level": level.name, text: level.label, selected: level.name === wanted ? "" : null })));
+  select.dataset.level = wanted;
+}
+
+function refreshLevels() {
+  const current = band(Math.max(1, botCount()));
+  for (const select of document.querySelectorAll(".seat-row .level")) fillLevels(select, current.levels, current.default);
+  const fill = $("fill-kind");
+  if (fill) {
+    const keep = fill.value;
+    fill.replaceChildren(el("option", { value: "human", text: "Person" }),
+      ...current.levels.map((level) => el("option", { value: level.name, text: `Bot, ${level.label}` })));
+    fill.value = keep && [...fill.options].some((o) => o.value === keep) ? keep : current.default;
+  }
+}
+
+function chooseLevel(select) {
+  select.dataset.chosen = "1";
+  select.dataset.level = select.selectedOptions[0].dataset.level;
+}
+
+// ------------------------------------------------------------------ seats
+function renderPlayers(fresh = false) {
   const game = currentGame();
   const select = $("players");
   // keep the chosen count when the new game allows it (Amun-Re 3-5, Aton 2)
@@ -33,67 +86,60 @@ function renderPlayers(keepLevels = true) {
     const label = n === 1 ? "1 player (solo)" : `${n} players`;
     select.append(el("option", { value: n, text: label, selected: n === keep ? "" : null }));
   }
-  renderSeats(keepLevels);
-}
-
-// Games for many players (Egyptia: up to 99) default to the quick bots: a search bot
-// thinking a second for each of dozens of seats would make every round slow.
-function quickBot(game) {
-  if (game.max_players <= 5) return null;
-  return ["heuristic", "random"].find((name) => game.bots.includes(name)) || null;
-}
-
-function levelOptions() {
-  return BOT_LEVELS.filter(([spec]) => currentGame().bots.includes(spec.split(":")[0]))
-    .map(([spec, label]) => el("option", { value: spec, text: label }));
+  renderSeats(fresh);
 }
 
 function renderFill(count) {
   // with many seats, one control sets every seat after the first
-  const box = $("seats");
   if (count < 4) return;
-  const kind = el("select", { id: "fill-kind", "aria-label": "kind of every other seat" },
-    el("option", { value: "human", text: "Person" }), ...levelOptions());
-  const quick = quickBot(currentGame());
-  if (quick) kind.value = quick;
+  const kind = el("select", { id: "fill-kind", "aria-label": "Every seat after the first" });
   const apply = el("button", { type: "button", id: "fill-apply", text: "Apply" });
   apply.addEventListener("click", () => {
-    for (const row of [...box.querySelectorAll(".seat-row")].slice(1)) {
-      const human = kind.value === "human";
+    const human = kind.value === "human";
+    for (const row of [...$("seats").querySelectorAll(".seat-row")].slice(1)) {
       row.querySelector(".kind").value = human ? "human" : "bot";
-      row.querySelector(".level").hidden = human;
-      if (!human) row.querySelector(".level").value = kind.value;
+      const level = row.querySelector(".level");
+      level.hidden = human;
+      if (!human) { level.dataset.chosen = "1"; level.dataset.level = kind.value; }
     }
+    refreshLevels();
   });
-  box.prepend(el("div", { class: "fill-row" }, el("span", { text: "Seats 2 and on:" }), kind, apply));
+  $("seats").prepend(el("div", { class: "fill-row" }, el("span", { text: "Seats 2 and on:" }), kind, apply));
 }
 
-// keepLevels: false when the game changed (its bots and their sensible levels differ)
-function renderSeats(keepLevels = true) {
+// fresh: a new game was chosen, so every seat starts again from the defaults (the first a
+// person, the others bots at the default level); otherwise the seats kept keep their kind,
+// name and level, and new seats are bots.
+function renderSeats(fresh = false) {
   const count = Number($("players").value);
   const box = $("seats");
-  const old = [...box.querySelectorAll(".seat-row")];
+  const old = fresh ? [] : [...box.querySelectorAll(".seat-row")];
   box.replaceChildren();
   for (let i = 0; i < count; i++) {
     const previous = old[i];
     const kind = previous ? previous.querySelector(".kind").value : (i === 0 ? "human" : "bot");
     const row = el("div", { class: "seat-row", "data-seat": i });
-    const kindSelect = el("select", { class: "kind", "aria-label": `seat ${i + 1} kind` },
+    const kindSelect = el("select", { class: "kind", "aria-label": `Seat ${i + 1}: person or bot` },
       el("option", { value: "human", text: "Person", selected: kind === "human" ? "" : null }),
       el("option", { value: "bot", text: "Bot", selected: kind === "bot" ? "" : null }));
     const name = el("input", { class: "name", placeholder: `Seat ${i + 1} name (optional)`, maxlength: 40,
-      value: previous ? previous.querySelector(".name").value : "" });
-    const level = el("select", { class: "level", "aria-label": `seat ${i + 1} bot level` }, ...levelOptions());
-    const kept = previous && keepLevels ? previous.querySelector(".level").value : quickBot(currentGame());
-    if (kept && [...level.options].some((o) => o.value === kept)) level.value = kept;
+      "aria-label": `Seat ${i + 1} name`, value: previous ? previous.querySelector(".name").value : "" });
+    const level = el("select", { class: "level", "aria-label": `Seat ${i + 1} bot level` });
+    if (previous && previous.querySelector(".level").dataset.chosen) {
+      level.dataset.chosen = "1";
+      level.dataset.level = previous.querySelector(".level").dataset.level;
+    }
     level.hidden = kind !== "bot";
-    kindSelect.addEventListener("change", () => { level.hidden = kindSelect.value !== "bot"; });
+    kindSelect.addEventListener("change", () => { level.hidden = kindSelect.value !== "bot"; refreshLevels(); });
+    level.addEventListener("change", () => chooseLevel(level));
     row.append(el("span", { class: "seat-label", text: `Seat ${i + 1}` }), kindSelect, name, level);
     box.append(row);
   }
   renderFill(count);
+  refreshLevels();
 }
 
+// ------------------------------------------------------------------ options
 function renderOptions() {
   const box = $("options");
   box.replaceChildren(el("legend", { text: "Options" }));
@@ -113,13 +159,13 @@ function renderOptions() {
       input = el("select", { "data-option": option.name },
         ...option.choices.map((c) => el("option", { value: c, text: c, selected: c === option.default ? "" : null })));
     }
-    box.append(el("label", { class: "option", title: option.help }, input, ` ${option.name.replaceAll("_", " ")}: ${option.help}`));
+    box.append(el("label", { class: "option" }, input, ` ${option.name.replaceAll("_", " ")}: ${option.help}`));
   }
 }
 
 // Egyptia's Pharaoh cards: one of each letter, chosen here or drawn at random.
 function cardChoices(cards, help) {
-  const box = el("div", { class: "card-choices", "data-option-group": "cards", title: help },
+  const box = el("div", { class: "card-choices", "data-option-group": "cards", "data-tip": help },
     el("p", { class: "note", text: "Pharaoh cards (one of each letter; left at random, it is drawn):" }));
   for (const letter of ["A", "B", "C", "D", "E"]) {
     const select = el("select", { "data-card-letter": letter, "aria-label": `Pharaoh card ${letter}` },
@@ -130,6 +176,7 @@ function cardChoices(cards, help) {
   return box;
 }
 
+// ------------------------------------------------------------------ creating a game
 async function createGame(event) {
   event.preventDefault();
   $("create-error").textContent = "";
@@ -175,16 +222,17 @@ function showLinks(created) {
       continue;
     }
     const full = new URL(seat.url, location.origin).href;
-    const copy = el("button", { type: "button", class: "copy", text: "Copy link" });
+    const copy = el("button", { type: "button", class: "copy", text: "Copy link", "aria-label": `Copy the link for ${seat.name}` });
     copy.addEventListener("click", () => navigator.clipboard?.writeText(full));
     list.append(el("li", {}, el("strong", { text: seat.name }), " ",
       el("a", { href: seat.url, class: "seat-link", "data-seat": seat.seat, text: "Play this seat" }), " ", copy,
-      el("input", { class: "link-text", readonly: "", value: full, "aria-label": `link for ${seat.name}` })));
+      el("input", { class: "link-text", readonly: "", value: full, "aria-label": `Link for ${seat.name}` })));
   }
   list.append(el("li", {}, "Spectators: ", el("a", { href: created.spectator_url, text: "watch" })));
   $("created").hidden = false;
 }
 
+// ------------------------------------------------------------------ the games' lists
 async function refreshGames() {
   let list = [];
   try { list = await (await fetch("/api/games")).json(); } catch { return; }
@@ -198,7 +246,9 @@ async function refreshGames() {
     const item = el("li", { class: "game-item" }, el("strong", { text: game.title }), ` ${who} · move ${game.version} `);
     if (game.status === "finished") {
       const won = (game.winners || []).map((s) => game.players[s].name).join(" and ");
-      item.append(`· won by ${won} `, el("a", { href: `/games/${game.id}?replay=1`, text: "replay" }));
+      item.append(`· won by ${won} · `,
+        el("a", { href: `/games/${game.id}?replay=1`, class: "replay", text: "watch the replay" }), " · ",
+        el("a", { href: `/games/${game.id}`, text: "final scoring" }));
       finished.append(item);
     } else {
       item.append(el("a", { href: `/games/${game.id}`, text: "watch" }));
@@ -213,12 +263,17 @@ async function refreshGames() {
 }
 
 async function start() {
+  installTooltips();
   games = await (await fetch("/api/games/available")).json();
-  for (const game of games) $("game").append(el("option", { value: game.name, text: game.title }));
-  $("game").addEventListener("change", () => { renderPlayers(false); renderOptions(); });
+  for (const game of games) {
+    $("game").append(el("option", { value: game.name, text: `${game.title} (${range(game)})` }));
+  }
+  $("game").addEventListener("change", () => { renderGameInfo(); renderPlayers(true); renderOptions(); });
   $("players").addEventListener("change", () => renderSeats());
   $("create-form").addEventListener("submit", createGame);
-  renderPlayers();
+  renderCatalogue();
+  renderGameInfo();
+  renderPlayers(true);
   renderOptions();
   refreshGames();
   setInterval(refreshGames, 5000);
