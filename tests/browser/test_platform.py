@@ -285,6 +285,8 @@ def test_a_bid_is_made_with_the_keyboard_alone(browser: Any, server_url: str) ->
         assert page.evaluate("() => document.activeElement.id") == "confirm-move"
         page.keyboard.press("Enter")
     page.wait_for_function(WAIT_NEWER, arg=version)
+    # the moves were drawn anew: the focus stays with them, not at the top of the page
+    assert page.evaluate("() => Boolean(document.activeElement.closest('#moves-panel'))")
     assert not errors, errors
 
 

@@ -80,6 +80,7 @@ function render(next, force = false) {
   renderReplayLink();
   noticeTurn();
   fitBoards();
+  keepFocusInMoves();
   $("skip-link").href = $("moves-panel").hidden ? "#board" : "#moves-panel";
   $("skip-link").textContent = $("moves-panel").hidden ? "Skip to the board" : "Skip to your moves";
   refreshTip();
@@ -142,7 +143,9 @@ function renderDecision() {
     parts.push(`The timer ran out ${timeouts} time(s); last for ${view.players[last.seat].name}, whose move the server played.`);
   }
   $("banner").className = isYourTurn() ? "banner yours" : "banner";
-  $("decision").textContent = parts.map(sentence).join(" ");
+  const text = parts.map(sentence).join(" ");
+  // a live region: written only when it changes, so that a screen reader says it once
+  if ($("decision").textContent !== text) $("decision").textContent = text;
   startClock();
 }
 
@@ -375,6 +378,16 @@ function toggleMoves() {
   const button = $("moves-toggle");
   button.setAttribute("aria-expanded", body.hidden ? "false" : "true");
   button.textContent = body.hidden ? "Show" : "Hide";
+}
+
+// A keyboard player's focus on a move that a new view replaced (or that was disabled while
+// the move was sent) returns to the moves panel, not to the top of the page.
+let focusWasInMoves = false;
+document.addEventListener("focusin", (e) => { focusWasInMoves = $("moves-panel").contains(e.target); });
+
+function keepFocusInMoves() {
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (focusWasInMoves && lost && !$("moves-panel").hidden) $("moves-panel").focus({ preventScroll: true });
 }
 
 function renderLog() {
