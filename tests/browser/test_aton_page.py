@@ -164,6 +164,8 @@ def test_the_preview_says_what_each_cartouche_will_do(
     )
     shots = Path(os.environ.get(SCREENSHOTS_ENV) or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
+    page.mouse.move(1, 1)  # no tooltip in the picture
+    page.wait_for_selector("#tip", state="hidden")
     page.locator("#cartouche-panel").screenshot(path=str(shots / "aton-preview.png"))
     # laid out: the preview stays with the sealed cards while Blue decides
     version = page.inner_text(".version")
