@@ -177,6 +177,15 @@ def _tip(text: str) -> str:
     return f' data-tip="{escape(text)}"'
 
 
+def _hit(x: float, y: float, width: float, height: float) -> str:
+    """An invisible area that gives a row of small marks one place to point at (its
+    tooltip shows anywhere on the row, not only over the marks)."""
+    return (
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" '
+        'fill="transparent" class="hit"/>'
+    )
+
+
 def _cost_tip(
     building: str,
     cost: Sequence[int],
@@ -984,6 +993,7 @@ def _tracks(
             tip += f" The last {red[r]} dots are red: circling one ends the game after the round."
         parts.append(
             f'<g class="track" data-resource="{resource}" data-have="{entry["have"]}"{_tip(tip)}>'
+            + _hit(x0 - 2, y - row / 2, 110 + dots[r] * gap, row)
             + resource_icon(resource, x0 + 8, y, 8)
             + _text(x0 + 20, y + 4, f"{resource} {entry['have']}", "small")
         )
@@ -1090,7 +1100,7 @@ def _productivity(
         )
         parts.append(
             f'<g class="productivity" data-resource="{resource}" data-steps="{entry["steps"]}"'
-            f"{_tip(tip)}>"
+            f"{_tip(tip)}>" + _hit(x0 - 2, y - row / 2, 124 + len(steps) * 40, row)
         )
         if building:
             parts.append(building_icon(building, x0 + 10, y, 20))
@@ -1120,6 +1130,7 @@ def _score(score: dict[str, Any], final: bool, texts: dict[str, str], geo: Geome
         tip = f"Pharaoh card {card['card']}: {texts.get(card['card'], '')}. Your city: {shown}."
         parts.append(
             f'<g class="score-line" data-card="{escape(card["card"])}"{_tip(tip)}>'
+            + _hit(x0 - 2, y - 12, WIDTH - 20 - x0, 17)
             + _text(x0, y, f"{card['card']}", "small", style="font-weight:600")
             + _text(x0 + 40, y, detail if len(detail) < 36 else detail[:33] + "…", "small faint")
             + _text(WIDTH - 24, y, str(card["points"]), "small", "end", "font-weight:600")

@@ -2,7 +2,13 @@
 // public SVG; the seat's own sheet arrives as SVG in its own page data (only the seat sees
 // it live during a round). This module marks what the seat can click (columns, plagues,
 // hexes, ships), offers the step's choices (payments, the Burial Mound's reward), and draws
-// the other builders as small cards from the observation (sheets as last published).
+// the other builders as small cards from the observation (sheets as last published). A
+// finished game's replay shows every builder's full sheet (view.page.replay).
+//
+// Every decision can be made from the keyboard: the board's columns, plagues, hexes and
+// ships are focusable buttons, and the moves panel offers the same choices (the hexes of a
+// picked building too). A redraw (a new view, or a pick) keeps the keyboard's place, or
+// moves it to the step's first control when the old one is gone.
 import { $, el } from "./dom.js";
 
 const RESOURCES = ["grain", "diamond", "stone", "favor"];
@@ -16,22 +22,83 @@ let pick = { key: null, building: null, hex: null, ship: null, hailfire: false }
 const grid = { sort: "seat", filter: "", open: new Set() };
 const miniMaps = new Map();
 
+// ------------------------------------------------------------------ keyboard focus
+// How the player last acted: a redraw moves the focus only for someone on the keyboard
+// (a mouse user's page must not jump).
+let lastInput = "pointer";
+// The control the keyboard was on, as a selector that finds it again after a redraw.
+let lastFocus = null;
+// Where the focus goes after the next redraw (set when a pick opens new choices).
+let focusNext = null;
+const AREAS = ["moves", "sheet", "board", "builders-panel", "preview-panel"];
+const KEYS = ["data-move", "data-building", "data-hex", "data-column", "data-plague", "data-ship", "data-seat"];
+
+function selectorOf(node) {
+  if (!node || !node.closest) return null;
+  const area = AREAS.find((id) => node.closest(`#${id}`));
+  if (!area) return null;
+  if (node.id) return `#${node.id}`;
+  const key = KEYS.find((k) => node.hasAttribute(k));
+  if (!key) return null;
+  return `#${area} ${node.tagName.toLowerCase()}.${[...node.classList][0] || "legal"}[${key}="${CSS.escape(node.getAttribute(key))}"]`;
+}
+
+addEventListener("keydown", (e) => { if (!e.altKey && !e.ctrlKey && !e.metaKey) lastInput = "keyboard"; }, true);
+addEventListener("pointerdown", () => { lastInput = "pointer"; }, true);
+addEventListener("focusin", (e) => { const key = selectorOf(e.target); if (key) lastFocus = key; });
+
+// The first control of the step, where the keyboard goes when its place is gone.
+const FIRST = [
+  "#moves button.hex-choice", "#moves button.move-hailfire", "#ship-confirm", "#moves button.move-choose",
+  "#moves button.move-plague", "#moves button.move-pay", "#moves button.pick-building", "#moves button.move-gain",
+  "#moves button.use-ship",
+];
+
+function restoreFocus() {
+  const wanted = focusNext;
+  focusNext = null;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected;
+  if (!wanted && (!lost || lastInput !== "keyboard")) return;
+  const candidates = [wanted, lost ? lastFocus : null, ...FIRST].filter(Boolean);
+  for (const selector of candidates) {
+    const node = document.querySelector(selector);
+    if (!node || node.disabled || !node.getClientRects().length) continue;
+    node.focus();
+    if (document.activeElement === node) return; // (a board element no longer playable is not focusable)
+  }
+}
+
 export function render(view, ctx) {
   document.body.classList.add("egyptia");
   $("hand-panel").hidden = true;
   $("cartouche-panel").hidden = true;
   const players = $("players").closest(".panel");
   if (players) players.hidden = true;
+  const replay = view.page && view.page.replay;
+  if (replay) view = withTrueSheets(view, replay);
   const obs = view.observation;
   const me = view.seat === null ? null : obs.players[view.seat];
   const key = `${view.game_id}:${obs.round}:${obs.you ? obs.you.stage : "-"}`;
-  if (pick.key !== key) pick = { key, building: null, hex: null, ship: null, hailfire: false };
-  renderSheet(view, ctx, me);
+  if (pick.key !== key) {
+    pick = { key, building: null, hex: null, ship: null, hailfire: false };
+    // a new step: on a phone the moves bar scrolls, and its new choices start at its top
+    $("moves-panel").scrollTop = 0;
+  }
+  if (replay) renderReplay(view, replay);
+  else renderSheet(view, ctx, me);
   markBoard(view, ctx, me);
   renderControls(view, ctx, me);
   renderStandings(view, ctx);
   renderBuilders(view, ctx);
   renderResult(view, ctx);
+  restoreFocus();
+}
+
+// A redraw after a pick: the focus goes to the choices the pick opened.
+function rerenderTo(ctx, selector) {
+  focusNext = selector;
+  ctx.rerender();
 }
 
 // A line for the banner at the top: the round's progress in numbers (fine with 99 builders).
@@ -66,13 +133,23 @@ function markBoard(view, ctx, me) {
     const chosen = document.querySelector(`.egyptia-board .column[data-column="${me.column}"]`);
     if (chosen) chosen.classList.add("chosen");
   }
+  // The Pharaoh cards' tips (public on the board) with what each gives this seat's city now.
+  if (me) {
+    for (const node of document.querySelectorAll(".egyptia-board .pharaoh-card[data-card]")) {
+      const line = me.score.cards.find((c) => c.card === node.dataset.card);
+      if (!line) continue;
+      const parts = line.parts.filter((p) => p);
+      const detail = parts.length > 1 ? ` (${parts.join(" + ")})` : "";
+      node.setAttribute("data-tip", `${node.getAttribute("data-tip")} Your city now: ${line.points} point${line.points === 1 ? "" : "s"}${detail}.`);
+    }
+  }
   if (!view.page || ctx.replayMode || !view.page.moves) return;
   const moves = view.page.moves;
   for (const resource of moves.choose) {
     const node = document.querySelector(`.egyptia-board .column[data-column="${resource}"]`);
     if (!node) continue;
     const column = view.page.columns.find((c) => c.resource === resource);
-    const label = `choose the ${resource} column: +${column.produce} ${resource}${column.plague ? ", then a plague" : ""}`;
+    const label = `Choose the ${resource} column: ${column.dice} ${column.dice === 1 ? "die" : "dice"}, +${column.produce} ${resource}${column.plague ? ", then a plague" : ""}`;
     node.dataset.move = `choose ${resource}`;
     clickable(node, label, () => ctx.play(`choose ${resource}`));
   }
@@ -84,22 +161,29 @@ function markBoard(view, ctx, me) {
   for (const [name, options] of byPlague) {
     const node = document.querySelector(`.egyptia-board .plague[data-plague="${name}"]`);
     if (!node) continue;
-    clickable(node, `suffer ${options[0].title}: ${options[0].effect}`, () => choosePlague(options, ctx));
+    clickable(node, `Suffer ${options[0].title}: ${options[0].effect}`, () => choosePlague(options, ctx));
   }
 }
 
 function choosePlague(options, ctx) {
   if (options.length === 1 && !options[0].ship) { ctx.play(options[0].text); return; }
   pick.hailfire = true; // Hail-fire: which ship is lost is asked next
-  ctx.rerender();
+  rerenderTo(ctx, "#moves button.move-hailfire");
 }
 
 // ------------------------------------------------------------------ the seat's own sheet
+// The sheet too is drawn anew only when it or what can be clicked on it changes (see
+// renderControls).
+let sheetDrawn = null;
+
 function renderSheet(view, ctx, me) {
   const box = $("sheet");
   const svg = view.page && view.page.sheet_svg;
-  if (!svg) { box.hidden = true; box.replaceChildren(); return; }
+  if (!svg) { box.hidden = true; box.replaceChildren(); sheetDrawn = null; return; }
   box.hidden = false;
+  const sig = JSON.stringify([svg, pick, ctx.replayMode, view.page.moves]);
+  if (sig === sheetDrawn && box.querySelector("svg.egyptia-sheet")) return;
+  sheetDrawn = sig;
   box.innerHTML = svg;
   if (ctx.replayMode || !view.page.moves) return;
   const moves = view.page.moves;
@@ -118,26 +202,62 @@ function renderSheet(view, ctx, me) {
     const options = byHex.get(hex);
     if (!options) continue;
     const label = pick.building
-      ? `build a ${options[0][0].title} on ${hex} for ${options[0][1].cost}`
-      : `build on ${hex}`;
+      ? `Build a ${options[0][0].title} on ${hex} for ${options[0][1].cost} (your cards ${signed(options[0][1].cards)})`
+      : `Build on ${hex}: ${options.map(([b]) => b.title).join(", ")}`;
     if (pick.building) node.dataset.move = options[0][1].text;
     clickable(node, label, () => {
       if (pick.building) { ctx.play(options[0][1].text); return; }
       pick.hex = pick.hex === hex ? null : hex;
       if (options.length === 1 && pick.hex) { ctx.play(options[0][1].text); return; }
-      ctx.rerender();
+      rerenderTo(ctx, "#moves button.pick-building");
     });
   }
   for (const ship of moves.ships) {
     const node = box.querySelector(`.ship[data-ship="${ship.ship}"]`);
     if (!node) continue;
-    clickable(node, `use ship ${ship.ship} for ${ship.gives} (once a game)`, () => {
+    clickable(node, `Use ship ${ship.ship} for ${ship.gives} (once a game)`, () => {
       pick.ship = ship.ship;
-      ctx.rerender();
-      const confirm = $("ship-confirm");
-      if (confirm) confirm.focus();
+      rerenderTo(ctx, "#ship-confirm");
     });
   }
+}
+
+// ------------------------------------------------------------------ a finished game's replay
+// The replay of a finished game may show what was private while it ran: each builder's
+// sheet as it truly stood at that move. The builders' cards and standings use those sheets
+// too; the best ones (every one at a small table) come as full drawings.
+const PUBLIC_STAGE = { choose: "choosing", chosen: "chosen", done: "done" };
+
+function withTrueSheets(view, replay) {
+  const players = view.observation.players.map((p) => {
+    const b = replay.builders[p.seat];
+    return b ? { ...p, sheet: b.sheet, score: b.score, column: b.column, stage: PUBLIC_STAGE[b.stage] || "building" } : p;
+  });
+  return { ...view, observation: { ...view.observation, players } };
+}
+
+function renderReplay(view, replay) {
+  const box = $("sheet");
+  sheetDrawn = null;
+  box.hidden = false;
+  box.setAttribute("aria-label", "Every builder's sheet");
+  const drawn = replay.builders.filter((b) => b.svg);
+  const all = replay.builders.length;
+  const note = drawn.length === all
+    ? "Each sheet as it stood at this move, with what the builder had done this round (private while the game ran)."
+    : `The ${drawn.length} best sheets of ${all} as they stood at this move, drawn in full; every builder's card below shows its true sheet too.`;
+  const figures = drawn.map((b) => {
+    const picture = el("div", { class: "replay-svg" });
+    picture.innerHTML = b.svg;
+    const said = [`${b.name}: ${b.stage_name}`];
+    if (b.column) said.push(`column ${b.column}`);
+    if (b.notes.length) said.push(`this round: ${b.notes.join("; ")}`);
+    return el("figure", { class: "replay-sheet", "data-seat": b.seat },
+      el("figcaption", {}, el("strong", { text: `${said[0]}` }), said.length > 1 ? ` · ${said.slice(1).join(" · ")}` : ""),
+      picture);
+  });
+  box.replaceChildren(el("div", { class: "panel replay-head" },
+    el("h2", { text: `Every builder's sheet · round ${replay.round}` }), el("p", { class: "note", text: note })), ...figures);
 }
 
 // ------------------------------------------------------------------ the step's controls
@@ -148,10 +268,27 @@ function moveButton(text, label, detail, ctx, extra = "") {
   return button;
 }
 
+// The moves panel is drawn anew only when what it offers changes: at a big table the others'
+// progress arrives many times a second, and a button replaced under a finger or the
+// keyboard would lose the tap or the focus. (Buttons left disabled by a refused move are
+// drawn anew.)
+let movesDrawn = null;
+
 function renderControls(view, ctx, me) {
-  const box = $("moves");
-  box.replaceChildren();
+  const target = $("moves");
+  const box = el("div");
   $("move-error").textContent = "";
+  buildControls(view, ctx, me, box);
+  const you = view.observation.you || {};
+  const sig = JSON.stringify([view.game_id, view.seat, view.status, ctx.replayMode, view.can_undo,
+    view.legal.map((m) => m.text), view.page && view.page.moves, pick, you.stage, you.restriction,
+    you.pending, me && me.score.total, view.observation.round]);
+  if (sig === movesDrawn && target.firstChild && !target.querySelector("button:disabled")) return;
+  movesDrawn = sig;
+  target.replaceChildren(...box.childNodes);
+}
+
+function buildControls(view, ctx, me, box) {
   const panel = $("moves-panel");
   if (view.seat === null || ctx.replayMode) { panel.hidden = true; return; }
   panel.hidden = false;
@@ -195,10 +332,10 @@ function renderControls(view, ctx, me) {
     } else if (pending) {
       note.textContent = `Choose what to lose to ${title(pending.plague)} (${page.plague_effects[pending.plague]}):`;
     }
-    renderPayments(box, moves.payments, ctx);
+    renderPayments(box, moves.payments, ctx, me.score.total);
   } else if (stage === "build") {
     note.textContent = pick.building
-      ? `Now click a glowing hex on your sheet for the ${page.titles[pick.building]}.`
+      ? `Now choose where the ${page.titles[pick.building]} goes: a glowing hex on your sheet, or a hex below.`
       : pick.hex
         ? `Hex ${pick.hex}: choose what to build there.`
         : "Choose a building, then click a glowing hex on your sheet (or click a hex first).";
@@ -214,6 +351,8 @@ function renderControls(view, ctx, me) {
   renderShips(box, moves, ctx);
   renderAllMoves(box, view, ctx);
 }
+
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
 function title(word) {
   const text = word.replaceAll("-", " ");
@@ -245,23 +384,27 @@ function renderPlagues(box, moves, page, ctx) {
       pickShip.append(moveButton(p.text, `Lose ship ${p.ship}`, gives ? gives.gives : "", ctx, "move-hailfire"));
     }
     const cancel = el("button", { type: "button", class: "clear", text: "Cancel" });
-    cancel.addEventListener("click", () => { pick.hailfire = false; ctx.rerender(); });
+    cancel.addEventListener("click", () => { pick.hailfire = false; rerenderTo(ctx, "#moves button.move-plague"); });
     pickShip.append(cancel);
     box.append(pickShip);
   }
 }
 
-function renderPayments(box, payments, ctx) {
+// A payment button says what it leaves on the sheet, and the score if the game ended then.
+function paymentButton(p, ctx, first, total) {
+  const detail = `${first ? "(cheapest) " : ""}leaves ${p.left}${p.score !== total ? `; score ${total} → ${p.score}` : ""}`;
+  return moveButton(p.text, `Pay ${p.words}`, detail, ctx, "move-pay");
+}
+
+function renderPayments(box, payments, ctx, total) {
   const row = el("div", { class: "choices payments" });
-  payments.slice(0, SHOWN_PAYMENTS).forEach((p, i) => {
-    row.append(moveButton(p.text, p.words, i === 0 ? "(cheapest)" : "", ctx, "move-pay"));
-  });
+  payments.slice(0, SHOWN_PAYMENTS).forEach((p, i) => row.append(paymentButton(p, ctx, i === 0, total)));
   box.append(row);
   if (payments.length > SHOWN_PAYMENTS) {
     const more = el("details", { class: "more-payments" },
       el("summary", { text: `${payments.length - SHOWN_PAYMENTS} more ways to pay` }));
     const rest = el("div", { class: "choices payments" });
-    for (const p of payments.slice(SHOWN_PAYMENTS)) rest.append(moveButton(p.text, p.words, "", ctx, "move-pay"));
+    for (const p of payments.slice(SHOWN_PAYMENTS)) rest.append(paymentButton(p, ctx, false, total));
     more.append(rest);
     box.append(more);
   }
@@ -289,17 +432,39 @@ function renderBuildings(box, moves, page, ctx) {
       button.dataset.move = spot.text;
       button.addEventListener("click", () => ctx.play(spot.text));
     } else {
-      button.addEventListener("click", () => { pick.building = selected ? null : b.building; ctx.rerender(); });
+      button.addEventListener("click", () => {
+        pick.building = selected ? null : b.building;
+        rerenderTo(ctx, pick.building ? "#moves button.hex-choice" : `#moves button.pick-building[data-building="${b.building}"]`);
+      });
     }
     list.append(button);
   }
   box.append(list);
+  const picked = pick.building && moves.buildings.find((b) => b.building === pick.building);
+  if (picked) box.append(hexChoices(picked, ctx));
   if (pick.building || pick.hex) {
     const clear = el("button", { type: "button", class: "clear", id: "build-clear", text: "Start over" });
-    clear.addEventListener("click", () => { pick.building = null; pick.hex = null; ctx.rerender(); });
+    clear.addEventListener("click", () => { pick.building = null; pick.hex = null; rerenderTo(ctx, "#moves button.pick-building"); });
     box.append(clear);
   }
   if (!moves.buildings.length) box.append(el("p", { class: "note", text: "Nothing to build now." }));
+}
+
+// The hexes a picked building may go on, as buttons (the same moves as the glowing hexes of
+// the sheet, for the keyboard and a phone), the best for the Pharaoh cards first.
+function hexChoices(building, ctx) {
+  const spots = [...building.hexes].sort((a, b) => b.cards - a.cards || a.hex.localeCompare(b.hex));
+  const row = el("div", { class: "choices hex-choices", role: "group", "aria-label": `Where to build the ${building.title}` },
+    el("p", { class: "note", text: `Where? Your Pharaoh cards now, hex by hex (best first):` }));
+  for (const spot of spots) {
+    const button = el("button", {
+      type: "button", class: "hex-choice move", "data-move": spot.text, "data-hex": spot.hex,
+      "aria-label": `${building.title} on ${spot.hex}${spot.sacred ? ", a Sacred Site" : ""}: ${spot.cost}, your cards ${signed(spot.cards)}`,
+    }, el("strong", { text: spot.hex }), el("small", { text: ` ${signed(spot.cards)}${spot.sacred ? " · Sacred" : ""}` }));
+    button.addEventListener("click", () => ctx.play(spot.text));
+    row.append(button);
+  }
+  return row;
 }
 
 function renderShips(box, moves, ctx) {
@@ -307,7 +472,7 @@ function renderShips(box, moves, ctx) {
   const row = el("div", { class: "ships-row" }, el("h3", { text: "Ships (each once a game; 2 points at the end if unused)" }));
   for (const ship of moves.ships) {
     const button = el("button", { type: "button", class: "use-ship", "data-ship": ship.ship }, `Ship ${ship.ship}: ${ship.gives}`);
-    button.addEventListener("click", () => { pick.ship = ship.ship; ctx.rerender(); });
+    button.addEventListener("click", () => { pick.ship = ship.ship; rerenderTo(ctx, "#ship-confirm"); });
     row.append(button);
   }
   if (pick.ship) {
@@ -317,7 +482,7 @@ function renderShips(box, moves, ctx) {
         `Use ship ${ship.ship} now for ${ship.gives}`);
       confirm.addEventListener("click", () => ctx.play(ship.text));
       const cancel = el("button", { type: "button", class: "clear", id: "ship-cancel", text: "Keep it" });
-      cancel.addEventListener("click", () => { pick.ship = null; ctx.rerender(); });
+      cancel.addEventListener("click", () => { pick.ship = null; rerenderTo(ctx, `#moves button.use-ship[data-ship="${ship.ship}"]`); });
       row.append(el("div", { class: "ship-confirm" },
         el("p", { text: `Ship ${ship.ship} can be used only once a game, and an unused ship is worth 2 points at the end. Use it now?` }),
         confirm, " ", cancel));
@@ -364,7 +529,9 @@ function renderStandings(view, ctx) {
       el("td", {}, ctx.chip(seat, p.name)), el("td", { text: p.score.total })));
   }
   panel.replaceChildren(el("h2", { text: "Standings if the game ended now" }), table,
-    el("p", { class: "note", text: view.seat === null
+    el("p", { class: "note", text: view.page && view.page.replay
+      ? "Scores of the sheets as they truly stood at this move."
+      : view.seat === null
       ? "Scores of the sheets as last shown (the reveal or the round's end)."
       : "Your own score is live; the others' are as their sheets were last shown (the reveal or the round's end)." }));
 }
@@ -446,10 +613,12 @@ function builderCard(view, ctx, p) {
       el("p", { text: `Buildings: ${Object.entries(sheet.city).map(([h, b]) => `${h} ${page.titles[b] || b}`).join(", ") || "none"}` })));
   }
   card.setAttribute("tabindex", "0");
+  card.setAttribute("role", "button");
+  card.setAttribute("aria-label", `${p.name}${mine ? " (you)" : ""}: score ${p.score.total}, ${sheet.buildings} built, ${p.stage}; ${open ? "hide" : "show"} the details`);
   card.setAttribute("aria-expanded", String(open));
   const toggle = () => { if (grid.open.has(p.seat)) grid.open.delete(p.seat); else grid.open.add(p.seat); ctx.rerender(); };
   card.addEventListener("click", toggle);
-  card.addEventListener("keydown", (e) => { if (e.key === "Enter") toggle(); });
+  card.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
   return card;
 }
 
@@ -486,7 +655,9 @@ function renderBuilders(view, ctx) {
   const shown = order.filter((p) => !wanted || p.name.toLowerCase().includes(wanted));
   const cards = el("div", { class: `builder-grid${players.length > 12 ? " many" : ""}` }, ...shown.map((p) => builderCard(view, ctx, p)));
   panel.replaceChildren(el("h2", { text: players.length === 1 ? "Your sheet in short" : `Builders (${players.length})` }),
-    el("p", { class: "note", text: `${summary}${summary ? ". " : ""}Other sheets are shown as at the last reveal or round's end; click a card for details.` }),
+    el("p", { class: "note", text: `${summary}${summary ? ". " : ""}${view.page.replay
+      ? "Every sheet as it truly stood at this move"
+      : "Other sheets are shown as at the last reveal or round's end"}; click a card for details.` }),
     tools, cards);
   if (focus) { const again = $("builder-filter"); if (again) again.focus(); }
 }
