@@ -81,6 +81,7 @@ function render(next, force = false) {
   noticeTurn();
   fitBoards();
   keepFocusInMoves();
+  showNewDecisionFromTheTop();
   $("skip-link").href = $("moves-panel").hidden ? "#board" : "#moves-panel";
   $("skip-link").textContent = $("moves-panel").hidden ? "Skip to the board" : "Skip to your moves";
   refreshTip();
@@ -388,6 +389,17 @@ document.addEventListener("focusin", (e) => { focusWasInMoves = $("moves-panel")
 function keepFocusInMoves() {
   const lost = !document.activeElement || document.activeElement === document.body;
   if (focusWasInMoves && lost && !$("moves-panel").hidden) $("moves-panel").focus({ preventScroll: true });
+}
+
+// A new decision (other legal moves) starts at the top of the moves, even where the bar
+// had been scrolled down to reach the last one's control (on a phone the bar scrolls).
+let decisionKey = null;
+
+function showNewDecisionFromTheTop() {
+  const legal = view.legal || [];
+  const key = `${view.game_id}|${legal.length}|${legal.length ? legal[0].text : ""}|${legal.length ? legal[legal.length - 1].text : ""}`;
+  if (key !== decisionKey) $("moves-panel").scrollTop = 0;
+  decisionKey = key;
 }
 
 function renderLog() {
