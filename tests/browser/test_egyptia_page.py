@@ -349,22 +349,23 @@ def test_a_phone_at_a_table_of_99_keeps_the_controls_in_reach(
     # without scrolling, every column is a button in reach
     for resource in ("grain", "diamond", "stone", "favor"):
         assert in_view(page, f"#moves button.move-choose[data-move='choose {resource}']")
-    version = page.inner_text(".version")
-    page.tap("#moves button.move-choose[data-move='choose grain']")
-    wait_newer(page, version)
-    page.wait_for_function(f"() => ['plague', 'build'].includes({STAGE})")
-    if page.evaluate(f"() => {STAGE}") == "plague":
-        first = "#moves button.move-plague"
-        assert in_view(page, first)
-        version = page.inner_text(".version")
-        page.tap(first)
-        wait_newer(page, version)
-        if page.evaluate(f"() => {STAGE}") == "plague_pay":
-            assert in_view(page, "#moves button.move-pay")
-            version = page.inner_text(".version")
-            page.tap("#moves button.move-pay")
-            wait_newer(page, version)
-    page.wait_for_function(f"() => {STAGE} === 'build'")
+
+    def tap(selector: str) -> str:
+        """Tap a move in reach and wait for the seat's next step (at a table of 99 the
+        others' progress changes the page too, so the version alone says nothing)."""
+        assert in_view(page, selector), selector
+        before = page.evaluate(f"() => {STAGE}")
+        page.tap(selector)
+        page.wait_for_function(f"s => ({STAGE}) !== s", arg=before, timeout=30_000)
+        stage: str = page.evaluate(f"() => {STAGE}")
+        return stage
+
+    stage = tap("#moves button.move-choose[data-move='choose grain']")
+    if stage == "plague":
+        stage = tap("#moves button.move-plague")
+    if stage == "plague_pay":
+        stage = tap("#moves button.move-pay")
+    assert stage == "build"
     assert in_view(page, "#moves button.pick-building")
     page.tap("#moves button.pick-building[data-building='mound']")
     # the hexes for the picked building are in the bar: the first in reach after a scroll
@@ -372,14 +373,10 @@ def test_a_phone_at_a_table_of_99_keeps_the_controls_in_reach(
     hexes = page.locator("#moves button.hex-choice")
     assert hexes.count() > 0
     hexes.first.scroll_into_view_if_needed()
-    assert in_view(page, "#moves button.hex-choice")
     assert (
         page.evaluate("() => getComputedStyle(document.querySelector('#moves-panel')).position")
         == "fixed"
     )
-    version = page.inner_text(".version")
-    hexes.first.tap()
-    wait_newer(page, version)
-    page.wait_for_function(f"() => {STAGE} === 'gain'")
+    assert tap("#moves button.hex-choice") == "gain"
     assert in_view(page, "#moves button.move-gain")
     assert not errors, errors
