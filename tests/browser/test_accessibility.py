@@ -10,7 +10,6 @@ script tag), so the pages' Content-Security-Policy stays as it is.
 from __future__ import annotations
 
 import time
-import warnings
 from typing import Any
 
 import httpx2 as httpx
@@ -34,39 +33,10 @@ def axe_script() -> str:
     return str(AXE_SCRIPT)
 
 
-#: Violations in a game's own files, reported to their owners and excused here until they are
-#: fixed, each as (rule, a piece of the element's selector, the file that owns it). They are
-#: shown as warnings, so they stay in sight; everything else fails the test.
-KNOWN_IN_GAME_FILES = [
-    ("color-contrast", ".waiting", "static/aton.css: .aton-preview li.waiting (#8a7a5a)"),
-]
-
-
-def excused(rule: str, node: dict[str, Any]) -> str | None:
-    target = " ".join(str(t) for t in node["target"])
-    for known_rule, piece, owner in KNOWN_IN_GAME_FILES:
-        if rule == known_rule and piece in target:
-            return owner
-    return None
-
-
 def violations(page: Any, script: str) -> list[dict[str, Any]]:
     page.evaluate(script)
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    found = []
-    for violation in result["violations"]:
-        if violation["impact"] not in FAILING:
-            continue
-        nodes = []
-        for node in violation["nodes"]:
-            owner = excused(violation["id"], node)
-            if owner is None:
-                nodes.append(node)
-            else:
-                warnings.warn(f"known {violation['id']} in {owner}: {node['target']}", stacklevel=1)
-        if nodes:
-            found.append({**violation, "nodes": nodes})
-    return found
+    return [v for v in result["violations"] if v["impact"] in FAILING]
 
 
 def report(found: dict[str, list[dict[str, Any]]]) -> str:
