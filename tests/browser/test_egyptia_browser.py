@@ -221,6 +221,7 @@ def test_a_table_of_99_builders_in_the_browser(browser: Any, server_url: str) ->
     # the person's choice reveals every column
     version = page.inner_text(".version")
     page.locator("svg.egyptia-board .column.legal").first.click()
+    page.click("#confirm-move")  # sealed at a table: a confirm step
     page.wait_for_function(WAIT_NEWER, arg=version, timeout=30_000)
     page.wait_for_function("() => document.querySelectorAll('.builder-card dd').length > 99 * 5")
     assert page.evaluate(STAGE) in ("plague", "build")

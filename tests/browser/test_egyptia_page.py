@@ -350,17 +350,21 @@ def test_a_phone_at_a_table_of_99_keeps_the_controls_in_reach(
     for resource in ("grain", "diamond", "stone", "favor"):
         assert in_view(page, f"#moves button.move-choose[data-move='choose {resource}']")
 
-    def tap(selector: str) -> str:
-        """Tap a move in reach and wait for the seat's next step (at a table of 99 the
-        others' progress changes the page too, so the version alone says nothing)."""
+    def tap(selector: str, confirm: bool = False) -> str:
+        """Tap a move in reach (and its Confirm, for a sealed one) and wait for the seat's
+        next step (at a table of 99 the others' progress changes the page too, so the
+        version alone says nothing)."""
         assert in_view(page, selector), selector
         before = page.evaluate(f"() => {STAGE}")
         page.tap(selector)
+        if confirm:
+            assert in_view(page, "#confirm-move"), "the confirm step is out of reach"
+            page.tap("#confirm-move")
         page.wait_for_function(f"s => ({STAGE}) !== s", arg=before, timeout=30_000)
         stage: str = page.evaluate(f"() => {STAGE}")
         return stage
 
-    stage = tap("#moves button.move-choose[data-move='choose grain']")
+    stage = tap("#moves button.move-choose[data-move='choose grain']", confirm=True)
     if stage == "plague":
         stage = tap("#moves button.move-plague")
     if stage == "plague_pay":
@@ -379,4 +383,28 @@ def test_a_phone_at_a_table_of_99_keeps_the_controls_in_reach(
     )
     assert tap("#moves button.hex-choice") == "gain"
     assert in_view(page, "#moves button.move-gain")
+    assert not errors, errors
+
+
+def test_the_sealed_column_choice_asks_to_confirm_at_a_table(browser: Any, server_url: str) -> None:
+    """At a table of several builders the column choice is sealed and final: clicking a
+    column offers it for confirmation, Change withdraws it, Confirm plays exactly it."""
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bes"}]
+    created = httpx.post(
+        server_url + "/api/games",
+        json={"game": "egyptia", "seats": seats, "seed": 8, "options": {"cards": CARDS}},
+    ).json()
+    api = f"{server_url}/api/games/{created['id']}"
+    token = created["seats"][0]["token"]
+    page, errors = open_page(browser, server_url + created["seats"][0]["url"])
+    page.locator("#moves button.move-choose[data-move='choose stone']").click()
+    assert page.inner_text("#confirm-bar").startswith("Stone:")
+    page.click("#confirm-change")
+    assert page.locator("#confirm-bar").is_hidden()
+    assert httpx.get(api, params={"token": token}).json()["observation"]["you"]["stage"] == "choose"
+    page.locator("svg.egyptia-board .column[data-column='diamond']").click()
+    page.click("#confirm-move")
+    page.wait_for_function(f"() => ({STAGE}) === 'chosen'")
+    mine = httpx.get(api, params={"token": token}).json()
+    assert mine["observation"]["players"][0]["column"] == "diamond"
     assert not errors, errors

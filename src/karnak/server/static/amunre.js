@@ -50,18 +50,14 @@ function letter(seat) {
   return letters ? letters[seat] : String(seat + 1);
 }
 
-// A change in a control makes any confirm bar it opened stale: it is withdrawn, so that
-// Confirm can only ever send what the control shows.
+// A change in a control makes any confirm bar it opened stale (the shell withdraws it).
 function withdrawConfirm() {
-  const bar = $("confirm-bar");
-  if (bar && !bar.hidden) { bar.hidden = true; bar.replaceChildren(); }
+  ctx.withdrawConfirm();
 }
 
 // Ask for the confirm step; Change puts the focus back on the control's button.
 function askConfirm(text, summary, back) {
-  ctx.confirm(text, summary);
-  const change = $("confirm-change");
-  if (change) change.addEventListener("click", () => { const b = $(back); if (b) b.focus(); });
+  ctx.confirm(text, summary, back);
 }
 
 function renderBoard() {

@@ -151,7 +151,7 @@ function markBoard(view, ctx, me) {
     const column = view.page.columns.find((c) => c.resource === resource);
     const label = `Choose the ${resource} column: ${column.dice} ${column.dice === 1 ? "die" : "dice"}, +${column.produce} ${resource}${column.plague ? ", then a plague" : ""}`;
     node.dataset.move = `choose ${resource}`;
-    clickable(node, label, () => ctx.play(`choose ${resource}`));
+    clickable(node, label, () => chooseColumn(view, ctx, resource, label));
   }
   const byPlague = new Map();
   for (const p of moves.plagues) {
@@ -261,10 +261,18 @@ function renderReplay(view, replay) {
 }
 
 // ------------------------------------------------------------------ the step's controls
-function moveButton(text, label, detail, ctx, extra = "") {
+// The column choice is sealed and cannot be taken back at a table of several builders: it is
+// played after a confirm step there (alone, it is played at once and may be taken back).
+function chooseColumn(view, ctx, resource, label) {
+  const text = `choose ${resource}`;
+  if (view.players.length > 1) ctx.confirm(text, `${label} (sealed: nobody sees it until all have chosen)`);
+  else ctx.play(text);
+}
+
+function moveButton(text, label, detail, ctx, extra = "", action = null) {
   const button = el("button", { type: "button", class: `move ${extra}`.trim(), "data-move": text, title: text },
     el("span", { class: "move-text", text: label }), detail ? el("small", { text: ` ${detail}` }) : "");
-  button.addEventListener("click", () => ctx.play(text));
+  button.addEventListener("click", action || (() => ctx.play(text)));
   return button;
 }
 
@@ -314,9 +322,10 @@ function buildControls(view, ctx, me, box) {
     const row = el("div", { class: "column-choices" });
     for (const column of page.columns) {
       if (!moves.choose.includes(column.resource)) continue;
-      row.append(moveButton(`choose ${column.resource}`, `${title(column.resource)}`,
-        `${column.dice} ${column.dice === 1 ? "die" : "dice"}: +${column.produce}${column.plague ? " · plague!" : ""}`,
-        ctx, `move-choose${column.plague ? " plague" : ""}`));
+      const detail = `${column.dice} ${column.dice === 1 ? "die" : "dice"}: +${column.produce}${column.plague ? " · plague!" : ""}`;
+      const button = moveButton(`choose ${column.resource}`, `${title(column.resource)}`, detail, ctx,
+        `move-choose${column.plague ? " plague" : ""}`, () => chooseColumn(view, ctx, column.resource, `${title(column.resource)}: ${detail}`));
+      row.append(button);
     }
     box.append(row);
   } else if (stage === "chosen") {

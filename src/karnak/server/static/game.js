@@ -67,7 +67,7 @@ function render(next, force = false) {
   if (view.version !== confirmedAt) { $("confirm-bar").hidden = true; confirmedAt = view.version; }
   $("board").innerHTML = view.page ? view.page.board_svg : "";
   // Each game draws its own controls; they share what the page offers them (ctx).
-  const ctx = { play, confirm: confirmMove, takeBack, chip, replayMode, rerender: () => render(view, true) };
+  const ctx = { play, confirm: confirmMove, withdrawConfirm, takeBack, chip, replayMode, rerender: () => render(view, true) };
   if (view.game === "aton") {
     aton.render(view, ctx); // cartouches, clickable squares: see aton.js
   } else if (view.game === "egyptia") {
@@ -422,16 +422,29 @@ function renderReplayLink() {
 // ------------------------------------------------------------------ moves
 // A sealed or irreversible move is played only after a second, explicit step: the page
 // shows what is about to be committed, with Confirm and Change. `summary` says it in words.
-function confirmMove(text, summary) {
+// `back` (an element id) takes the focus on Change: the control the move was picked with.
+function confirmMove(text, summary, back = null) {
   const bar = $("confirm-bar");
   const yes = el("button", { type: "button", class: "move confirm", id: "confirm-move", "data-move": text }, "Confirm");
   const no = el("button", { type: "button", class: "clear", id: "confirm-change" }, "Change");
   yes.addEventListener("click", () => { bar.hidden = true; play(text); });
-  no.addEventListener("click", () => { bar.hidden = true; bar.replaceChildren(); });
+  no.addEventListener("click", () => {
+    withdrawConfirm();
+    const control = back && $(back);
+    if (control) control.focus();
+  });
   bar.replaceChildren(el("span", { class: "confirm-summary", text: summary }), " ", yes, " ", no);
   bar.hidden = false;
   $("moves-body").hidden = false;
   yes.focus();
+}
+
+// A control changed after its move was offered for confirmation: the offer is stale and is
+// withdrawn, so that Confirm only ever sends what the controls show.
+function withdrawConfirm() {
+  const bar = $("confirm-bar");
+  bar.hidden = true;
+  bar.replaceChildren();
 }
 
 async function play(text) {
