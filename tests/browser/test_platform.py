@@ -438,3 +438,20 @@ def test_the_lobby_describes_each_game_and_names_bot_levels(browser: Any, server
     bots = page.inner_text("#links")
     assert "bot (ismcts:0.25s)" in bots and "bot (ismcts:1s)" in bots
     assert not errors, errors
+
+
+def test_a_move_is_taken_back_from_the_page(browser: Any, server_url: str) -> None:
+    """Where the undo policy allows it (here a solo Egyptia game), the page offers to take the
+    last move back, and the button does it."""
+    created = create(server_url, "egyptia", [{"kind": "human"}], seed=5)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page = browser.new_page()
+    errors = watch_errors(page)
+    page.goto(server_url + created["seats"][0]["url"])
+    page.locator("#moves button.move-choose").first.click()
+    page.wait_for_selector("#undo")
+    assert seat_view(server_url, game_id, token)["observation"]["you"]["stage"] != "choose"
+    page.click("#undo")
+    page.wait_for_function("() => !document.querySelector('#undo')")
+    assert seat_view(server_url, game_id, token)["observation"]["you"]["stage"] == "choose"
+    assert not errors, errors

@@ -371,9 +371,7 @@ function renderMoves(view, ctx) {
   if (view.seat === null || ctx.replayMode) { panel.hidden = true; return; }
   panel.hidden = false;
   if (view.can_undo) {
-    const undo = el("button", { type: "button", class: "undo", id: "undo", text: "Take back my last move" });
-    undo.addEventListener("click", ctx.takeBack);
-    box.append(undo);
+    box.append(ctx.undoButton());
   }
   if (!view.legal.length) {
     $("moves-note").textContent = view.status === "finished" ? "The game is over." : "Nothing to decide now: waiting for the other priest.";

@@ -302,9 +302,7 @@ function buildControls(view, ctx, me, box) {
   panel.hidden = false;
   panel.querySelector("h2").textContent = view.status === "finished" ? "Your game" : `Your round (round ${view.observation.round})`;
   if (view.can_undo) {
-    const undo = el("button", { type: "button", class: "undo", id: "undo", text: "Take back my last move" });
-    undo.addEventListener("click", ctx.takeBack);
-    box.append(undo);
+    box.append(ctx.undoButton());
   }
   const obs = view.observation;
   const you = obs.you;

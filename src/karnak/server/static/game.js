@@ -67,7 +67,7 @@ function render(next, force = false) {
   if (view.version !== confirmedAt) { $("confirm-bar").hidden = true; confirmedAt = view.version; }
   $("board").innerHTML = view.page ? view.page.board_svg : "";
   // Each game draws its own controls; they share what the page offers them (ctx).
-  const ctx = { play, confirm: confirmMove, withdrawConfirm, takeBack, chip, replayMode, rerender: () => render(view, true) };
+  const ctx = { play, confirm: confirmMove, withdrawConfirm, undoButton, takeBack, chip, replayMode, rerender: () => render(view, true) };
   if (view.game === "aton") {
     aton.render(view, ctx); // cartouches, clickable squares: see aton.js
   } else if (view.game === "egyptia") {
@@ -437,6 +437,13 @@ function confirmMove(text, summary, back = null) {
   bar.hidden = false;
   $("moves-body").hidden = false;
   yes.focus();
+}
+
+// The "take back" button every game offers where the undo policy allows (view.can_undo).
+function undoButton() {
+  const undo = el("button", { type: "button", class: "undo", id: "undo", text: "Take back my last move" });
+  undo.addEventListener("click", takeBack);
+  return undo;
 }
 
 // A control changed after its move was offered for confirmation: the offer is stale and is
