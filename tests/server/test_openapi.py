@@ -31,7 +31,12 @@ from karnak.server.limits import ServerSettings
 from .conftest import create, humans
 
 #: Generous limits: schemathesis is one client making many requests in a few seconds.
-FUZZ = ServerSettings(creates_per_minute=100_000, moves_per_minute=100_000)
+FUZZ = ServerSettings(
+    creates_per_minute=100_000,
+    moves_per_minute=100_000,
+    account_attempts_per_minute=100_000,
+    chat_lines_per_minute=100_000,
+)
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -74,6 +79,12 @@ EXPECTED = {
     ("/api/games/{game_id}/record", "get"): {"200", "404", "409", "410", "422"},
     ("/api/games/{game_id}/replay", "get"): {"200", "404", "409", "410", "422"},
     ("/api/games/{game_id}/replay/{step}", "get"): {"200", "404", "409", "410", "422"},
+    ("/api/account", "get"): {"200"},
+    ("/api/account/signup", "post"): {"201", "400", "409", "413", "422", "429"},
+    ("/api/account/login", "post"): {"200", "400", "401", "413", "422", "429"},
+    ("/api/account/logout", "post"): {"204", "401", "403"},
+    ("/api/account/password", "post"): {"200", "400", "401", "403", "413", "422", "429"},
+    ("/api/games/{game_id}/claim", "post"): {"200", "401", "403", "404", "409", "410", "422"},
 }
 
 

@@ -26,6 +26,7 @@ from karnak.bots.base import available_bots
 from karnak.bots.levels import level_bands
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
+from karnak.server.accounts.auth import CsrfError, check_csrf, same_origin, session_of
 from karnak.server.boards import PAGES
 from karnak.server.errors import error_responses, shorten
 from karnak.server.http_limits import RateLimits
@@ -35,6 +36,7 @@ from karnak.server.rooms import Room, SubmitError
 from karnak.server.service import (
     DEFAULT_BOT,
     MAX_TURN_TIMER,
+    ClaimError,
     ForbiddenError,
     GameService,
     GameUnavailableError,
@@ -91,6 +93,8 @@ def as_api_error(exc: Exception) -> ApiError:
         return ApiError(410, str(exc))
     if isinstance(exc, ForbiddenError):
         return ApiError(403, str(exc))
+    if isinstance(exc, ClaimError):
+        return ApiError(409, str(exc))
     if isinstance(exc, KarnakError):
         return ApiError(422, str(exc))
     raise exc
@@ -196,22 +200,46 @@ def check_game_id(game_id: str) -> None:
         raise ApiError(404, NO_GAME)
 
 
-async def resolve(service: GameService, game_id: str, token: str | None) -> tuple[Room, int | None]:
+async def resolve(
+    service: GameService, game_id: str, token: str | None, account: int | None = None
+) -> tuple[Room, int | None]:
+    """The room, and the seat of ``token`` or else the one ``account`` holds (None: a
+    spectator)."""
     check_game_id(game_id)
     try:
         room = await service.room(game_id)
-        return room, service.seat_of(room, token)
+        return room, service.seat_of(room, token, account)
     except Exception as exc:
         raise as_api_error(exc) from exc
 
 
+async def account_of(request: Request, token: str | None, *, writing: bool) -> int | None:
+    """The account whose session cookie the request carries, when no token names the seat.
+    A write authenticated that way must carry the session's CSRF token (else 403)."""
+    if token:
+        return None
+    session = await session_of(request)
+    if session is None:
+        return None
+    if writing:
+        try:
+            check_csrf(request, session)
+        except CsrfError as exc:
+            raise ApiError(403, str(exc)) from exc
+    return session.account.id
+
+
 async def resolve_seat(
-    service: GameService, game_id: str, token: str | None, doing: str
+    request: Request, service: GameService, game_id: str, token: str | None, doing: str
 ) -> tuple[Room, int]:
-    """The room and the token's seat, for routes that act (spectators may only watch)."""
-    room, seat = await resolve(service, game_id, token)
+    """The room and the seat of the token (or of the logged-in account), for routes that
+    act (spectators may only watch)."""
+    account = await account_of(request, token, writing=True)
+    room, seat = await resolve(service, game_id, token, account)
     if seat is None:
-        raise ApiError(403, f"spectators cannot {doing}: use a seat's link (its token)")
+        raise ApiError(
+            403, f"spectators cannot {doing}: use a seat's link (its token) or log in to it"
+        )
     return room, seat
 
 
@@ -366,7 +394,9 @@ async def get_view(
 ) -> Response:
     """The game as the token's seat sees it (a spectator's view without a token)."""
     service = service_of(request)
-    room, seat = await resolve(service, game_id, token or x_token)
+    token = token or x_token
+    account = await account_of(request, token, writing=False)
+    room, seat = await resolve(service, game_id, token, account)
     return json_response(service.view_json(room, seat))
 
 
@@ -393,7 +423,7 @@ async def submit_action(
 ) -> Response:
     """Play a move for the token's seat, naming the version it was chosen at."""
     service = service_of(request)
-    room, seat = await resolve_seat(service, game_id, token or x_token, "move")
+    room, seat = await resolve_seat(request, service, game_id, token or x_token, "move")
     try:
         action = service.parse(room, body.action)
         outcome = await service.submit(room, seat, body.version, action)
@@ -424,7 +454,7 @@ async def undo_move(
 ) -> Response:
     """Take back the seat's own last move, while its turn lasts and nothing was revealed."""
     service = service_of(request)
-    room, seat = await resolve_seat(service, game_id, token or x_token, "undo")
+    room, seat = await resolve_seat(request, service, game_id, token or x_token, "undo")
     try:
         await service.undo(room, seat, body.version)
     except Exception as exc:
@@ -496,8 +526,12 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     service: GameService = websocket.app.state.service
     try:
         check_game_id(game_id)
+        account = None
+        if not token and same_origin(websocket):  # a cookie from another site's page: ignored
+            session = await session_of(websocket)
+            account = session.account.id if session is not None else None
         room = await service.room(game_id)
-        seat = service.seat_of(room, token)
+        seat = service.seat_of(room, token, account)
     except Exception as exc:
         error = as_api_error(exc)
         await websocket.accept()

@@ -20,6 +20,8 @@ from starlette.exceptions import HTTPException
 
 from karnak import __version__
 from karnak.core.errors import KarnakError
+from karnak.server.accounts.routes import router as accounts_router
+from karnak.server.accounts.service import AccountService
 from karnak.server.api import ApiError, as_api_error, router
 from karnak.server.bot_runner import BotRunner
 from karnak.server.db import make_engine, migrate
@@ -27,6 +29,7 @@ from karnak.server.docs import ASSETS_URL, swagger_assets
 from karnak.server.docs import router as docs_router
 from karnak.server.errors import http_error, server_error, validation_error
 from karnak.server.http_limits import BodyLimit, RateLimits
+from karnak.server.hub import Hub
 from karnak.server.limits import ServerSettings
 from karnak.server.pages import router as pages_router
 from karnak.server.pages import static_files
@@ -81,8 +84,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         migrate(engine)
-        service = GameService(GameStore(engine), BotRunner(bot_workers), limits)
+        hub = Hub()
+        service = GameService(GameStore(engine), BotRunner(bot_workers), limits, hub)
+        app.state.hub = hub
         app.state.service = service
+        app.state.accounts = AccountService(engine)
         await service.start()
         tune_interpreter()
         try:
@@ -119,6 +125,7 @@ def create_app(
     app.state.settings = limits
     app.state.rate_limits = RateLimits(limits)
     app.include_router(router)
+    app.include_router(accounts_router)
     app.include_router(pages_router)
     app.include_router(docs_router)
     app.mount("/static", static_files(), name="static")

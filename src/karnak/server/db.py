@@ -87,6 +87,10 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: SHA-256 of the seat's secret token; the token itself is shown once, at creation.
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: The account that holds the seat (its session opens the game without the link), if any.
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
 
     game_row: Mapped[GameRow] = relationship(back_populates="seats")
 
@@ -190,3 +194,8 @@ def check_database(url: str, shown: str) -> None:
         raise DatabaseProblem(f"cannot use the database {shown}: {problem}") from None
     finally:
         engine.dispose()
+
+
+# The tables of the modules built on these ones, so that the metadata knows every table a
+# foreign key names (each module keeps its own tables in its own file).
+import karnak.server.accounts.tables  # noqa: E402, F401

@@ -62,10 +62,12 @@ def error_responses(*statuses: int, retry: bool = False) -> dict[int | str, dict
 
 DESCRIPTIONS = {
     400: "Malformed: a version from the future, or a body that is not JSON",
-    403: "The token belongs to no seat of this game (or a spectator tried to act)",
+    401: "Not logged in, or a name and password that do not match",
+    403: "The token belongs to no seat of this game (or a spectator tried to act), or a "
+    "write authenticated by the session cookie came without its CSRF token",
     404: "No such game (or replay step)",
     405: "Method not allowed",
-    409: "Stale version, not the seat's turn, or not yet finished",
+    409: "Stale version, not the seat's turn, not yet finished, or a name already taken",
     410: "The game is stored but cannot be played by this server (the reason says why)",
     413: "The request body is larger than the server accepts",
     422: "Invalid input: a field out of bounds, an illegal move, bad options",

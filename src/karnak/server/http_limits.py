@@ -149,12 +149,20 @@ class RateLimits:
         self.limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
         self.creates = RateLimitItemPerMinute(settings.creates_per_minute)
         self.moves = RateLimitItemPerMinute(settings.moves_per_minute)
+        self.accounts = RateLimitItemPerMinute(settings.account_attempts_per_minute)
+        self.chat = RateLimitItemPerMinute(settings.chat_lines_per_minute)
 
     def create(self, host: str | None) -> None:
         self._hit(self.creates, "games", host)
 
     def move(self, host: str | None) -> None:
         self._hit(self.moves, "moves", host)
+
+    def account(self, host: str | None) -> None:
+        self._hit(self.accounts, "account attempts (sign-ups, log-ins, password changes)", host)
+
+    def chat_line(self, host: str | None) -> None:
+        self._hit(self.chat, "chat lines", host)
 
     def _hit(self, item: RateLimitItem, what: str, host: str | None) -> None:
         """Count one request; LimitError (429, with when to retry) past the allowance."""

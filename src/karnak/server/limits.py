@@ -35,6 +35,11 @@ class ServerSettings:
     creates_per_minute: int = 20
     #: Moves (and undos) one client may submit per minute, over all its games.
     moves_per_minute: int = 600
+    #: Sign-ups, log-ins and password changes one client may try per minute (passwords
+    #: cannot be guessed at speed, and each try costs a deliberately slow hash).
+    account_attempts_per_minute: int = 10
+    #: Chat lines one client may post per minute.
+    chat_lines_per_minute: int = 30
 
 
 class LimitError(KarnakError):

@@ -113,6 +113,8 @@ class SeatInfo:
     kind: str  # HUMAN or BOT
     bot: str | None
     token_hash: str
+    #: The account holding the seat (its session opens the game without the link), if any.
+    account: int | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -155,6 +157,15 @@ class Room:
     _undo_answer: tuple[int, int, str | None] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ who is asking
+    def seat_for_account(self, account: int | None) -> int | None:
+        """The seat ``account`` holds in this game, or None."""
+        if account is None:
+            return None
+        for info in self.seats:
+            if info.account == account:
+                return info.seat
+        return None
+
     def seat_for_token(self, token: str | None) -> int | None:
         """The seat whose token this is, or None (a spectator or a wrong token)."""
         if not token:

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -33,6 +35,7 @@ from karnak.core.rng import Rng
 from karnak.server.boards import PAGES
 from karnak.server.bot_limits import check_bots
 from karnak.server.bot_runner import BotRunner, bot_seed
+from karnak.server.hub import ALL_GAMES, Event, Hub, Subscription, game_topic
 from karnak.server.limits import LimitError, ServerSettings
 from karnak.server.room_cache import RoomCache
 from karnak.server.rooms import (
@@ -77,6 +80,12 @@ class GameUnavailableError(KarnakError):
     """A stored game that this server cannot rebuild; the message says why."""
 
 
+class ClaimError(KarnakError):
+    """A seat that cannot become the account's (the message says why)."""
+
+    status = 409
+
+
 class ForbiddenError(KarnakError, PermissionError):
     """A token that belongs to no seat of the game."""
 
@@ -104,15 +113,20 @@ class SubmitOutcome:
     duplicate: bool
 
 
+#: Messages other than views (chat lines) a connection may have waiting; a client too slow
+#: to take them loses the oldest (the page can fetch the whole chat again).
+MAX_QUEUED_MESSAGES = 100
+
+
 @dataclass(eq=False)  # compared and hashed by identity: each is one connection
 class Listener:
-    """One open WebSocket: its seat and the newest view waiting to be sent.
+    """One open WebSocket: its seat, the newest view waiting to be sent, and other messages.
 
     A change does not build the view at once: it marks the listener stale with a way to
     build it, and the view is built when the connection is ready to send it. Views are
     complete, so a client only ever needs the newest one; when several moves come at once
     (a table of 99 builders), each connection builds one view for all of them instead of
-    one per move.
+    one per move. Other messages (a chat line) are queued as they come.
     """
 
     seat: int | None
@@ -121,6 +135,14 @@ class Listener:
     latest: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     source: Callable[[], str] | None = None
+    messages: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_QUEUED_MESSAGES))
+    #: Its subscription to the game's topic on the hub (cancelled when the socket closes).
+    subscription: Subscription | None = None
+
+    def push(self, text: str) -> None:
+        """A message to send as it is, after those already waiting."""
+        self.messages.append(text)
+        self.ready.set()
 
     def offer(self, view: str) -> None:
         """A view already built (the first one, or one the client asked for)."""
@@ -135,14 +157,22 @@ class Listener:
         self.ready.set()
 
     async def next_view(self) -> str:
-        await self.ready.wait()
-        self.ready.clear()
-        view, self.latest = self.latest, None
-        if view is None:
-            source, self.source = self.source, None
-            assert source is not None
-            view = source()
-        return view
+        """The next message to send: a queued one, else the newest view."""
+        while True:
+            await self.ready.wait()
+            if self.messages:
+                text = self.messages.popleft()
+                if not self.messages and self.latest is None and self.source is None:
+                    self.ready.clear()
+                return text
+            self.ready.clear()
+            view, self.latest = self.latest, None
+            if view is None:
+                source, self.source = self.source, None
+                if source is None:
+                    continue
+                view = source()
+            return view
 
 
 @dataclass
@@ -167,7 +197,13 @@ def encode(value: Any) -> str:
 
 
 class GameService:
-    def __init__(self, store: GameStore, bots: BotRunner, settings: ServerSettings | None = None):
+    def __init__(
+        self,
+        store: GameStore,
+        bots: BotRunner,
+        settings: ServerSettings | None = None,
+        hub: Hub | None = None,
+    ):
         self.store = store
         self.bots = bots
         self.settings = settings or ServerSettings()
@@ -180,7 +216,7 @@ class GameService:
         #: How long loading the running games took at start (seconds; None while it runs).
         self.loaded_in: float | None = None
         self._locks: dict[str, asyncio.Lock] = {}
-        self._listeners: dict[str, set[Listener]] = {}
+        self.hub = hub or Hub()
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._timer_tasks: dict[str, asyncio.Task[None]] = {}
         self._deadlines: dict[str, tuple[int, float]] = {}  # game -> (step, wall-clock end)
@@ -346,14 +382,33 @@ class GameService:
             listed.append(line)
         return listed
 
-    def seat_of(self, room: Room, token: str | None) -> int | None:
-        """The seat of ``token``; None without a token; ForbiddenError for a wrong one."""
+    def seat_of(self, room: Room, token: str | None, account: int | None = None) -> int | None:
+        """The seat of ``token``, else the seat ``account`` holds; None for neither (a
+        spectator); ForbiddenError for a token of no seat."""
         if not token:
-            return None
+            return room.seat_for_account(account)
         seat = room.seat_for_token(token)
         if seat is None:
             raise ForbiddenError("this link's token does not belong to any seat of the game")
         return seat
+
+    async def claim_seat(self, room: Room, seat: int, account: int) -> None:
+        """Make a guest's seat the account's (one seat per account and game)."""
+        async with self._lock(room.id):
+            info = room.seats[seat]
+            if info.is_bot:
+                raise ClaimError("a bot's seat cannot be claimed")
+            if info.account == account:
+                return
+            if info.account is not None:
+                raise ClaimError("another account holds this seat already")
+            held = room.seat_for_account(account)
+            if held is not None:
+                raise ClaimError(
+                    f"your account holds seat {held + 1} of this game already; one seat each"
+                )
+            await self.database(self.store.claim_seat, room.id, seat, account)
+            room.seats[seat] = dataclasses.replace(info, account=account)
 
     def view_json(self, room: Room, seat: int | None) -> str:
         """The seat's view of the current position as JSON, built and encoded once."""
@@ -437,26 +492,43 @@ class GameService:
 
     # ------------------------------------------------------------------ listeners
     def subscribe(self, room: Room, seat: int | None) -> Listener:
+        """A socket of ``seat`` (None: a spectator) on the game: it gets the view now, and
+        whatever the hub publishes on the game's topic from now on."""
         listener = Listener(seat, stamp=(room.version_for(seat), self.deadline(room)))
-        self._listeners.setdefault(room.id, set()).add(listener)
+        listener.subscription = self.hub.subscribe(
+            game_topic(room.id), functools.partial(self._deliver, room, listener)
+        )
         listener.offer(self.view_json(room, seat))
         return listener
 
     def unsubscribe(self, room: Room, listener: Listener) -> None:
-        listeners = self._listeners.get(room.id)
-        if listeners is not None:
-            listeners.discard(listener)
-            if not listeners:
-                del self._listeners[room.id]
+        if listener.subscription is not None:
+            listener.subscription.cancel()
+            listener.subscription = None
 
     def _broadcast(self, room: Room) -> None:
-        """Tell each socket whose seat saw the change; a private step of another seat sends
-        nothing (even an identical message would tell that something happened)."""
-        for listener in self._listeners.get(room.id, ()):
+        """Publish that the game changed (its sockets, and whoever watches every game)."""
+        self.hub.publish(game_topic(room.id), "changed")
+        self.hub.publish(ALL_GAMES, "changed", {"game_id": room.id})
+
+    def _deliver(self, room: Room, listener: Listener, event: Event) -> None:
+        """What one socket makes of an event on its game's topic.
+
+        A change is sent only to a socket whose seat saw it: a private step of another seat
+        sends nothing (even an identical message would tell that something happened). Any
+        other event carries a message for clients (a chat line), sent to every socket of the
+        game or, with ``seats_only``, to the seats' sockets and not the spectators'.
+        """
+        if event.kind == "changed":
             stamp = (room.version_for(listener.seat), self.deadline(room))
             if stamp != listener.stamp:
                 listener.stamp = stamp
                 listener.stale(functools.partial(self.view_json, room, listener.seat))
+            return
+        message = event.payload.get("message")
+        if message is None or (event.payload.get("seats_only") and listener.seat is None):
+            return
+        listener.push(encode({"event": event.kind, **message}))
 
     # ------------------------------------------------------------------ after a change
     def _wake(self, room: Room) -> None:

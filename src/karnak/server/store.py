@@ -108,6 +108,7 @@ class GameStore:
                             kind=info.kind,
                             bot=info.bot,
                             token_hash=info.token_hash,
+                            account_id=info.account,
                         )
                         for info in room.seats
                     ],
@@ -166,6 +167,14 @@ class GameStore:
             row.version = version
             row.updated_at = row.public_updated_at = utcnow()
             row.public_version = public_version
+
+    def claim_seat(self, game_id: str, seat: int, account_id: int) -> None:
+        """Bind a seat to an account (the service has checked that it may)."""
+        with self.sessions.begin() as session:
+            row = session.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+            ).one()
+            row.account_id = account_id
 
     @staticmethod
     def _stored(session: Session, game_id: str) -> GameRow:
@@ -273,7 +282,7 @@ class GameStore:
         # A game finishes under the rules it began with (the engine keeps old versions).
         game = get_game(row.game).at_version(row.rules_version)
         seats = [
-            SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash)
+            SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash, s.account_id)
             for s in sorted(row.seats, key=lambda s: s.seat)
         ]
         state = game.new_state([s.name for s in seats], seed=row.seed, options=row.options)

@@ -1,0 +1,91 @@
+"""Who is asking: the session cookie, its CSRF token, and the cookies' settings.
+
+Two cookies are set at log-in:
+
+- ``karnak_session``: the session's secret, HttpOnly (no script can read it), SameSite=Lax
+  (not sent with cross-site writes), Secure whenever the browser would send it back that way
+  (every https page, and http on this machine, which browsers treat as secure);
+- ``karnak_csrf``: the session's CSRF token, readable by the page's own script, which sends it
+  back in the ``X-CSRF-Token`` header with every write. Another site can make a browser send
+  the session cookie but cannot read this one, so a write that carries the cookie without
+  the matching header is refused (403).
+
+A request that names a seat by its token (the secret link) needs no CSRF token: nothing
+ambient authenticates it. WebSockets authenticated by the cookie must come from a page of
+this server (their Origin is checked), since browsers send cookies with cross-site sockets.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from fastapi import Request, WebSocket
+from fastapi.responses import Response
+
+from karnak.server.accounts.store import SESSION_DAYS, Session
+
+if TYPE_CHECKING:
+    from karnak.server.accounts.service import AccountService
+
+SESSION_COOKIE = "karnak_session"
+CSRF_COOKIE = "karnak_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+class CsrfError(Exception):
+    """A write authenticated by the session cookie without its CSRF token."""
+
+
+def accounts_of(request: Request | WebSocket) -> AccountService:
+    accounts: AccountService = request.app.state.accounts
+    return accounts
+
+
+async def session_of(request: Request | WebSocket) -> Session | None:
+    """The session of the request's cookie, if it has a live one."""
+    return await accounts_of(request).session(request.cookies.get(SESSION_COOKIE))
+
+
+def check_csrf(request: Request, session: Session) -> None:
+    sent = request.headers.get(CSRF_HEADER, "")
+    if not sent or not secrets.compare_digest(sent, session.csrf):
+        raise CsrfError(
+            "this write was authenticated by your session cookie but came without its CSRF "
+            f"token: send the {CSRF_COOKIE} cookie's value in the {CSRF_HEADER} header"
+        )
+
+
+def same_origin(websocket: WebSocket) -> bool:
+    """Whether a socket comes from a page of this server (or from no browser at all)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")
+
+
+def secure(request: Request) -> bool:
+    host = (request.url.hostname or "").lower()
+    return request.url.scheme == "https" or host in LOOPBACK
+
+
+def set_session_cookies(request: Request, response: Response, token: str, session: Session) -> None:
+    age = SESSION_DAYS * 24 * 3600
+    response.set_cookie(
+        SESSION_COOKIE, token, max_age=age, httponly=True, samesite="lax", secure=secure(request)
+    )
+    response.set_cookie(
+        CSRF_COOKIE,
+        session.csrf,
+        max_age=age,
+        httponly=False,
+        samesite="strict",
+        secure=secure(request),
+    )
+
+
+def clear_session_cookies(request: Request, response: Response) -> None:
+    for name in (SESSION_COOKIE, CSRF_COOKIE):
+        response.delete_cookie(name, secure=secure(request), samesite="lax")

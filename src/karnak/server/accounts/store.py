@@ -1,0 +1,170 @@
+"""Reading and writing accounts and sessions (synchronous; the routes run it in a thread)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+
+from karnak.core.errors import KarnakError
+from karnak.server.accounts.passwords import hash_password, needs_rehash, verify_password
+from karnak.server.accounts.tables import AccountRow, SessionRow
+from karnak.server.db import utcnow
+
+#: How long a log-in lasts.
+SESSION_DAYS = 30
+#: A name: 2 to 40 letters, digits, spaces, dots, apostrophes, hyphens or underscores,
+#: beginning and ending with a letter or digit.
+NAME = re.compile(r"[^\W_](?:[\w .'-]{0,38}[^\W_])?")
+
+
+class AccountError(KarnakError, ValueError):
+    """A request about accounts that cannot be met (the message says why)."""
+
+
+class NameTakenError(AccountError):
+    pass
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Session:
+    """A logged-in browser: the account, and the CSRF token its writes must carry."""
+
+    id: str  # the hash of the cookie
+    account: Account
+    csrf: str
+    expires_at: dt.datetime
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """The name as it will be shown, or AccountError saying what is wrong with it."""
+    name = unicodedata.normalize("NFC", name.strip())
+    if len(name) < 2 or len(name) > 40:
+        raise AccountError("a name has 2 to 40 characters")
+    if not NAME.fullmatch(name):
+        raise AccountError(
+            "a name is made of letters, digits, spaces, dots, apostrophes, hyphens and "
+            "underscores, and begins and ends with a letter or a digit"
+        )
+    return name
+
+
+def name_key(name: str) -> str:
+    return name.casefold()
+
+
+class AccountStore:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    # ------------------------------------------------------------------ accounts
+    def sign_up(self, name: str, password: str) -> Account:
+        shown = clean_name(name)
+        row = AccountRow(
+            name=shown, name_key=name_key(shown), password_hash=hash_password(password)
+        )
+        try:
+            with self.sessions.begin() as session:
+                session.add(row)
+                session.flush()
+                return Account(row.id, row.name)
+        except IntegrityError:
+            raise NameTakenError(f"the name {shown!r} is taken; choose another") from None
+
+    def authenticate(self, name: str, password: str) -> Account | None:
+        """The account when the name and password match; None otherwise (after the same
+        work either way)."""
+        with self.sessions.begin() as session:
+            row = session.scalars(
+                select(AccountRow).where(AccountRow.name_key == name_key(name.strip()))
+            ).first()
+            if not verify_password(row.password_hash if row else None, password):
+                return None
+            assert row is not None
+            if needs_rehash(row.password_hash):
+                row.password_hash = hash_password(password)
+            return Account(row.id, row.name)
+
+    def account(self, account_id: int) -> Account | None:
+        with self.sessions() as session:
+            row = session.get(AccountRow, account_id)
+            return Account(row.id, row.name) if row else None
+
+    def by_name(self, name: str) -> Account | None:
+        with self.sessions() as session:
+            row = session.scalars(
+                select(AccountRow).where(AccountRow.name_key == name_key(name.strip()))
+            ).first()
+            return Account(row.id, row.name) if row else None
+
+    def change_password(
+        self, account_id: int, current: str, new: str, keep_session: str | None
+    ) -> None:
+        """Set a new password (after checking the current one) and end every other session
+        of the account: whoever else was logged in with the old password is logged out."""
+        new_hash = hash_password(new)
+        with self.sessions.begin() as session:
+            row = session.get(AccountRow, account_id)
+            if row is None or not verify_password(row.password_hash, current):
+                raise AccountError("the current password is not right")
+            row.password_hash = new_hash
+            session.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account_id, SessionRow.id != (keep_session or "")
+                )
+            )
+
+    # ------------------------------------------------------------------ sessions
+    def open_session(self, account: Account) -> tuple[str, Session]:
+        """A new session: the cookie's value (given to the browser once) and the session."""
+        token = secrets.token_urlsafe(32)
+        expires = utcnow() + dt.timedelta(days=SESSION_DAYS)
+        row = SessionRow(
+            id=hash_token(token),
+            account_id=account.id,
+            csrf=secrets.token_urlsafe(24),
+            expires_at=expires,
+        )
+        with self.sessions.begin() as session:
+            session.add(row)
+        return token, Session(row.id, account, row.csrf, expires)
+
+    def session(self, token: str) -> Session | None:
+        """The live session of a cookie's value; None for an unknown or expired one."""
+        if not token or len(token) > 100:
+            return None
+        with self.sessions() as session:
+            row = session.get(SessionRow, hash_token(token))
+            if row is None:
+                return None
+            expires = row.expires_at
+            if expires.tzinfo is None:  # SQLite gives naive times back
+                expires = expires.replace(tzinfo=dt.UTC)
+            if expires <= utcnow():
+                return None
+            account = session.get(AccountRow, row.account_id)
+            if account is None:
+                return None
+            return Session(row.id, Account(account.id, account.name), row.csrf, expires)
+
+    def close_session(self, session_id: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(delete(SessionRow).where(SessionRow.id == session_id))
