@@ -85,6 +85,8 @@ EXPECTED = {
     ("/api/account/logout", "post"): {"204", "401", "403"},
     ("/api/account/password", "post"): {"200", "400", "401", "403", "413", "422", "429"},
     ("/api/games/{game_id}/claim", "post"): {"200", "401", "403", "404", "409", "410", "422"},
+    ("/api/notifications", "get"): {"200", "401"},
+    ("/api/notifications/read", "post"): {"200", "400", "401", "403", "413", "422"},
 }
 
 

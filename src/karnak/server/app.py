@@ -31,6 +31,8 @@ from karnak.server.errors import http_error, server_error, validation_error
 from karnak.server.http_limits import BodyLimit, RateLimits
 from karnak.server.hub import Hub
 from karnak.server.limits import ServerSettings
+from karnak.server.notifications.routes import router as notifications_router
+from karnak.server.notifications.service import Notifier
 from karnak.server.pages import router as pages_router
 from karnak.server.pages import static_files
 from karnak.server.security import SecurityHeaders
@@ -89,6 +91,7 @@ def create_app(
         app.state.hub = hub
         app.state.service = service
         app.state.accounts = AccountService(engine)
+        app.state.notifier = Notifier(engine, hub)
         await service.start()
         tune_interpreter()
         try:
@@ -126,6 +129,7 @@ def create_app(
     app.state.rate_limits = RateLimits(limits)
     app.include_router(router)
     app.include_router(accounts_router)
+    app.include_router(notifications_router)
     app.include_router(pages_router)
     app.include_router(docs_router)
     app.mount("/static", static_files(), name="static")
