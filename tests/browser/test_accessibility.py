@@ -77,6 +77,7 @@ def test_no_serious_accessibility_violation(browser: Any, server_url: str, viewp
     pages["a finished game"] = f"{server_url}/games/{done}"
     pages["a replay"] = f"{server_url}/games/{done}?replay=1"
     pages["the lobby with a finished game"] = server_url + "/"
+    pages["the account page"] = server_url + "/account"
 
     script = axe_script()
     found: dict[str, list[dict[str, Any]]] = {}
@@ -89,6 +90,8 @@ def test_no_serious_accessibility_violation(browser: Any, server_url: str, viewp
         if name == "lobby" or name.startswith("the lobby"):
             page.wait_for_selector(".seat-row")
             page.wait_for_function("() => !document.querySelector('#running:empty')")
+        elif name == "the account page":
+            page.wait_for_selector("#logged-out:not([hidden])")
         elif name == "a replay":
             page.wait_for_function(
                 "() => document.querySelector('#replay-label').textContent.includes('of')"

@@ -22,6 +22,11 @@ async def lobby() -> FileResponse:
     return FileResponse(STATIC / "lobby.html")
 
 
+@router.get("/account", include_in_schema=False)
+async def account_page() -> FileResponse:
+    return FileResponse(STATIC / "account.html")
+
+
 @router.get("/favicon.ico", include_in_schema=False)
 async def favicon() -> FileResponse:
     """Browsers ask for /favicon.ico on their own (and for pages without a link, like the

@@ -2,6 +2,7 @@
 // and calls its player back when the turn comes (title, favicon, sound, notification).
 import { $, el, icon, installTooltips, refreshTip } from "./dom.js";
 import * as amunre from "./amunre.js";
+import { mountAccountBar, writeHeaders } from "./session.js";
 import * as aton from "./aton.js";
 import * as egyptia from "./egyptia.js";
 
@@ -34,9 +35,8 @@ function chip(seat, label) {
 }
 
 function headers() {
-  const h = { "Content-Type": "application/json" };
-  if (token) h["X-Karnak-Token"] = token;
-  return h;
+  // a seat named by its link's token; else the session's seat, whose writes carry the CSRF token
+  return token ? { "Content-Type": "application/json", "X-Karnak-Token": token } : writeHeaders();
 }
 
 async function fetchView() {
@@ -576,5 +576,6 @@ document.addEventListener("pointerdown", readyAudio, { once: true });
 document.addEventListener("keydown", readyAudio, { once: true });
 document.addEventListener("visibilitychange", () => { if (view) updateTitle(0); });
 keepRoomForTheBar();
+mountAccountBar();
 if (replayMode) startReplay();
 else { fetchView(); connect(); }

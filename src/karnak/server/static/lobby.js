@@ -1,6 +1,7 @@
 // The lobby: the games (what each is, for how many, how long), a new game's seats (people,
 // or bots by level), options and timer, its links, and the running and finished games.
 import { $, el, installTooltips } from "./dom.js";
+import { mountAccountBar } from "./session.js";
 
 let games = [];
 
@@ -277,6 +278,7 @@ async function start() {
   renderOptions();
   refreshGames();
   setInterval(refreshGames, 5000);
+  mountAccountBar();
 }
 
 start();

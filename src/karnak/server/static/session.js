@@ -1,0 +1,67 @@
+// The logged-in account on every page: who it is, the CSRF header its writes carry, and a bar
+// in the page's header (log in / the name, the notifications with their unread count, live).
+import { el } from "./dom.js";
+
+let current = null; // {account, csrf} once asked
+
+// The CSRF token, read from its cookie (the session cookie itself is out of the page's reach).
+export function csrfToken() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("karnak_csrf="));
+  return found ? decodeURIComponent(found.slice("karnak_csrf=".length)) : null;
+}
+
+// Headers for a JSON write: the CSRF token whenever the browser holds a session.
+export function writeHeaders(extra = {}) {
+  const h = { "Content-Type": "application/json", ...extra };
+  const csrf = csrfToken();
+  if (csrf) h["X-CSRF-Token"] = csrf;
+  return h;
+}
+
+export async function whoAmI() {
+  if (current) return current;
+  try {
+    current = await (await fetch("/api/account")).json();
+  } catch (error) {
+    current = { account: null, csrf: null };
+  }
+  return current;
+}
+
+export async function postJson(path, body = {}) {
+  const response = await fetch(path, { method: "POST", headers: writeHeaders(), body: JSON.stringify(body) });
+  let data = null;
+  try { data = await response.json(); } catch (error) { data = null; }
+  return { ok: response.ok, status: response.status, data };
+}
+
+// The bar at the right of the page's header (an element with id "account-bar").
+export async function mountAccountBar() {
+  const bar = document.getElementById("account-bar");
+  if (!bar) return;
+  const me = await whoAmI();
+  if (!me.account) {
+    bar.replaceChildren(el("a", { href: `/account?next=${encodeURIComponent(location.pathname + location.search)}`, class: "account-link", text: "Log in or sign up" }));
+    return;
+  }
+  const count = el("span", { class: "unread", id: "unread-count", "aria-live": "polite" });
+  const bell = el("a", { href: "/me", class: "notifications-link", "data-tip": "Your notifications and games" }, "Notifications ", count);
+  bar.replaceChildren(el("a", { href: "/me", class: "account-name", text: me.account.name }), " ", bell);
+  const show = (unread) => { count.textContent = unread ? `(${unread})` : ""; };
+  try {
+    const listed = await (await fetch("/api/notifications")).json();
+    show(listed.unread);
+    let unread = listed.unread;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/account/ws`);
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.event !== "notification") return;
+      unread += 1;
+      show(unread);
+      document.dispatchEvent(new CustomEvent("karnak:notification", { detail: message.notification }));
+    };
+  } catch (error) {
+    show(0);
+  }
+}
