@@ -141,8 +141,8 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the database to the newest schema (Alembic ``upgrade head``)."""
-    run_migrations(engine, "upgrade", "head")
+    """Bring the database to the newest schema (Alembic ``upgrade heads``: every branch)."""
+    run_migrations(engine, "upgrade", "heads")
 
 
 def run_migrations(engine: Engine, action: str, revision: str) -> None:
