@@ -87,6 +87,9 @@ EXPECTED = {
     ("/api/games/{game_id}/claim", "post"): {"200", "401", "403", "404", "409", "410", "422"},
     ("/api/notifications", "get"): {"200", "401"},
     ("/api/notifications/read", "post"): {"200", "400", "401", "403", "413", "422"},
+    ("/api/leaderboard/{game}", "get"): {"200", "404", "422"},
+    ("/api/games/{game_id}/ratings", "get"): {"200", "404", "409", "422"},
+    ("/api/players/{name}", "get"): {"200", "404", "422"},
 }
 
 

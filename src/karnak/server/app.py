@@ -35,6 +35,8 @@ from karnak.server.notifications.routes import router as notifications_router
 from karnak.server.notifications.service import Notifier
 from karnak.server.pages import router as pages_router
 from karnak.server.pages import static_files
+from karnak.server.ratings.routes import router as ratings_router
+from karnak.server.ratings.service import RatingService
 from karnak.server.security import SecurityHeaders
 from karnak.server.service import GameService
 from karnak.server.store import GameStore
@@ -92,11 +94,13 @@ def create_app(
         app.state.service = service
         app.state.accounts = AccountService(engine)
         app.state.notifier = Notifier(engine, hub)
+        app.state.ratings = RatingService(engine, hub, service)
         await service.start()
         tune_interpreter()
         try:
             yield
         finally:
+            await app.state.ratings.stop()
             await service.stop()
             engine.dispose()
 
@@ -130,6 +134,7 @@ def create_app(
     app.include_router(router)
     app.include_router(accounts_router)
     app.include_router(notifications_router)
+    app.include_router(ratings_router)
     app.include_router(pages_router)
     app.include_router(docs_router)
     app.mount("/static", static_files(), name="static")

@@ -199,4 +199,5 @@ def check_database(url: str, shown: str) -> None:
 # The tables of the modules built on these ones, so that the metadata knows every table a
 # foreign key names (each module keeps its own tables in its own file).
 import karnak.server.accounts.tables  # noqa: E402
-import karnak.server.notifications.tables  # noqa: E402, F401
+import karnak.server.notifications.tables  # noqa: E402
+import karnak.server.ratings.tables  # noqa: E402, F401
