@@ -1,0 +1,123 @@
+"""Friends over HTTP: the list, a request by name, accept, decline, remove.
+
+Every route needs a session (401 without one) and every write its CSRF token (403). The list
+(``GET /api/friends``) is what an invitation form offers first: each friend's id and name.
+Requests are rate-limited per account on top of the pending bound (``FriendLimits``): a
+withdrawn request can be made again, and each one notifies its addressee.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from karnak.server.accounts.routes import logged_in
+from karnak.server.api import ApiError, as_api_error
+from karnak.server.errors import error_responses
+from karnak.server.friends.service import FriendError, FriendService
+from karnak.server.inputs import ShortText
+
+router = APIRouter(prefix="/api")
+
+#: Account ids are 32-bit in the database: a bigger one is no account (not a driver error).
+AccountId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the other account's id")]
+
+
+def friends_of(request: Request) -> FriendService:
+    friends: FriendService = request.app.state.friends
+    return friends
+
+
+def refused(exc: Exception) -> ApiError:
+    if isinstance(exc, FriendError):
+        return ApiError(exc.status, str(exc))
+    return as_api_error(exc)
+
+
+class FriendRequestIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", strict=True, json_schema_extra={"examples": [{"name": "Nefertiti"}]}
+    )
+
+    name: Annotated[ShortText, Field(min_length=1, max_length=40)] = Field(
+        description="the account to ask, by its name (any case)"
+    )
+
+
+@router.get("/friends", operation_id="list_friends", responses=error_responses(401))
+async def list_friends(request: Request) -> dict[str, Any]:
+    """My friends (by name), the requests waiting for my answer (newest first, with how many
+    in all) and my own requests waiting for theirs."""
+    session = await logged_in(request, writing=False)
+    return (await friends_of(request).listed(session.account)).to_json()
+
+
+@router.post(
+    "/friends/requests",
+    status_code=201,
+    operation_id="request_friend",
+    responses={
+        200: {"description": "Already asked, already friends, or it accepted their request"},
+        **error_responses(400, 401, 403, 404, 409, 413, 422, 429),
+    },
+)
+async def request_friend(request: Request, body: FriendRequestIn) -> JSONResponse:
+    """Ask an account to be friends (201); the same request again, or to a friend, is
+    answered as already made (200, ``duplicate``); asking someone who asked you accepts."""
+    session = await logged_in(request, writing=True)
+    service = friends_of(request)
+    try:
+        service.count_request(session.account.id)
+        outcome = await service.request(session.account, body.name)
+    except Exception as exc:
+        raise refused(exc) from exc
+    status = 201 if outcome.state == "pending" and not outcome.duplicate else 200
+    return JSONResponse(outcome.to_json(), status_code=status)
+
+
+@router.post(
+    "/friends/{account_id}/accept",
+    operation_id="accept_friend",
+    responses=error_responses(401, 403, 404, 422),
+)
+async def accept_friend(request: Request, account_id: AccountId) -> dict[str, Any]:
+    """Accept the request of ``account_id``: you are friends (they are told)."""
+    session = await logged_in(request, writing=True)
+    try:
+        other = await friends_of(request).answer(session.account, account_id, accept=True)
+    except Exception as exc:
+        raise refused(exc) from exc
+    return {"state": "friends", "account": {"id": other.id, "name": other.name}}
+
+
+@router.post(
+    "/friends/{account_id}/decline",
+    operation_id="decline_friend",
+    responses=error_responses(401, 403, 404, 422),
+)
+async def decline_friend(request: Request, account_id: AccountId) -> dict[str, Any]:
+    """Decline the request of ``account_id`` (they are not told, and cannot ask again)."""
+    session = await logged_in(request, writing=True)
+    try:
+        other = await friends_of(request).answer(session.account, account_id, accept=False)
+    except Exception as exc:
+        raise refused(exc) from exc
+    return {"state": "declined", "account": {"id": other.id, "name": other.name}}
+
+
+@router.delete(
+    "/friends/{account_id}",
+    operation_id="remove_friend",
+    responses=error_responses(401, 403, 404, 422),
+)
+async def remove_friend(request: Request, account_id: AccountId) -> dict[str, str]:
+    """End a friendship, or withdraw my pending request to ``account_id``."""
+    session = await logged_in(request, writing=True)
+    try:
+        removed = await friends_of(request).remove(session.account, account_id)
+    except Exception as exc:
+        raise refused(exc) from exc
+    return {"removed": removed}
