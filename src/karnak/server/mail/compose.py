@@ -1,0 +1,153 @@
+"""The e-mails' words, from public facts only.
+
+An e-mail about a game says which game (its title and its players' names, as every seat and
+spectator sees them), that it is the reader's turn, since when it has waited (the game's
+last change that everyone saw: a seat's private steps do not move it), and the link to the
+game's page. It never says anything of the position: no cards, scores, moves or board, so
+it cannot tell anyone more than a spectator knows beyond "it is your turn", which the
+reader's own page says too. The tests build these e-mails for a seat, re-deal everything
+hidden from it, and compare.
+
+Links lead to pages and log nobody in: the game's link is ``/games/<id>`` with no token and
+no session, so the page opens with the reader's own log-in (or asks for one). The text is
+plain (no HTML), so names are shown as written and nothing needs escaping.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from karnak.server.rooms import Room
+
+#: A page of this site that is a game's (the part of a notification's link read).
+GAME_LINK = re.compile(r"/games/([A-Za-z0-9_-]{1,64})")
+FOOTER = (
+    "The link logs nobody in: the page opens with your own log-in, or asks you to log in.\n"
+    "Choose which e-mails Karnak sends you (or none) on your account page: {url}/account"
+)
+
+
+@dataclass(frozen=True)
+class Composed:
+    subject: str
+    body: str
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A game waiting on one seat, as anyone at the table may know it."""
+
+    game_id: str
+    title: str
+    #: Every seat's name as shown to all, the reader's marked "(you)", bots "(bot)".
+    players: tuple[str, ...]
+    since: dt.datetime
+
+
+def waiting(room: Room, seat: int, since: dt.datetime) -> Waiting:
+    names = []
+    for info in room.seats:
+        mark = " (you)" if info.seat == seat else " (bot)" if info.is_bot else ""
+        names.append(f"{info.name}{mark}")
+    return Waiting(room.id, room.game.title, tuple(names), since)
+
+
+def game_id_of(link: str | None) -> str | None:
+    """The game a notification's link leads to (a page of this site), if it is a game's."""
+    if not link:
+        return None
+    found = GAME_LINK.match(link)
+    if found is None or link[found.end() :][:1] not in ("", "?", "#", "/"):
+        return None
+    return found[1]
+
+
+def site_link(public_url: str, link: str | None) -> str:
+    """A notification's link made absolute, without its query or fragment (where a seat's
+    token could travel): only the page itself. Anything not a page of this site becomes
+    the site's home."""
+    if not link or not link.startswith("/") or link.startswith("//"):
+        return f"{public_url}/"
+    path = re.split(r"[?#]", link, maxsplit=1)[0]
+    return f"{public_url}{path}"
+
+
+def game_link(public_url: str, game_id: str) -> str:
+    return f"{public_url}/games/{game_id}"
+
+
+def listed(names: tuple[str, ...]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def ago(since: dt.datetime, now: dt.datetime) -> str:
+    """How long, in words: "less than a minute", "5 minutes", "3 hours", "2 days"."""
+    seconds = max(0.0, (now - since).total_seconds())
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        count = int(seconds // size)
+        if count >= 1:
+            return f"{count} {unit}{'s' if count > 1 else ''}"
+    return "less than a minute"
+
+
+def when(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def turn_mail(game: Waiting, now: dt.datetime, public_url: str, every_hours: float) -> Composed:
+    every = f"at most one a game every {every_hours:g} hours, " if every_hours > 0 else ""
+    body = (
+        f"It is your turn in {game.title}, with {listed(game.players)}.\n"
+        f"The game has waited since {when(game.since)} ({ago(game.since, now)}).\n\n"
+        f"Open the game: {game_link(public_url, game.game_id)}\n\n"
+        f'You get this e-mail because you asked for "your turn" e-mails ({every}none while '
+        "you have a Karnak page open).\n" + FOOTER.format(url=public_url)
+    )
+    return Composed(f"Karnak: your turn in {game.title}", body)
+
+
+def daily_mail(games: list[Waiting], now: dt.datetime, public_url: str) -> Composed:
+    """One reminder listing the games waiting on the reader, the longest waiting first."""
+    ordered = sorted(games, key=lambda g: (g.since, g.game_id))
+    count = len(ordered)
+    lines = [
+        f"{count} game{'s' if count > 1 else ''} of Karnak "
+        f"{'wait' if count > 1 else 'waits'} for your move:",
+        "",
+    ]
+    for game in ordered:
+        lines.append(f"- {game.title}, with {listed(game.players)}")
+        lines.append(f"  waiting since {when(game.since)} ({ago(game.since, now)})")
+        lines.append(f"  {game_link(public_url, game.game_id)}")
+    lines += ["", "You get this reminder once a day because you asked for it."]
+    body = "\n".join(lines) + "\n" + FOOTER.format(url=public_url)
+    subject = f"Karnak: {count} game{'s' if count > 1 else ''} waiting for you"
+    return Composed(subject, body)
+
+
+def invitation_mail(text: str, link: str | None, game: Waiting | None, public_url: str) -> Composed:
+    """An invitation: the notification's own words (written for its reader, public), the
+    game's title and players when it leads to a game, and the page without any token."""
+    lines = [text.strip(), ""]
+    if game is not None:
+        lines += [f"{game.title}, with {listed(game.players)}.", ""]
+    lines.append(f"Open it: {site_link(public_url, link)}")
+    lines += ["", "You get this e-mail because you asked for invitations by e-mail."]
+    body = "\n".join(lines) + "\n" + FOOTER.format(url=public_url)
+    return Composed("Karnak: an invitation", body)
+
+
+def confirmation_mail(code: str, public_url: str, hours: int) -> Composed:
+    body = (
+        "Someone (we hope you) asked Karnak to send e-mails about their games to this "
+        "address.\n\n"
+        f"To confirm it, open this link within {hours} hours:\n"
+        f"{public_url}/account#confirm={code}\n\n"
+        "If it was not you, do nothing: without the confirmation this address gets nothing "
+        "more from Karnak.\n"
+    )
+    return Composed("Karnak: confirm your e-mail address", body)
