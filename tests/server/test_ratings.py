@@ -369,6 +369,7 @@ def test_the_migration_adds_ratings_to_a_database_with_games(database: str) -> N
         rated = changes(client, game_id)
         view = client.get(f"/api/games/{game_id}").json()
     engine = make_engine(database)
+    run_migrations(engine, "downgrade", "0008_ratings")  # below the merge of the branches
     run_migrations(engine, "downgrade", "0008_ratings@-1")
     assert not {"ratings", "rated_games", "rating_events"} & set(inspect(engine).get_table_names())
     engine.dispose()
