@@ -105,3 +105,55 @@ def test_no_serious_accessibility_violation(browser: Any, server_url: str, viewp
         page.close()
     context.close()
     assert not found, "\n" + report(found)
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_no_serious_violation_on_the_pages_of_a_logged_in_person(
+    browser: Any, server_url: str, viewport: str
+) -> None:
+    """The pages issue 14 added, seen by a logged-in person: my games with a running game
+    and an open table, the table's own page, a leaderboard and a profile."""
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=viewport == "phone"
+    )
+    page = context.new_page()
+    page.goto(server_url + "/account")
+    signup = page.evaluate(
+        """async () => (await fetch("/api/account/signup", {method: "POST",
+            headers: {"Content-Type": "application/json"},
+            body: JSON.stringify({name: "Ana", password: "a long password"})})).status"""
+    )
+    assert signup == 201
+    csrf = next(c["value"] for c in context.cookies() if c["name"] == "karnak_csrf")
+    headers = {"X-CSRF-Token": csrf}
+    running = context.request.post(
+        server_url + "/api/games",
+        data={"game": "aton", "seats": [{"mine": True}, {"kind": "bot", "bot": "random"}]},
+        headers=headers,
+    )
+    assert running.status == 201, running.text()
+    table = context.request.post(
+        server_url + "/api/tables",
+        data={"game": "aton", "seats": [{"kind": "human"}, {"kind": "open"}]},
+        headers=headers,
+    )
+    assert table.status < 300, table.text()
+    table_id = table.json()["table"]["id"]
+    pages = {
+        "my games": (server_url + "/me", "#waiting .my-game, #running .my-game"),
+        "an open table": (f"{server_url}/tables/{table_id}", "#table-title"),
+        "a leaderboard": (server_url + "/leaderboard/aton", "main h1, main h2"),
+        "a profile": (server_url + "/players/Ana", "main h1, main h2"),
+    }
+    script = axe_script()
+    found: dict[str, list[dict[str, Any]]] = {}
+    for name, (url, ready) in pages.items():
+        page.goto(url)
+        page.wait_for_selector(ready)
+        page.wait_for_timeout(300)
+        items = violations(page, script)
+        if items:
+            found[name] = items
+    context.close()
+    assert not found, "\n" + report(found)
