@@ -78,6 +78,7 @@ function render(next, force = false) {
   renderGuide();
   renderLog();
   renderReplayLink();
+  if (view.status === "finished") import("./rating-change.js").then((m) => m.showRatingChange(view)).catch(() => {});
   noticeTurn();
   fitBoards();
   keepFocusInMoves();

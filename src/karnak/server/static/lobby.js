@@ -26,7 +26,8 @@ function range(game) {
 function renderCatalogue() {
   $("catalogue").replaceChildren(...games.map((game) => el("li", { class: "catalogue-item" },
     el("strong", { text: game.title }), " ",
-    el("span", { class: "facts", text: `${range(game)} · ${game.playing_time}` }),
+    el("span", { class: "facts", text: `${range(game)} · ${game.playing_time}` }), " ",
+    el("a", { href: `/leaderboard/${encodeURIComponent(game.name)}`, class: "leaderboard-link", "aria-label": `${game.title} leaderboard`, text: "leaderboard" }),
     el("br"), el("span", { text: game.description }))));
 }
 

@@ -1,0 +1,141 @@
+// A player's profile (/players/<name>): finished games played and won per game, each
+// rating with a small chart of its history (inline SVG drawn here, no library), and the
+// recent finished games with their results, each linking to its game. Public facts only:
+// the server lists finished games alone. Names go in as text, never as HTML.
+//
+// The friends panel (#friends-panel) belongs to friends.js, which mounts itself there when
+// it is served: this page works without it. It is shown on your own profile once friends.js
+// has filled it; the panel's data-player names the profile's player for friends.js.
+import { $, el, installTooltips } from "./dom.js";
+import { mountAccountBar, whoAmI } from "./session.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const playerName = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+function svg(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+export function signed(change) {
+  if (change === null || change === undefined) return "";
+  return change > 0 ? `+${change.toFixed(1)}` : change < 0 ? `−${Math.abs(change).toFixed(1)}` : "±0.0";
+}
+
+function changeSpan(change) {
+  const cls = change > 0 ? "up" : change < 0 ? "down" : "";
+  return el("span", { class: `change ${cls}`.trim(), text: signed(change) });
+}
+
+// ------------------------------------------------------------------ the chart
+// A rating's history as a line: one point per rated game (the rating after it), the start
+// (before the first game shown) on the left; the lowest and highest values labelled.
+export function ratingChart(points, title, id) {
+  const W = 320, H = 130, left = 34, right = 8, top = 10, bottom = 20;
+  const values = [points.length ? points[0].before : 0, ...points.map((p) => p.rating)];
+  let low = Math.min(...values), high = Math.max(...values);
+  if (high - low < 1) { low -= 0.5; high += 0.5; }
+  const x = (i) => left + (values.length === 1 ? 0 : (i * (W - left - right)) / (values.length - 1));
+  const y = (v) => top + ((high - v) * (H - top - bottom)) / (high - low);
+  const first = values[0], last = values[values.length - 1];
+  const summary = `${title}: from ${first.toFixed(1)} to ${last.toFixed(1)} over ${points.length} rated game${points.length === 1 ? "" : "s"}`;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": `${id}-caption`, class: "rating-chart", id });
+  for (const v of [high, low]) {
+    chart.append(svg("line", { class: "grid", x1: left, x2: W - right, y1: y(v), y2: y(v) }));
+    chart.append(svg("text", { class: "label", x: left - 4, y: y(v) + 3, "text-anchor": "end" }, v.toFixed(1)));
+  }
+  chart.append(svg("text", { class: "label", x: left, y: H - 5 }, "start"));
+  chart.append(svg("text", { class: "label", x: W - right, y: H - 5, "text-anchor": "end" }, `game ${points.length}`));
+  chart.append(svg("polyline", { class: "line", points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }));
+  values.forEach((v, i) => {
+    const dot = svg("circle", { class: "point", cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3 });
+    const label = i === 0 ? `Before: ${v.toFixed(1)}` : `Game ${i}: ${v.toFixed(1)} (${signed(Math.round((v - values[i - 1]) * 10) / 10)})${points[i - 1].left ? ", left the game" : ""}`;
+    dot.setAttribute("data-tip", label);
+    dot.append(svg("title", {}, label));
+    chart.append(dot);
+  });
+  return el("figure", { class: "chart" }, el("h3", { text: title }), chart,
+    el("figcaption", { id: `${id}-caption`, text: summary }));
+}
+
+// ------------------------------------------------------------------ the tables
+function renderGames(profile) {
+  const head = el("tr", {}, el("th", { scope: "col", text: "Game" }), el("th", { scope: "col", class: "number", text: "Played" }),
+    el("th", { scope: "col", class: "number", text: "Wins" }), el("th", { scope: "col", class: "number", text: "Rating" }),
+    el("th", { scope: "col", class: "number", text: "Rated games" }), el("th", { scope: "col", text: "Leaderboard" }));
+  const rows = profile.games.map((g) => el("tr", { "data-game": g.game },
+    el("th", { scope: "row", text: g.title }),
+    el("td", { class: "number", text: String(g.played) }),
+    el("td", { class: "number", text: String(g.wins) }),
+    el("td", { class: "number rating", text: g.rating ? g.rating.rating.toFixed(1) : "not rated yet",
+      "data-tip": g.rating ? `mu ${g.rating.mu.toFixed(2)}, sigma ${g.rating.sigma.toFixed(2)}: shown as mu − 3 sigma` : null }),
+    el("td", { class: "number", text: g.rating ? String(g.rating.games) : "0" }),
+    el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(g.game)}`, text: `${g.title} leaderboard` }))));
+  $("games-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
+  const charts = profile.games.filter((g) => g.history.length)
+    .map((g) => ratingChart(g.history, `${g.title} rating`, `chart-${g.game}`));
+  $("charts").replaceChildren(...charts);
+  $("games-panel").hidden = false;
+}
+
+function place(game) {
+  if (game.left) return "left the game (counts last)";
+  const of = game.players.length;
+  const rank = game.rank === null ? "" : `rank ${game.rank} of ${of}`;
+  const score = game.score === null ? "" : `, ${game.score} points`;
+  return `${game.won ? "won, " : ""}${rank}${score}`;
+}
+
+function renderRecent(profile) {
+  const list = $("recent");
+  if (!profile.recent.length) {
+    list.replaceChildren(el("li", { class: "empty", text: "No finished game yet." }));
+  } else {
+    list.replaceChildren(...profile.recent.map((game) => {
+      const when = game.finished_at ? new Date(game.finished_at).toLocaleString() : "";
+      const players = game.players.map((p) => p.kind === "bot" ? `${p.name} (bot)` : p.name).join(", ");
+      const item = el("li", { class: "recent-game", "data-game-id": game.id },
+        el("a", { href: `/games/${encodeURIComponent(game.id)}`, text: `${game.title}` }), ` · ${when} · ${place(game)}`);
+      if (game.rating_change !== null) item.append(" · rating ", changeSpan(game.rating_change));
+      item.append(el("br"), el("span", { class: "players", text: `Players: ${players}` }));
+      return item;
+    }));
+  }
+  $("recent-panel").hidden = false;
+}
+
+// ------------------------------------------------------------------ friends.js, if served
+function offerFriendsPanel(profile, me) {
+  const panel = $("friends-panel");
+  if (!panel) return;
+  panel.dataset.player = profile.name;
+  if (!me.account || me.account.name !== profile.name) return;
+  const show = () => { if (panel.childElementCount) panel.hidden = false; };
+  show();
+  new MutationObserver(show).observe(panel, { childList: true });
+}
+
+async function load() {
+  installTooltips();
+  mountAccountBar();
+  if (!playerName) { $("profile-error").textContent = "Which player? The address names none."; return; }
+  let response;
+  try {
+    response = await fetch(`/api/players/${encodeURIComponent(playerName)}`);
+  } catch (error) {
+    $("profile-error").textContent = "The server did not answer; try again in a moment.";
+    return;
+  }
+  const body = await response.json();
+  if (!response.ok) { $("profile-error").textContent = body.error || "This player cannot be shown."; return; }
+  document.title = `Karnak: ${body.name}`;
+  $("title").textContent = body.name;
+  renderGames(body);
+  renderRecent(body);
+  offerFriendsPanel(body, await whoAmI());
+  document.dispatchEvent(new CustomEvent("karnak:profile", { detail: { name: body.name } }));
+}
+
+load();
