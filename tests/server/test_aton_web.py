@@ -166,7 +166,16 @@ def test_a_person_plays_aton_against_a_bot(client: TestClient, bot: str) -> None
     play_to_the_end(client, game_id, [token, None], seed=2)
     final = view(client, game_id, token)
     assert final["status"] == "finished" and final["result"]["winners"]
-    assert final["players"][1] == {"seat": 1, "name": "Blue", "kind": "bot", "bot": bot}
+    assert final["players"][1] == {
+        "seat": 1,
+        "name": "Blue",
+        "kind": "bot",
+        "bot": bot,
+        "held": False,  # no account holds a bot's seat
+        "clock": None,  # nor does it keep a time bank
+        "left": None,
+        "replaced": False,  # a bot from the start, not one that took over a person's seat
+    }
 
 
 def test_the_websocket_sends_aton_views(client: TestClient) -> None:

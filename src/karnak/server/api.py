@@ -44,6 +44,7 @@ from karnak.server.service import (
     encode,
 )
 from karnak.server.store import UnknownGameError
+from karnak.server.timebank.inputs import TimeControlIn
 from karnak.server.views import seat_view
 
 router = APIRouter(prefix="/api")
@@ -115,6 +116,10 @@ class SeatIn(BaseModel):
         default=None, description="shown to everyone; no control characters"
     )
     bot: Word | None = Field(default=None, description=f"a bot spec, default {DEFAULT_BOT}")
+    mine: bool = Field(
+        default=False,
+        description="the creator's own seat, held by the logged-in account (karnak.server.tables)",
+    )
 
 
 class GameIn(BaseModel):
@@ -142,6 +147,9 @@ class GameIn(BaseModel):
         le=MAX_TURN_TIMER,
         allow_inf_nan=False,
         description="seconds per decision",
+    )
+    time_control: TimeControlIn | None = Field(
+        default=None, description="a time per move and a bank per person (not with turn_timer)"
     )
 
 
@@ -348,18 +356,34 @@ async def list_games(request: Request, limit: int = Query(100, ge=1, le=500)) ->
     status_code=201,
     operation_id="create_game",
     dependencies=[Depends(creates_allowed)],
-    responses={**CREATED_LINKS, **error_responses(400, 413, 422, 429)},
+    responses={**CREATED_LINKS, **error_responses(400, 401, 403, 413, 422, 429)},
 )
 async def create_game(request: Request, body: GameIn) -> GameCreated:
     """Create a game; the answer holds every seat's secret link (shown only this once)."""
     service = service_of(request)
+    # a seat marked "mine" becomes the creating account's (its session opens it; the link
+    # still works): a write by the session, so it needs the CSRF token; a guest marks none
+    mine = any(seat.mine for seat in body.seats)
+    account = await account_of(request, None, writing=True) if mine else None
+    if mine and account is None:
+        raise ApiError(401, "a seat marked 'mine' is for a logged-in account: log in first")
+    holder = await request.app.state.accounts.account(account) if account is not None else None
     try:
         created = await service.create(
             body.game,
-            [SeatRequest(seat.kind, seat.name, seat.bot) for seat in body.seats],
+            [
+                SeatRequest(  # a seat marked "mine" goes by the account's name unless named
+                    seat.kind,
+                    seat.name or (holder.name if seat.mine and holder else None),
+                    seat.bot,
+                    account=account if seat.mine else None,
+                )
+                for seat in body.seats
+            ],
             body.options,
             body.seed,
             body.turn_timer,
+            body.time_control.to_dict() if body.time_control else None,
         )
     except Exception as exc:
         raise as_api_error(exc) from exc
@@ -557,7 +581,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             elif text != "view":
                 refusal = (CLOSE_POLICY, "unknown message: the only message is the text 'view'")
             else:  # a client that lost track asks for the full view
-                listener.offer(service.view_json(room, seat))
+                listener.offer(service.view_json(room, listener.seat))  # None once it left
                 continue
             await websocket.close(code=refusal[0], reason=refusal[1])
             return

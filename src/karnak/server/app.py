@@ -24,13 +24,18 @@ from karnak.server.accounts.routes import router as accounts_router
 from karnak.server.accounts.service import AccountService
 from karnak.server.api import ApiError, as_api_error, router
 from karnak.server.bot_runner import BotRunner
+from karnak.server.chat.routes import router as chat_router
+from karnak.server.chat.service import ChatService
 from karnak.server.db import make_engine, migrate
 from karnak.server.docs import ASSETS_URL, swagger_assets
 from karnak.server.docs import router as docs_router
 from karnak.server.errors import http_error, server_error, validation_error
+from karnak.server.friends.routes import router as friends_router
+from karnak.server.friends.service import FriendService, friend_limits
 from karnak.server.http_limits import BodyLimit, RateLimits
 from karnak.server.hub import Hub
 from karnak.server.limits import ServerSettings
+from karnak.server.mail.routes import router as mail_router
 from karnak.server.notifications.routes import router as notifications_router
 from karnak.server.notifications.service import Notifier
 from karnak.server.pages import router as pages_router
@@ -40,6 +45,10 @@ from karnak.server.ratings.service import RatingService
 from karnak.server.security import SecurityHeaders
 from karnak.server.service import GameService
 from karnak.server.store import GameStore
+from karnak.server.tables.routes import router as tables_router
+from karnak.server.tables.service import TableService
+from karnak.server.timebank.routes import router as timebank_router
+from karnak.server.timebank.service import TimeBank
 
 DATABASE_ENV = "KARNAK_DATABASE_URL"
 DEFAULT_DATABASE = "karnak.sqlite3"
@@ -94,12 +103,17 @@ def create_app(
         app.state.service = service
         app.state.accounts = AccountService(engine)
         app.state.notifier = Notifier(engine, hub)
+        app.state.tables = TableService(engine, service, app.state.accounts, app.state.notifier)
+        app.state.timebank = TimeBank(engine, service, app.state.notifier, hub)
+        app.state.friends = FriendService(engine, app.state.notifier, friend_limits(limits))
+        app.state.chat = ChatService(engine, hub)
         app.state.ratings = RatingService(engine, hub, service)
         await service.start()
         tune_interpreter()
         try:
             yield
         finally:
+            await app.state.timebank.stop()
             await app.state.ratings.stop()
             await service.stop()
             engine.dispose()
@@ -134,7 +148,12 @@ def create_app(
     app.include_router(router)
     app.include_router(accounts_router)
     app.include_router(notifications_router)
+    app.include_router(tables_router)
+    app.include_router(timebank_router)
+    app.include_router(friends_router)
+    app.include_router(chat_router)
     app.include_router(ratings_router)
+    app.include_router(mail_router)
     app.include_router(pages_router)
     app.include_router(docs_router)
     app.mount("/static", static_files(), name="static")

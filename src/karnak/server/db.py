@@ -68,6 +68,9 @@ class GameRow(Base):
     public_updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
     finished_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: The time control (seconds; karnak.server.timebank, migration 0006_time), if any.
+    time_per_move: Mapped[float | None] = mapped_column(Float, nullable=True)
+    time_bank: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game_row", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -91,6 +94,16 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
     )
+    #: The seat's clock (karnak.server.timebank.clock, migration 0006_time): its bank left
+    #: (seconds), when its current wait began (seconds since the epoch; None: not to move)
+    #: and the reminders sent (bits).
+    bank_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    waiting_since: Mapped[float | None] = mapped_column(Float, nullable=True)
+    reminders: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: "left" or "timeout" once a bot took the seat over, with the moves and log events then.
+    departure: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    departure_moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    departure_log: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     game_row: Mapped[GameRow] = relationship(back_populates="seats")
 
@@ -199,5 +212,9 @@ def check_database(url: str, shown: str) -> None:
 # The tables of the modules built on these ones, so that the metadata knows every table a
 # foreign key names (each module keeps its own tables in its own file).
 import karnak.server.accounts.tables  # noqa: E402
+import karnak.server.chat.tables  # noqa: E402
+import karnak.server.friends.tables  # noqa: E402
+import karnak.server.mail.tables  # noqa: E402
 import karnak.server.notifications.tables  # noqa: E402
-import karnak.server.ratings.tables  # noqa: E402, F401
+import karnak.server.ratings.tables  # noqa: E402
+import karnak.server.tables.tables  # noqa: E402, F401

@@ -40,6 +40,10 @@ class ServerSettings:
     account_attempts_per_minute: int = 10
     #: Chat lines one client may post per minute.
     chat_lines_per_minute: int = 30
+    #: Friend requests one account may have waiting for an answer at once.
+    friend_requests_pending: int = 50
+    #: Open tables (not started) one account, or one guest's address, may create or sit at.
+    open_tables_per_client: int = 5
 
 
 class LimitError(KarnakError):

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from karnak.core.game import Game
     from karnak.core.record import GameRecord
     from karnak.core.state import State
+    from karnak.server.timebank.clock import SeatClock, TimeControl
 
 HUMAN = "human"
 BOT = "bot"
@@ -107,6 +108,17 @@ def hash_token(token: str) -> str:
 
 
 @dataclass(frozen=True)
+class Departure:
+    """How a person's seat passed to a bot (see karnak.server.timebank.abandonment): ``how``
+    is "left" or "timeout", ``moves`` the number of accepted moves and ``log`` the number of
+    log events when it happened (where the log tells it)."""
+
+    how: str
+    moves: int
+    log: int
+
+
+@dataclass(frozen=True)
 class SeatInfo:
     seat: int
     name: str
@@ -115,6 +127,9 @@ class SeatInfo:
     token_hash: str
     #: The account holding the seat (its session opens the game without the link), if any.
     account: int | None = None
+    #: Set when the person left or ran out of time and a bot took the seat over (the seat
+    #: is a bot's from then on: ``kind`` is BOT; its link and its account open nothing).
+    left: Departure | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -155,6 +170,9 @@ class Room:
     #: The same counts when the current step started.
     step_private: tuple[int, dict[int, int]] = field(default=(0, {}), repr=False)
     _undo_answer: tuple[int, int, str | None] | None = field(default=None, repr=False)
+    #: The game's time per move and bank, and each human seat's clock (karnak.server.timebank).
+    time_control: TimeControl | None = None
+    clocks: dict[int, SeatClock] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ who is asking
     def seat_for_account(self, account: int | None) -> int | None:
@@ -162,9 +180,13 @@ class Room:
         if account is None:
             return None
         for info in self.seats:
-            if info.account == account:
+            if info.account == account and info.left is None:  # a departed seat is a bot's
                 return info.seat
         return None
+
+    def departed(self) -> list[int]:
+        """The seats whose person left or ran out of time (a bot plays them now)."""
+        return [info.seat for info in self.seats if info.left is not None]
 
     def seat_for_token(self, token: str | None) -> int | None:
         """The seat whose token this is, or None (a spectator or a wrong token)."""
@@ -350,6 +372,8 @@ class Room:
         last = self.accepted[-1]
         if last.seat != seat:
             return "only your own last move can be taken back, and the last move was not yours"
+        if any(i.left is not None and i.left.moves >= len(self.accepted) for i in self.seats):
+            return "a player has left the game since"  # a change everyone saw, like a move
         if last.by_timeout:
             return "a move the server played when the timer ran out cannot be taken back"
         if self.state.is_over():

@@ -51,6 +51,8 @@ from karnak.server.rooms import (
     new_token,
 )
 from karnak.server.store import GameStore, StoredGameError, UnknownGameError, result_of
+from karnak.server.timebank import clock as timebank_clock
+from karnak.server.timebank.clock import TimeControl, TimeControlError
 from karnak.server.views import seat_view
 
 T = TypeVar("T")
@@ -99,12 +101,18 @@ class SeatRequest:
     kind: str = HUMAN
     name: str | None = None
     bot: str | None = None
+    #: For karnak.server.tables: the account the seat is for (its session opens the game),
+    #: and the hash of a secret given out already (an open table's guest ticket becomes the
+    #: seat's link); without it the seat gets a new token, returned in Created.tokens.
+    account: int | None = None
+    token_hash: str | None = None
 
 
 @dataclass(frozen=True)
 class Created:
     room: Room
-    tokens: list[str]
+    #: Each seat's new token (None for a seat created with a token hash given).
+    tokens: list[str | None]
 
 
 @dataclass(frozen=True)
@@ -311,7 +319,11 @@ class GameService:
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
         turn_timer: float | None = None,
+        time_control: TimeControl | Mapping[str, Any] | None = None,
     ) -> Created:
+        """A new game. ``time_control``: a time per move and a bank for each person
+        (karnak.server.timebank), ``{"per_move": s, "bank": s}``; a game has a turn timer
+        or a time control, not both."""
         game = get_game(game_name)
         game.check_player_count(len(seats))
         if self.running >= self.settings.max_running_games:
@@ -324,7 +336,15 @@ class GameService:
         resolved = game.resolve_options(options or {})
         if turn_timer is not None and not 1 <= turn_timer <= MAX_TURN_TIMER:
             raise CreateError(f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds")
-        infos, tokens = [], []
+        try:
+            control = timebank_clock.control_of(time_control)
+        except TimeControlError as exc:
+            raise CreateError(str(exc)) from exc
+        if control is not None and turn_timer is not None:
+            raise CreateError("a game has a turn timer or a time control, not both")
+        infos: list[SeatInfo] = []
+        tokens: list[str | None] = []
+        accounts: set[int | None] = set()
         default_names = game.seat_names(len(seats))
         used: set[str] = set()
         for index, request in enumerate(seats):
@@ -341,13 +361,19 @@ class GameService:
             if name.casefold() in used:
                 raise CreateError(f"two seats are named {name!r}; names must differ")
             used.add(name.casefold())
-            token = new_token()
+            if request.account is not None and (kind == BOT or request.account in accounts):
+                raise CreateError(f"seat {index + 1}: an account holds one person's seat of a game")
+            accounts.add(request.account)
+            token = None if request.token_hash else new_token()
             tokens.append(token)
-            infos.append(SeatInfo(index, name, kind, bot, hash_token(token)))
+            digest = hash_token(token) if token is not None else request.token_hash or ""
+            infos.append(SeatInfo(index, name, kind, bot, digest, account=request.account))
         check_bots([info.bot for info in infos], game, self.settings)  # think time: LimitError
         seed = secrets.randbits(62) if seed is None else seed
         state = game.new_state([info.name for info in infos], seed=seed, options=resolved)
         room = Room(secrets.token_urlsafe(9), game, state, infos, seed, turn_timer)
+        room.time_control = control
+        room.clocks = timebank_clock.first_clocks(room, timebank_clock.now())
         await self.database(self.store.create, room)
         self.running += 1
         self._adopt(room)
@@ -390,6 +416,11 @@ class GameService:
         seat = room.seat_for_token(token)
         if seat is None:
             raise ForbiddenError("this link's token does not belong to any seat of the game")
+        if room.seats[seat].left is not None:  # karnak.server.timebank.abandonment
+            raise ForbiddenError(
+                "this seat's player left the game and a bot plays it now: its link opens "
+                f"nothing any more (watch the game at /games/{room.id})"
+            )
         return seat
 
     async def claim_seat(self, room: Room, seat: int, account: int) -> None:
@@ -409,6 +440,8 @@ class GameService:
                 )
             await self.database(self.store.claim_seat, room.id, seat, account)
             room.seats[seat] = dataclasses.replace(info, account=account)
+            # the views say which seats are held (karnak.server.tables): drop the cached ones
+            self._positions.pop(room.id, None)
 
     def view_json(self, room: Room, seat: int | None) -> str:
         """The seat's view of the current position as JSON, built and encoded once."""
@@ -459,8 +492,12 @@ class GameService:
             entry = Accepted(number, version, seat, action.to_text(), by_timeout)
             _, private = room.classify(seat, after)
             public_version = None if private else room.version_for(None) + 1
-            await self.database(self.store.append, room, entry, result_of(after), public_version)
+            # the seats' clocks this move stops and starts, written with it (timebank)
+            clocks = timebank_clock.after_change(room, after)
+            result = result_of(after, room.departed())
+            await self.database(self.store.append, room, entry, result, public_version, clocks)
             accepted = room.accept(seat, action, by_timeout=by_timeout, after=after)
+            room.clocks.update(clocks)
         if room.is_over:
             self.running -= 1
             for game_id in self.cache.finished(room):
@@ -483,10 +520,15 @@ class GameService:
             last = room.accepted[-1]
             # after the undo: one version more, and one private move fewer if it was one
             public_version = room.version_for(None) + 1 + (1 if last.private else 0)
+            # the clocks it stops and starts (timebank); the refusal check computed the
+            # state before the last move, the room keeps it
+            before = room.previous or room.replayed(len(room.accepted) - 1).state
+            clocks = timebank_clock.after_change(room, before)
             await self.database(
-                self.store.remove_last, room, last, room.version + 1, public_version
+                self.store.remove_last, room, last, room.version + 1, public_version, clocks
             )
             room.undo()
+            room.clocks.update(clocks)
         self._wake(room)
         return last
 
@@ -518,8 +560,12 @@ class GameService:
         sends nothing (even an identical message would tell that something happened). Any
         other event carries a message for clients (a chat line), sent to every socket of the
         game or, with ``seats_only``, to the seats' sockets and not the spectators'.
+        A socket of a seat whose person left (karnak.server.timebank.abandonment) becomes a
+        spectator's at the next change: the bot's hand is nobody's to see.
         """
         if event.kind == "changed":
+            if listener.seat is not None and room.seats[listener.seat].left is not None:
+                listener.seat = None  # its person left (timebank): a bot's seat is only watched
             stamp = (room.version_for(listener.seat), self.deadline(room))
             if stamp != listener.stamp:
                 listener.stamp = stamp
@@ -590,6 +636,18 @@ class GameService:
                     await self.submit(room, seat, room.version_for(seat), action, by_timeout=True)
                 except SubmitError:
                     break
+
+    # ------------------------------------------------------------------ changes from outside
+    def game_lock(self, room: Room) -> asyncio.Lock:
+        """The lock every change of the game takes, for a module that changes a game itself
+        (karnak.server.timebank hands seats to bots and marks reminders sent): never in the
+        middle of a move's write."""
+        return self._lock(room.id)
+
+    def changed(self, room: Room) -> None:
+        """After such a change (under :meth:`game_lock`): wake the bots, arm the timers,
+        tell everyone."""
+        self._wake(room)
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)

@@ -6,7 +6,7 @@ thread so the event loop never waits on the disk.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -17,11 +17,19 @@ from karnak.core.errors import KarnakError
 from karnak.core.registry import get_game
 from karnak.server.db import ActionRow, GameRow, SeatRow, utcnow
 from karnak.server.rooms import Accepted, Room, SeatInfo
+from karnak.server.timebank.store import (
+    departure_of,
+    game_columns,
+    restore,
+    seat_columns,
+    write_clocks,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from karnak.core.state import State
+    from karnak.server.timebank.clock import SeatClock
 
 
 class UnknownGameError(KarnakError, LookupError):
@@ -55,11 +63,18 @@ class GameSummary:
     winners: list[int] | None
 
 
-def result_of(state: State) -> dict[str, Any] | None:
-    """The final result stored with a finished game (None while it runs)."""
+def result_of(state: State, left: Sequence[int] = ()) -> dict[str, Any] | None:
+    """The final result stored with a finished game (None while it runs). ``left``: the
+    seats whose person left or ran out of time, a bot finishing for them (how they count:
+    karnak.server.timebank.abandonment)."""
     if not state.is_over():
         return None
-    return {"scores": state.scores(), "ranks": state.ranks(), "winners": state.winners()}
+    return {
+        "scores": state.scores(),
+        "ranks": state.ranks(),
+        "winners": state.winners(),
+        "left": sorted(left),
+    }
 
 
 _actions, _games = cast(Table, ActionRow.__table__), cast(Table, GameRow.__table__)
@@ -101,6 +116,7 @@ class GameStore:
                     version=room.version,
                     status="running",
                     turn_timer=room.turn_timer,
+                    **game_columns(room),
                     seats=[
                         SeatRow(
                             seat=info.seat,
@@ -109,6 +125,7 @@ class GameStore:
                             bot=info.bot,
                             token_hash=info.token_hash,
                             account_id=info.account,
+                            **seat_columns(room, info.seat),
                         )
                         for info in room.seats
                     ],
@@ -121,8 +138,10 @@ class GameStore:
         entry: Accepted,
         result: dict[str, Any] | None,
         public_version: int | None = None,
+        clocks: Mapping[int, SeatClock] | None = None,
     ) -> None:
-        """Store one accepted action and the game's new version, in one transaction.
+        """Store one accepted action and the game's new version, in one transaction (with
+        the seats' clocks the move stops and starts, if any).
 
         ``public_version`` is the spectators' version after the move, for a move everyone
         sees; None for a private step, which leaves the public columns alone (see
@@ -152,11 +171,20 @@ class GameStore:
             connection.execute(INSERT_ACTION, action)
             if connection.execute(statement, game).rowcount != 1:
                 raise UnknownGameError(f"game {room.id} vanished from the database")
+            write_clocks(connection, room.id, clocks or {})
 
-    def remove_last(self, room: Room, entry: Accepted, version: int, public_version: int) -> None:
+    def remove_last(
+        self,
+        room: Room,
+        entry: Accepted,
+        version: int,
+        public_version: int,
+        clocks: Mapping[int, SeatClock] | None = None,
+    ) -> None:
         """Delete the undone action ``entry`` and store the game's new versions (an undo is
-        seen by everyone)."""
+        seen by everyone), with the seats' clocks it stops and starts."""
         with self.sessions.begin() as session:
+            write_clocks(session.connection(), room.id, clocks or {})
             row = self._stored(session, room.id)
             found = session.scalars(
                 select(ActionRow).where(
@@ -282,7 +310,7 @@ class GameStore:
         # A game finishes under the rules it began with (the engine keeps old versions).
         game = get_game(row.game).at_version(row.rules_version)
         seats = [
-            SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash, s.account_id)
+            SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash, s.account_id, departure_of(s))
             for s in sorted(row.seats, key=lambda s: s.seat)
         ]
         state = game.new_state([s.name for s in seats], seed=row.seed, options=row.options)
@@ -297,8 +325,9 @@ class GameStore:
                 by_timeout=action.by_timeout,
                 version=action.version,
             )
-        if row.version > room.version:  # an undo was the last change
+        if row.version > room.version:  # an undo (or a departure) was the last change
             room.bump(row.version)
+        restore(room, row)  # the time control and the seats' clocks
         if room.version != row.version:
             raise KarnakError(
                 f"game {row.id} is stored at version {row.version} but its actions "

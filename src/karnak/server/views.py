@@ -14,6 +14,7 @@ from typing import Any
 
 from karnak.server.boards import PAGES
 from karnak.server.rooms import Room
+from karnak.server.timebank.views import add_time_and_departures
 
 
 def can_undo(room: Room, seat: int | None) -> bool:
@@ -68,7 +69,14 @@ def seat_view(
         "status": "finished" if over else "running",
         "seat": seat,
         "players": [
-            {"seat": info.seat, "name": info.name, "kind": info.kind, "bot": info.bot}
+            {
+                "seat": info.seat,
+                "name": info.name,
+                "kind": info.kind,
+                "bot": info.bot,
+                # an account holds the seat (public, like its name; see karnak.server.tables)
+                "held": info.account is not None,
+            }
             for info in room.seats
         ],
         "to_move": movers,
@@ -96,4 +104,5 @@ def seat_view(
             "ranks": state.ranks(),
             "winners": state.winners(),
         }
+    add_time_and_departures(room, seat, view)  # clocks, seats bots took over (timebank)
     return view
