@@ -1,6 +1,7 @@
 // The account page: log in, sign up, change the password, log out.
 import { $ } from "./dom.js";
 import { mountAccountBar, postJson, whoAmI } from "./session.js";
+import { mountEmail } from "./account_mail.js";
 
 const next = new URLSearchParams(location.search).get("next");
 
@@ -25,6 +26,7 @@ async function main() {
   $("logged-out").hidden = Boolean(me.account);
   $("logged-in").hidden = !me.account;
   if (me.account) $("me-name").textContent = me.account.name;
+  mountEmail(me);
   $("login-form").addEventListener("submit", (e) => { e.preventDefault(); submit(e.target, "/api/account/login", "login-error", goOn); });
   $("signup-form").addEventListener("submit", (e) => { e.preventDefault(); submit(e.target, "/api/account/signup", "signup-error", goOn); });
   $("password-form").addEventListener("submit", (e) => {

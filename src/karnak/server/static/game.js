@@ -4,6 +4,7 @@ import { $, el, icon, installTooltips, refreshTip } from "./dom.js";
 import * as amunre from "./amunre.js";
 import { mountAccountBar, writeHeaders } from "./session.js";
 import * as aton from "./aton.js";
+import { receiveChat } from "./chat.js";
 import * as egyptia from "./egyptia.js";
 
 const params = new URLSearchParams(location.search);
@@ -78,7 +79,9 @@ function render(next, force = false) {
   renderGuide();
   renderLog();
   renderReplayLink();
+  import("./claim.js").then((m) => m.seatTools(view, token, replayMode)).catch(() => {}); // claim a seat, rematch
   if (view.status === "finished") import("./rating-change.js").then((m) => m.showRatingChange(view)).catch(() => {});
+  import("./clock.js").then((m) => m.renderTime(view, { chip, headers, replayMode })).catch((e) => console.error(e)); // clocks, bots' seats, Leave (timebank)
   noticeTurn();
   fitBoards();
   keepFocusInMoves();
@@ -510,7 +513,7 @@ function connect() {
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${query}`);
   socket.onopen = () => { retry = 500; $("connection").textContent = "live"; $("connection").className = "connection live"; };
-  socket.onmessage = (event) => render(JSON.parse(event.data));
+  socket.onmessage = (event) => { const m = JSON.parse(event.data); if (m.event === "chat") receiveChat(m); else if (!m.event) render(m); };
   socket.onclose = (event) => {
     $("connection").textContent = "reconnecting";
     $("connection").className = "connection";

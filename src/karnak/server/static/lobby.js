@@ -1,7 +1,8 @@
 // The lobby: the games (what each is, for how many, how long), a new game's seats (people,
 // or bots by level), options and timer, its links, and the running and finished games.
 import { $, el, installTooltips } from "./dom.js";
-import { mountAccountBar } from "./session.js";
+import { mountAccountBar, whoAmI, writeHeaders } from "./session.js";
+import { createTable, mountTables } from "./tables.js";
 
 let games = [];
 
@@ -123,7 +124,8 @@ function renderSeats(fresh = false) {
     const row = el("div", { class: "seat-row", "data-seat": i });
     const kindSelect = el("select", { class: "kind", "aria-label": `Seat ${i + 1}: person or bot` },
       el("option", { value: "human", text: "Person", selected: kind === "human" ? "" : null }),
-      el("option", { value: "bot", text: "Bot", selected: kind === "bot" ? "" : null }));
+      el("option", { value: "bot", text: "Bot", selected: kind === "bot" ? "" : null }),
+      el("option", { value: "open", text: "Open seat (anyone joins)", selected: kind === "open" ? "" : null }));
     const name = el("input", { class: "name", placeholder: `Seat ${i + 1} name (optional)`, maxlength: 40,
       "aria-label": `Seat ${i + 1} name`, value: previous ? previous.querySelector(".name").value : "" });
     const level = el("select", { class: "level", "aria-label": `Seat ${i + 1} bot level` });
@@ -195,10 +197,14 @@ async function createGame(event) {
   if (document.querySelector("[data-card-letter]")) options.cards = cards.join(",");
   const timer = $("turn-timer").value;
   const body = { game: $("game").value, seats, options, turn_timer: timer ? Number(timer) : null };
+  body.time_control = timeControl(); // a time bank (see "the time bank" below)
   $("create").disabled = true;
   try {
+    if (seats.some((s) => s.kind === "open")) { await createTable(body); return; } // an open table: tables.js
+    const first = seats.find((s) => s.kind === "human"); // a logged-in creator's own seat is theirs
+    if (first && (await whoAmI()).account) first.mine = true;
     const response = await fetch("/api/games", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      method: "POST", headers: writeHeaders(), body: JSON.stringify(body),
     });
     const answer = await response.json();
     if (!response.ok) {
@@ -232,6 +238,22 @@ function showLinks(created) {
   }
   list.append(el("li", {}, "Spectators: ", el("a", { href: created.spectator_url, text: "watch" })));
   $("created").hidden = false;
+}
+
+// ------------------------------------------------------------------ the time bank
+// A time per move and a bank for each person (karnak.server.timebank, docs/players.md):
+// the option's value is "per_move,bank" in seconds. A game has a turn timer or a time bank,
+// so choosing one sets the other back to none.
+function timeControl() {
+  const value = $("time-control").value;
+  if (!value) return null;
+  const [perMove, bank] = value.split(",").map(Number);
+  return { per_move: perMove, bank };
+}
+
+function wireTimeControl() {
+  $("time-control").addEventListener("change", () => { if ($("time-control").value) $("turn-timer").value = ""; });
+  $("turn-timer").addEventListener("change", () => { if ($("turn-timer").value) $("time-control").value = ""; });
 }
 
 // ------------------------------------------------------------------ the games' lists
@@ -273,6 +295,7 @@ async function start() {
   $("game").addEventListener("change", () => { renderGameInfo(); renderPlayers(true); renderOptions(); });
   $("players").addEventListener("change", () => renderSeats());
   $("create-form").addEventListener("submit", createGame);
+  wireTimeControl();
   renderCatalogue();
   renderGameInfo();
   renderPlayers(true);
@@ -280,6 +303,7 @@ async function start() {
   refreshGames();
   setInterval(refreshGames, 5000);
   mountAccountBar();
+  mountTables();
 }
 
 start();
