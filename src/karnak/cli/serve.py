@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import os
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,6 +18,7 @@ from karnak.cli.common import EXIT_USAGE, CliError, reported_errors
 
 if TYPE_CHECKING:
     from karnak.server.limits import ServerSettings
+    from karnak.server.mail.settings import MailSettings
 
 
 def serve_command(
@@ -65,6 +66,86 @@ def serve_command(
         int | None,
         typer.Option(help="Moves one client may send a minute (default 600)."),
     ] = None,
+    smtp_host: Annotated[
+        str | None,
+        typer.Option(
+            envvar="KARNAK_SMTP_HOST",
+            help="SMTP server that sends the e-mails (default: none, e-mail is off).",
+            rich_help_panel="E-mail",
+        ),
+    ] = None,
+    smtp_port: Annotated[
+        int | None,
+        typer.Option(
+            envvar="KARNAK_SMTP_PORT",
+            help="Its port (default 587 with --smtp-starttls, 465 with --smtp-ssl, else 25).",
+            rich_help_panel="E-mail",
+        ),
+    ] = None,
+    smtp_user: Annotated[
+        str | None,
+        typer.Option(
+            envvar="KARNAK_SMTP_USER",
+            help="Log in to it as this user, with the password in $KARNAK_SMTP_PASSWORD "
+            "(never on the command line).",
+            rich_help_panel="E-mail",
+        ),
+    ] = None,
+    smtp_from: Annotated[
+        str | None,
+        typer.Option(
+            envvar="KARNAK_SMTP_FROM",
+            metavar="ADDRESS",
+            help="The e-mails' sender: karnak@example.org or 'Karnak <karnak@example.org>'.",
+            rich_help_panel="E-mail",
+        ),
+    ] = None,
+    smtp_starttls: Annotated[
+        bool,
+        typer.Option(
+            "--smtp-starttls",
+            envvar="KARNAK_SMTP_STARTTLS",
+            help="Encrypt with STARTTLS (usual on port 587).",
+            rich_help_panel="E-mail",
+        ),
+    ] = False,
+    smtp_ssl: Annotated[
+        bool,
+        typer.Option(
+            "--smtp-ssl",
+            envvar="KARNAK_SMTP_SSL",
+            help="Encrypt with TLS from the start (port 465).",
+            rich_help_panel="E-mail",
+        ),
+    ] = False,
+    smtp_password: Annotated[
+        str | None, typer.Option("--smtp-password", hidden=True, show_default=False)
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            envvar="KARNAK_PUBLIC_URL",
+            help="Where people reach this server, for the links in e-mails "
+            "(default: http://HOST:PORT).",
+            rich_help_panel="E-mail",
+        ),
+    ] = None,
+    mail_daily_hour: Annotated[
+        int,
+        typer.Option(
+            envvar="KARNAK_MAIL_DAILY_HOUR",
+            help="The hour (UTC, 0-23) of the daily reminder of the games waiting.",
+            rich_help_panel="E-mail",
+        ),
+    ] = 8,
+    mail_turn_hours: Annotated[
+        float,
+        typer.Option(
+            envvar="KARNAK_MAIL_TURN_HOURS",
+            help='At most one "your turn" e-mail per game in this many hours (0-168).',
+            rich_help_panel="E-mail",
+        ),
+    ] = 12.0,
 ) -> None:
     """Serve Amun-Re, Aton and Egyptia in the browser, against friends and bots, with replays."""
     with reported_errors():
@@ -76,6 +157,8 @@ def serve_command(
 
         from karnak.server.app import create_app, database_url
         from karnak.server.db import DatabaseProblem, check_database
+        from karnak.server.mail.routes import configure_mail
+        from karnak.server.mail.settings import default_public_url
 
         settings = replace(
             bot_settings(max_think, max_game_think, max_iterations),
@@ -84,6 +167,18 @@ def serve_command(
                 creates_per_minute=("--creates-per-minute", creates_per_minute),
                 moves_per_minute=("--moves-per-minute", moves_per_minute),
             ),
+        )
+        mail = mail_settings_given(
+            host=smtp_host,
+            port=smtp_port,
+            user=smtp_user,
+            password_option=smtp_password,
+            sender=smtp_from,
+            starttls=smtp_starttls,
+            use_ssl=smtp_ssl,
+            public_url=public_url or default_public_url(host, port),
+            daily_hour=mail_daily_hour,
+            turn_hours=mail_turn_hours,
         )
         url = database_url(database)
         shown = url.split("@")[-1] if "@" in url else url  # never print a password
@@ -94,7 +189,9 @@ def serve_command(
             raise CliError(str(exc)) from None
         show_server_log()
         app = create_app(url, bot_workers=bot_workers, settings=settings)
+        configure_mail(app, mail)
         typer.echo(f"Karnak on http://{host}:{port}/  (database: {shown})", err=True)
+        typer.echo(f"E-mail: {mail_banner(mail)}", err=True)
         # No per-message compression on the WebSocket: every seat gets a complete view
         # (about 30 KB) after every move, and compressing each one for each listener was the
         # server's largest single cost under load (bench/server_load.py).
@@ -227,3 +324,38 @@ def show_server_log() -> None:
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
+
+
+#: Where the SMTP password is read from (never from the command line).
+SMTP_PASSWORD_ENV = "KARNAK_SMTP_PASSWORD"
+
+
+def mail_settings_given(*, password_option: str | None, **given: Any) -> MailSettings:
+    """The e-mail settings from the options (and their environment variables), checked.
+
+    ``--smtp-password`` exists only to be refused: a password on the command line is visible
+    to every user of the machine (the process list) and stays in shell histories.
+    """
+    from karnak.server.mail.settings import MailSettingsError, mail_settings
+
+    if password_option is not None:
+        raise CliError(
+            "the SMTP password is never taken on the command line (every user of this "
+            f"machine could read it there): set {SMTP_PASSWORD_ENV} instead",
+            EXIT_USAGE,
+        )
+    try:
+        return mail_settings(password=os.environ.get(SMTP_PASSWORD_ENV) or None, **given)
+    except MailSettingsError as exc:
+        raise CliError(str(exc), EXIT_USAGE) from None
+
+
+def mail_banner(mail: MailSettings) -> str:
+    """One line on how e-mail goes out (never the user's password)."""
+    if not mail.enabled:
+        return "off (no --smtp-host or KARNAK_SMTP_HOST)"
+    login = f", as {mail.user}" if mail.user else ""
+    return (
+        f"via {mail.host}:{mail.port} ({mail.security}{login}), from {mail.sender}, "
+        f"links to {mail.public_url}/"
+    )
