@@ -196,3 +196,36 @@ def test_the_lobby_creates_a_game_with_a_time_bank(browser: Any, server_url: str
     page.select_option("#turn-timer", "180")
     assert page.input_value("#time-control") == ""
     assert errors == []
+
+
+def test_an_open_table_from_the_lobby_keeps_its_time_bank(browser: Any, server_url: str) -> None:
+    """Turn-based play begins at open tables: the lobby sends the time bank with the table,
+    the list and the table's page say how fast it plays, and its game has the clocks."""
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server_url)
+    page.wait_for_selector("#game option[value='aton']", state="attached")
+    page.select_option("#game", "aton")
+    page.select_option('.seat-row[data-seat="1"] .kind', "open")
+    page.select_option("#time-control", "86400,259200")
+    page.click("#create")
+    page.wait_for_selector("#table-title")
+    assert "1 day a move + a bank of 3 days" in page.inner_text("#table-body")
+    table_id = page.url.rsplit("/", 1)[1]
+    listed = httpx.get(f"{server_url}/api/tables").json()
+    assert listed[0]["id"] == table_id
+    assert listed[0]["time_control"] == {"per_move": DAY, "bank": 3 * DAY}
+    other = browser.new_page()
+    other.goto(server_url)
+    item = f'.table-item[data-table="{table_id}"]'
+    other.wait_for_selector(item)
+    assert "1 day a move + a bank of 3 days" in other.inner_text(item)
+    other.fill(f"{item} .guest-name", "Bes")
+    other.click(f"{item} .table-join")
+    other.wait_for_url(re.compile(r".*/games/.*token=.*"), timeout=15_000)
+    game_id = other.url.split("/games/", 1)[1].split("?")[0]
+    seen = httpx.get(f"{server_url}/api/games/{game_id}").json()
+    assert seen["time_control"] == {"per_move": DAY, "bank": 3 * DAY}
+    assert all(p["clock"]["bank"] == 3 * DAY for p in seen["players"])
+    assert errors == []

@@ -135,3 +135,18 @@ def test_a_guest_asks_by_link_and_fills_with_bots(client: TestClient) -> None:
     assert [s.is_bot for s in room.seats] == [True, False] and room.seats[1].name == "Ana"
     # the open list never showed a ticket
     assert ticket not in client.get("/api/tables").text
+
+
+def test_a_rematch_keeps_the_time_bank(client: TestClient) -> None:
+    control = {"per_move": 3600.0, "bank": 43200.0}
+    seats = [{"name": "Ana"}, {"name": "Bes"}]
+    created = client.post(
+        "/api/games",
+        json={"game": "egyptia", "seats": seats, "seed": 5, "time_control": control},
+    ).json()
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    finish(client, game_id, tokens)
+    asked = rematch(client, game_id, tokens[0])
+    assert asked.status_code == 200, asked.text
+    assert asked.json()["table"]["time_control"] == control
+    assert asked.json()["table"]["turn_timer"] is None

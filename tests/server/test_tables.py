@@ -523,3 +523,32 @@ def test_the_tables_migration_goes_down_and_up(database: str) -> None:
     engine.dispose()
     with TestClient(create_app(database, bot_workers=0)) as client:
         assert new_table(client, guest_and_two_open())["table"]["status"] == "open"
+
+
+def test_a_table_gives_its_game_the_time_bank_it_was_made_with(client: TestClient) -> None:
+    """Turn-based play starts from open tables, so a table takes a time bank like a game
+    created directly; it is checked at creation (a table never fails to start over it) and
+    a rematch keeps it."""
+    control = {"per_move": 86400.0, "bank": 259200.0}
+    made = new_table(client, guest_and_two_open(), time_control=control)
+    table, ticket = made["table"], made["ticket"]
+    assert table["time_control"] == control
+    listed = client.get("/api/tables").json()
+    assert listed[0]["time_control"] == control  # the public list says how fast it plays
+    started = act(client, table["id"], "start", ticket=ticket, bot="easy")
+    assert started.status_code == 200, started.text
+    room = games_of(client).rooms[started.json()["game_id"]]
+    assert room.time_control is not None and room.time_control.to_json() == control
+    view = client.get(f"/api/games/{room.id}", params={"token": ticket}).json()
+    assert view["players"][0]["clock"]["bank"] == control["bank"]
+    for body, words in (
+        ({"time_control": control, "turn_timer": 60}, "not both"),
+        ({"time_control": {"per_move": 10, "bank": 0}}, "greater than or equal"),
+        ({"time_control": {"per_move": 3600, "bank": 10**9}}, "less than or equal"),
+        ({"time_control": {"per_move": 3600}}, "bank"),
+    ):
+        refused = client.post(
+            "/api/tables", json={"game": "amunre", "seats": guest_and_two_open(), **body}
+        )
+        assert refused.status_code == 422, refused.text
+        assert words in refused.json()["error"], refused.json()

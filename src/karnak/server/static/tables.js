@@ -64,7 +64,7 @@ export async function createTable(body) {
     if (seat.kind === "bot") return seat;
     return { kind: "open" };
   });
-  const answer = await postJson("/api/tables", { game: body.game, seats, options: body.options, turn_timer: body.turn_timer });
+  const answer = await postJson("/api/tables", { game: body.game, seats, options: body.options, turn_timer: body.turn_timer, time_control: body.time_control || null });
   if (!answer.ok) { $("create-error").textContent = (answer.data && answer.data.error) || `refused (${answer.status})`; return; }
   keepTicket(answer.data.table.id, answer.data.ticket);
   openTable(answer.data.table.id);
@@ -90,6 +90,22 @@ async function join(tableId, name, seat = null, errorBox = null) {
   refreshTables();
 }
 
+// How fast a table plays, in words: its turn timer or its time bank, or nothing.
+function span(seconds) {
+  if (seconds >= 86400 && seconds % 86400 === 0) return `${seconds / 86400} day${seconds === 86400 ? "" : "s"}`;
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+function pace(table) {
+  if (table.time_control) {
+    const { per_move: move, bank } = table.time_control;
+    return ` · ${span(move)} a move${bank ? ` + a bank of ${span(bank)}` : ""}`;
+  }
+  return table.turn_timer ? ` · ${table.turn_timer} s a decision` : "";
+}
+
 async function refreshTables() {
   const list = $("open-tables");
   if (!list) return;
@@ -100,7 +116,7 @@ async function refreshTables() {
   for (const table of tables) {
     const open = table.seats.filter((s) => s.state === "open").length;
     const item = el("li", { class: "table-item", "data-table": table.id },
-      el("strong", { text: table.title }), ` · ${table.players} players · ${open} open · ${ago(table.created_at)}`,
+      el("strong", { text: table.title }), ` · ${table.players} players · ${open} open${pace(table)} · ${ago(table.created_at)}`,
       el("div", { class: "note table-seats", text: seatSummary(table) }));
     const error = el("span", { class: "error", role: "alert" });
     const look = el("button", { type: "button", class: "table-open", text: "Open" });
@@ -190,7 +206,7 @@ async function showTable() {
     }
     seats.append(row);
   }
-  const timer = table.turn_timer ? ` · ${table.turn_timer} s a decision` : "";
+  const timer = pace(table);
   const parts = [
     el("h3", { id: "table-title", text: `${table.title}: a table of ${table.players}${table.rematch_of ? " (a rematch)" : ""}` }),
     el("p", { class: "note", text: `Created ${ago(table.created_at)}${timer}. ${table.status === "open" ? "It starts when every seat is taken, or when its creator fills the rest with bots." : "It has started."}` }),

@@ -44,6 +44,7 @@ from karnak.server.tables.service import (
     role,
 )
 from karnak.server.tables.store import OPEN, SEAT_ACCOUNT, SEAT_BOT, SEAT_GUEST, Table
+from karnak.server.timebank.inputs import TimeControlIn
 
 router = APIRouter(prefix="/api")
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -96,6 +97,10 @@ class TableIn(BaseModel):
     options: Options = Field(default_factory=dict)
     turn_timer: float | None = Field(
         default=None, ge=1, le=MAX_TURN_TIMER, allow_inf_nan=False, description="seconds"
+    )
+    time_control: TimeControlIn | None = Field(
+        default=None,
+        description="a time per move and a bank per person for the game (not with turn_timer)",
     )
 
 
@@ -152,6 +157,8 @@ class TableOut(BaseModel):
     players: int
     options: dict[str, Any]
     turn_timer: float | None
+    #: The time bank the game will have ({"per_move": seconds, "bank": seconds}), or None.
+    time_control: dict[str, float] | None
     status: Literal["open", "started"]
     seats: list[TableSeatOut]
     created_at: str
@@ -287,6 +294,7 @@ def table_out(
         players=len(table.seats),
         options=table.options,
         turn_timer=table.turn_timer,
+        time_control=table.time_control,
         status="open" if table.status == OPEN else "started",
         seats=seats,
         created_at=table.created_at.isoformat(),
@@ -339,7 +347,14 @@ async def create_table(request: Request, body: TableIn) -> TicketOut:
     actor = await actor_of(request, None, writing=True)
     wishes = [SeatWish(s.kind, s.name, s.bot, s.invite) for s in body.seats]
     try:
-        outcome = await tables.create(actor, body.game, wishes, body.options, body.turn_timer)
+        outcome = await tables.create(
+            actor,
+            body.game,
+            wishes,
+            body.options,
+            body.turn_timer,
+            body.time_control.to_dict() if body.time_control else None,
+        )
     except Exception as exc:
         raise refused(exc) from exc
     return ticket_out(tables, outcome, actor, None)

@@ -78,6 +78,7 @@ from karnak.server.tables.store import (
     TableStore,
 )
 from karnak.server.tables.turns import TurnWatcher, names
+from karnak.server.timebank.clock import TimeControlError, control_of
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -317,7 +318,10 @@ class TableService:
         wishes: Sequence[SeatWish],
         options: Mapping[str, Any] | None = None,
         turn_timer: float | None = None,
+        time_control: Mapping[str, float] | None = None,
     ) -> Outcome:
+        """A new table. ``time_control`` ({"per_move": s, "bank": s}) is the time bank its
+        game will have; checked now, so that a table never fails to start over it."""
         game = get_game(game_name)
         game.check_player_count(len(wishes))
         resolved = game.resolve_options(options or {})
@@ -325,6 +329,12 @@ class TableService:
             raise TableInputError(
                 f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds"
             )
+        try:
+            control = control_of(time_control)
+        except TimeControlError as exc:
+            raise TableInputError(str(exc)) from exc
+        if control is not None and turn_timer is not None:
+            raise TableInputError("a game has a turn timer or a time bank, not both")
         kinds = [wish.kind for wish in wishes]
         if kinds.count(WISH_HUMAN) > 1:
             raise TableInputError(
@@ -384,6 +394,7 @@ class TableService:
             options=resolved,
             turn_timer=turn_timer,
             seats=seats,
+            time_control=control.to_json() if control is not None else None,
             creator_account=actor.account_id,
             creator_ticket_hash=ticket_hash,
             creator_client=actor.client,
@@ -679,6 +690,7 @@ class TableService:
             options=dict(room.state.options),
             turn_timer=room.turn_timer,
             seats=seats,
+            time_control=room.time_control.to_json() if room.time_control else None,
             creator_account=actor.account_id,
             creator_ticket_hash=ticket_hash,
             creator_client=actor.client,
@@ -759,7 +771,7 @@ class TableService:
                 raise TableError(f"seat {seat.seat + 1} is still open")
             seats.append(seat)
         created = await self.games.create(
-            table.game, requests, table.options, None, table.turn_timer
+            table.game, requests, table.options, None, table.turn_timer, table.time_control
         )
         self._invitations.pop(table.id, None)
         return dataclasses.replace(

@@ -54,6 +54,8 @@ class Table:
     options: dict[str, Any]
     turn_timer: float | None
     seats: list[TableSeat]
+    #: The time bank the game will have: {"per_move": s, "bank": s}, or None.
+    time_control: dict[str, float] | None = None
     status: str = OPEN
     creator_account: int | None = None
     creator_ticket_hash: str | None = None
@@ -111,6 +113,8 @@ class TableStore:
                     game=table.game,
                     options=table.options,
                     turn_timer=table.turn_timer,
+                    time_per_move=table.time_control["per_move"] if table.time_control else None,
+                    time_bank=table.time_control["bank"] if table.time_control else None,
                     status=table.status,
                     creator_account_id=table.creator_account,
                     creator_ticket_hash=table.creator_ticket_hash,
@@ -271,6 +275,11 @@ class TableStore:
                 game=row.game,
                 options=dict(row.options),
                 turn_timer=row.turn_timer,
+                time_control=(
+                    {"per_move": row.time_per_move, "bank": row.time_bank}
+                    if row.time_per_move is not None and row.time_bank is not None
+                    else None
+                ),
                 status=row.status,
                 creator_account=row.creator_account_id,
                 creator_ticket_hash=row.creator_ticket_hash,

@@ -26,6 +26,9 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     turn_timer: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: The time bank the game will have (seconds a move and of bank; both None: none).
+    time_per_move: Mapped[float | None] = mapped_column(Float, nullable=True)
+    time_bank: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: "open" (waiting for players) or "started" (``game_id`` names its game).
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
     #: Who created it, and so may fill it with bots, invite, withdraw and cancel: an

@@ -25,6 +25,8 @@ def upgrade() -> None:
         sa.Column("game", sa.String(32), nullable=False),
         sa.Column("options", sa.JSON(), nullable=False),
         sa.Column("turn_timer", sa.Float(), nullable=True),
+        sa.Column("time_per_move", sa.Float(), nullable=True),
+        sa.Column("time_bank", sa.Float(), nullable=True),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column(
             "creator_account_id",
