@@ -228,4 +228,7 @@ def test_an_open_table_from_the_lobby_keeps_its_time_bank(browser: Any, server_u
     seen = httpx.get(f"{server_url}/api/games/{game_id}").json()
     assert seen["time_control"] == {"per_move": DAY, "bank": 3 * DAY}
     assert all(p["clock"]["bank"] == 3 * DAY for p in seen["players"])
+    other.wait_for_selector("#clock:not([hidden])")
+    other.wait_for_function("() => document.querySelector('#clock').textContent.includes(' d ')")
+    assert "a bot plays your seat" in (other.get_attribute("#clock", "data-tip") or "")
     assert errors == []

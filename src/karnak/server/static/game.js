@@ -172,6 +172,7 @@ function warningStages(timer) {
 
 function clockText(seconds) {
   const m = Math.floor(seconds / 60), s = seconds % 60;
+  if (m >= 48 * 60) return `${Math.floor(m / 1440)} d ${Math.floor((m % 1440) / 60)} h`;
   if (m >= 60) return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
   return `${m}:${String(s).padStart(2, "0")}`;
 }
@@ -195,9 +196,14 @@ function startClock() {
     clock.textContent = `${mine ? "Your time" : "Time left"}: ${clockText(left)}`;
     clock.className = ["clock", "clock warn", "clock urgent"][stage];
     clock.dataset.stage = String(stage);
-    clock.setAttribute("data-tip", mine
-      ? "Time left for your decision; when it runs out, the server plays a move for you"
-      : "Time left for the players to move; when it runs out, the server plays for them");
+    // a time bank's end is not a move played for you: a bot takes the seat for good
+    const banked = Boolean(view.time_control);
+    clock.setAttribute("data-tip", banked
+      ? (mine ? "Your time for this move and your bank; when both run out, a bot plays your seat to the end"
+        : "Time left for the player to move (move time and bank); when it runs out, a bot takes the seat")
+      : mine
+        ? "Time left for your decision; when it runs out, the server plays a move for you"
+        : "Time left for the players to move; when it runs out, the server plays for them");
     if (stage > warned.stage) {
       warned.stage = stage;
       $("announce").textContent = `${left} seconds left for your move.`;
