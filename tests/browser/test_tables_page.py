@@ -169,3 +169,31 @@ def test_claim_a_guest_seat_and_ask_for_a_rematch(browser: Any, server_url: str)
     answer = httpx.get(f"{server_url}/api/tables/{table_id}").json()
     assert answer["rematch_of"] == game_id
     assert [s["name"] for s in answer["seats"]] == [None, "Ana"]
+
+
+def test_the_creator_invites_a_friend_offered_first(browser: Any, server_url: str) -> None:
+    """Friends are who an invitation goes to first: the table's invite field suggests them
+    (any account's name still works), and the friend is told."""
+    ana, bes = signed_up(browser, server_url, "Ana"), signed_up(browser, server_url, "Bes")
+    signed_up(browser, server_url, "Ka")  # an account, but not Ana's friend
+    asked = api(ana, "POST", "/api/friends/requests", {"name": "Bes"})
+    assert asked["status"] == 201, asked
+    ana_id = api(ana, "GET", "/api/account")["body"]["account"]["id"]
+    assert api(bes, "POST", f"/api/friends/{ana_id}/accept")["status"] == 200
+    ana.goto(server_url + "/")
+    ana.wait_for_selector("#game option[value='aton']", state="attached")
+    ana.select_option("#game", "aton")
+    ana.select_option('.seat-row[data-seat="1"] .kind', "open")
+    ana.click("#create")
+    table_id = table_of(ana)
+    ana.wait_for_selector(".invite-name")
+    assert ana.get_attribute(".invite-name", "list") == "invite-friends"
+    offered = ana.eval_on_selector_all("#invite-friends option", "(o) => o.map((x) => x.value)")
+    assert offered == ["Bes"]
+    ana.fill(".invite-name", "Bes")
+    ana.click("button.invite")
+    ana.wait_for_function(
+        "() => document.querySelector('#table-body')?.textContent.includes('kept for Bes')"
+    )
+    notes = api(bes, "GET", "/api/notifications")["body"]["notifications"]
+    assert any(n["kind"] == "invitation" and table_id in (n["link"] or "") for n in notes)

@@ -5,6 +5,7 @@
 // is kept in this browser (localStorage "karnak.tickets"): it is their seat's link once the
 // game starts. Text goes in by textContent only (el(..., {text})): names are user text.
 import { $, el } from "./dom.js";
+import { listFriends } from "./friends.js";
 import { postJson, whoAmI, writeHeaders } from "./session.js";
 
 const TICKETS = "karnak.tickets";
@@ -190,11 +191,15 @@ async function showTable() {
   const you = table.you;
   const me = await whoAmI();
   const seats = el("ol", { class: "table-seat-list" });
+  // the creator's friends come first as suggestions for an invitation (any name still works)
+  const inviting = table.status === "open" && you && you.creator && table.seats.some((s) => s.state === "open");
+  const friends = inviting && me.account ? await listFriends() : [];
+  if (shown !== tableId) return;
   for (const seat of table.seats) {
     const row = el("li", { "data-seat": seat.seat, class: `table-seat ${seat.state}` },
       el("span", { text: seatText(seat) }), you && you.seat === seat.seat ? el("strong", { text: " (you)" }) : "");
     if (table.status === "open" && you && you.creator && seat.state === "open") {
-      const name = el("input", { class: "invite-name", maxlength: 40, placeholder: "an account's name", "aria-label": `Invite to seat ${seat.seat + 1}` });
+      const name = el("input", { class: "invite-name", maxlength: 40, placeholder: friends.length ? "a friend or any account" : "an account's name", "aria-label": `Invite to seat ${seat.seat + 1}`, list: "invite-friends" });
       const invite = el("button", { type: "button", class: "invite", text: "Invite" });
       invite.addEventListener("click", () => act("invite", { seat: seat.seat, name: name.value.trim() }));
       row.append(" ", name, " ", invite);
@@ -211,6 +216,7 @@ async function showTable() {
     el("h3", { id: "table-title", text: `${table.title}: a table of ${table.players}${table.rematch_of ? " (a rematch)" : ""}` }),
     el("p", { class: "note", text: `Created ${ago(table.created_at)}${timer}. ${table.status === "open" ? "It starts when every seat is taken, or when its creator fills the rest with bots." : "It has started."}` }),
     seats,
+    el("datalist", { id: "invite-friends" }, ...friends.map((f) => el("option", { value: f.name }))),
   ];
   const tools = el("p", { class: "table-tools" });
   if (table.status === "started") {
