@@ -6,6 +6,7 @@ are skipped, unless ``KARNAK_REQUIRE_BROWSER=1`` (set by ``.ci/run``) makes that
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -38,10 +39,11 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture
-def server_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    app = create_app(f"sqlite:///{tmp_path / 'browser.sqlite3'}", bot_workers=0)
+@contextlib.contextmanager
+def running(app: Any, port: int | None = None) -> Iterator[str]:
+    """``app`` served by uvicorn on a loopback port (a free one unless given: an app that
+    must know its own address first, for links in e-mails) in a thread: its address."""
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -50,9 +52,17 @@ def server_url(tmp_path: Path) -> Iterator[str]:
         if time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=20)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+@pytest.fixture
+def server_url(tmp_path: Path) -> Iterator[str]:
+    with running(create_app(f"sqlite:///{tmp_path / 'browser.sqlite3'}", bot_workers=0)) as url:
+        yield url
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ invitation, the new game starts with the seats rotated, and the leaderboard list
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,14 +20,13 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-import uvicorn
 
 from karnak.core import Rng
 from karnak.server.app import create_app
 from karnak.server.mail.routes import configure_mail
 from support.smtp import SmtpServer
 
-from .conftest import free_port
+from .conftest import free_port, running
 from .test_leaderboard import api, shots_dir, signed_up
 
 GAME_URL = re.compile(r".*/games/[A-Za-z0-9_-]+$")
@@ -43,21 +41,10 @@ def site(tmp_path: Path) -> Iterator[tuple[str, Any, SmtpServer]]:
     """A real server that mails to the test's SMTP server: its address, its app, the SMTP."""
     with SmtpServer() as smtp:
         port = free_port()
-        url = f"http://127.0.0.1:{port}"
         app = create_app(f"sqlite:///{tmp_path / 'journey.sqlite3'}", bot_workers=0)
-        configure_mail(app, smtp.settings(public_url=url, tick=3600))
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-        )
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert time.monotonic() < deadline, "the test server did not start"
-            time.sleep(0.05)
-        yield url, app, smtp
-        server.should_exit = True
-        thread.join(timeout=20)
+        configure_mail(app, smtp.settings(public_url=f"http://127.0.0.1:{port}", tick=3600))
+        with running(app, port) as url:
+            yield url, app, smtp
 
 
 def confirm_address(page: Any, url: str, smtp: SmtpServer, address: str) -> None:

@@ -12,6 +12,7 @@ and the invited account see that).
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -327,6 +328,25 @@ TABLE_WRITE = error_responses(400, 403, 404, 409, 413, 422, 429)
 
 
 # ---------------------------------------------------------------------- routes
+async def changed_table(
+    request: Request,
+    table_id: str,
+    ticket: str | None,
+    change: Callable[[TableService, Actor], Awaitable[Table]],
+) -> TableOut:
+    """The common course of a write to a table: check the id, find who asks (session or
+    ticket; a write), make the change, and answer the table as that person sees it, any
+    refusal as its status."""
+    check_table_id(table_id)
+    tables = tables_of(request)
+    actor = await actor_of(request, ticket, writing=True)
+    try:
+        table = await change(tables, actor)
+    except Exception as exc:
+        raise refused(exc) from exc
+    return table_out(tables, table, actor, ticket)
+
+
 @router.get("/tables", operation_id="list_tables", responses=error_responses(422))
 async def list_tables(request: Request, limit: int = Query(100, ge=1, le=200)) -> list[TableOut]:
     """The open tables, newest first: public facts only."""
@@ -416,15 +436,9 @@ async def leave_table(
     request: Request, table_id: str, ticket: Ticket = None, x_ticket: TicketHeader = None
 ) -> TableOut:
     """Leave your seat before the start (an invited account declines its seat)."""
-    check_table_id(table_id)
-    tables = tables_of(request)
-    ticket = ticket or x_ticket
-    actor = await actor_of(request, ticket, writing=True)
-    try:
-        table = await tables.leave(actor, table_id)
-    except Exception as exc:
-        raise refused(exc) from exc
-    return table_out(tables, table, actor, ticket)
+    return await changed_table(
+        request, table_id, ticket or x_ticket, lambda tables, actor: tables.leave(actor, table_id)
+    )
 
 
 @router.post(
@@ -441,15 +455,12 @@ async def start_table(
     x_ticket: TicketHeader = None,
 ) -> TableOut:
     """The creator fills every open seat with a bot and the game starts."""
-    check_table_id(table_id)
-    tables = tables_of(request)
-    ticket = ticket or x_ticket
-    actor = await actor_of(request, ticket, writing=True)
-    try:
-        table = await tables.fill(actor, table_id, body.bot)
-    except Exception as exc:
-        raise refused(exc) from exc
-    return table_out(tables, table, actor, ticket)
+    return await changed_table(
+        request,
+        table_id,
+        ticket or x_ticket,
+        lambda tables, actor: tables.fill(actor, table_id, body.bot),
+    )
 
 
 @router.post(
@@ -486,15 +497,12 @@ async def invite_to_table(
     x_ticket: TicketHeader = None,
 ) -> TableOut:
     """The creator keeps an open seat for an account (by its name), which is told."""
-    check_table_id(table_id)
-    tables = tables_of(request)
-    ticket = ticket or x_ticket
-    actor = await actor_of(request, ticket, writing=True)
-    try:
-        table = await tables.invite(actor, table_id, body.seat, body.name)
-    except Exception as exc:
-        raise refused(exc) from exc
-    return table_out(tables, table, actor, ticket)
+    return await changed_table(
+        request,
+        table_id,
+        ticket or x_ticket,
+        lambda tables, actor: tables.invite(actor, table_id, body.seat, body.name),
+    )
 
 
 @router.post(
@@ -511,15 +519,12 @@ async def withdraw_invitation(
     x_ticket: TicketHeader = None,
 ) -> TableOut:
     """The creator opens a reserved seat to anyone again."""
-    check_table_id(table_id)
-    tables = tables_of(request)
-    ticket = ticket or x_ticket
-    actor = await actor_of(request, ticket, writing=True)
-    try:
-        table = await tables.withdraw(actor, table_id, body.seat)
-    except Exception as exc:
-        raise refused(exc) from exc
-    return table_out(tables, table, actor, ticket)
+    return await changed_table(
+        request,
+        table_id,
+        ticket or x_ticket,
+        lambda tables, actor: tables.withdraw(actor, table_id, body.seat),
+    )
 
 
 @router.post(
