@@ -17,7 +17,8 @@ MOUNT = """async () => {
   section.className = "panel";
   section.id = "friends-panel";
   document.querySelector("main").append(section);
-  await import("/static/friends.js");
+  const friends = await import("/static/friends.js");  // the lobby may have loaded it already
+  await friends.mountFriends(section);
 }"""
 
 
