@@ -84,8 +84,8 @@ class RaceState(State):
     def observation(self, seat: int | None) -> dict[str, Any]:
         return {"totals": list(self.totals)}
 
-    def resample(self, seat: int, rng: Rng) -> State:
-        return self.clone()
+    def resample(self, seat: int, rng: Rng, *, history: bool = True) -> State:
+        return self.clone(log=history)
 
     def clone(self, *, log: bool = True) -> State:
         other = RaceState(self.game, self.players, self.seed)

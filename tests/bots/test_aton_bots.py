@@ -65,7 +65,7 @@ def test_ismcts_returns_a_legal_action_and_is_deterministic(state: AtonState) ->
         assert searcher().choose(view, Rng(5)) == first
 
 
-def canonical_resample(state: AtonState, seat: int, rng: Rng) -> AtonState:
+def canonical_resample(state: AtonState, seat: int, rng: Rng, *, history: bool = True) -> AtonState:
     """``AtonState.resample`` on a copy whose hidden cards are first put in one canonical
     arrangement (sorted) and whose history is dropped, so that the world drawn depends only
     on what ``seat`` knows and on ``rng``: an oracle written apart from the engine, whose own
@@ -89,7 +89,7 @@ def canonical_resample(state: AtonState, seat: int, rng: Rng) -> AtonState:
         copy.face_down[other], pool = pool[:count], pool[count:]
         copy.discards[other] = shown + copy.face_down[other]
     copy.piles[other] = pool
-    return ENGINE_RESAMPLE(copy, seat, rng)
+    return ENGINE_RESAMPLE(copy, seat, rng, history=False)  # the copy has no log to keep
 
 
 ENGINE_RESAMPLE = AtonState.resample

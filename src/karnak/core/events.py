@@ -69,6 +69,13 @@ class EventLog:
     def __len__(self) -> int:
         return len(self.events)
 
+    def seen_by(self, seat: int) -> EventLog:
+        """A log of only the events ``seat`` may read, logging on: the history a world
+        re-dealt for ``seat`` carries, so that it holds nothing the seat did not witness."""
+        log = EventLog(True)
+        log.events = [e for e in self.events if e.visible_to(seat)]
+        return log
+
     def copy(self, enabled: bool | None = None) -> EventLog:
         log = EventLog(self.enabled if enabled is None else enabled)
         if log.enabled:

@@ -50,8 +50,10 @@ class InfoSet:
         return self._state.observation(self.seat)
 
     def sample(self, rng: Rng) -> State:
-        """A full world consistent with the seat's information (a fresh copy each time)."""
-        return self._state.resample(self.seat, rng)
+        """A full world consistent with the seat's information (a fresh copy each time),
+        without the history: a search reads positions, not logs, and copying the log into
+        every world would cost each iteration."""
+        return self._state.resample(self.seat, rng, history=False)
 
 
 class State(ABC):
@@ -181,13 +183,22 @@ class State(ABC):
         return {"observation": self.observation(seat), "history": self.log_lines(seat)}
 
     @abstractmethod
-    def resample(self, seat: int, rng: Rng) -> State:
+    def resample(self, seat: int, rng: Rng, *, history: bool = True) -> State:
         """A copy in which everything hidden from ``seat`` is re-dealt consistently.
 
         Search bots use it to sample worlds they cannot tell apart from the true one. The
         result must depend only on what ``seat`` knows and on ``rng``, never on the true
         hidden arrangement (tested by the games' property suites).
+
+        With ``history`` (the default) the world keeps the seat's own view of the log, so
+        its ``information_state(seat)`` equals this state's: OpenSpiel's
+        ``resample_from_infostate`` contract. Without it the world has no log (faster; what
+        search uses through :meth:`InfoSet.sample`).
         """
+
+    def _keep_history(self, world: State, seat: int) -> None:
+        """Give a re-dealt ``world`` this state's log as ``seat`` saw it (and nothing else)."""
+        world.log = self.log.seen_by(seat)
 
     def infoset(self, seat: int) -> InfoSet:
         """A handle on what ``seat`` knows, for search: it yields worlds, not this state."""

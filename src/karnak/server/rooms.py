@@ -391,7 +391,7 @@ class Room:
         for viewer in self._undo_viewers(seat, before, after):
             seen = after.observation(viewer)
             for k in range(UNDO_WORLDS):
-                world = before.resample(viewer, Rng(k))
+                world = before.resample(viewer, Rng(k), history=False)
                 if action not in world.legal_actions(seat):
                     return "the move depended on cards another player cannot see"
                 world.apply_unchecked(seat, action)

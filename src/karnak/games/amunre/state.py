@@ -1349,7 +1349,7 @@ class AmunReState(State):
         other.scorings = list(self.scorings)
         return other
 
-    def resample(self, seat: int, rng: Rng) -> AmunReState:
+    def resample(self, seat: int, rng: Rng, *, history: bool = True) -> AmunReState:
         """Re-deal everything hidden from ``seat``: other hands, the deck order, face-down
         cards, other seats' sealed offers and picks, other province hands, future shuffles.
 
@@ -1405,6 +1405,8 @@ class AmunReState(State):
                     choices = [a for a in world._legal_offers(s) if isinstance(a, A.Offer)]
                     world.offers[s] = rng.choice(choices)
         world.rng = Rng(rng.next_u64())
+        if history:
+            self._keep_history(world, seat)
         return world
 
     # ------------------------------------------------------------------ serialisation

@@ -573,7 +573,7 @@ class AtonState(State):
 
         return observe(self, seat)
 
-    def resample(self, seat: int, rng: Rng) -> AtonState:
+    def resample(self, seat: int, rng: Rng, *, history: bool = True) -> AtonState:
         """Re-deal what ``seat`` cannot see: the order of its own pile, the opponent's hand,
         pile, exchanged cards and (before the reveal) sealed cartouches, and every future
         shuffle."""
@@ -602,6 +602,8 @@ class AtonState(State):
             world.discards[other] = sorted(shown) + world.face_down[other]
         hand = len(world.hands[other])
         world.hands[other], world.piles[other] = unknown[:hand], unknown[hand:]
+        if history:
+            self._keep_history(world, seat)
         return world
 
     # ------------------------------------------------------------------ copies

@@ -726,7 +726,7 @@ class EgyptiaState(State):
 
         return observe(self, seat)
 
-    def resample(self, seat: int, rng: Rng) -> EgyptiaState:
+    def resample(self, seat: int, rng: Rng, *, history: bool = True) -> EgyptiaState:
         """Re-deal what ``seat`` cannot see: the others' sealed columns and their steps since
         the last public moment (drawn anew from what they were known to have done), and
         every future roll."""
@@ -743,6 +743,8 @@ class EgyptiaState(State):
             target = self.public_stage(other)
             if target in ("chosen", "done"):
                 world._play_randomly(other, target, rng)
+        if history:
+            self._keep_history(world, seat)
         return world
 
     def _restore_public(self, seat: int) -> None:
