@@ -183,3 +183,41 @@ def test_a_full_panel_has_no_serious_accessibility_violation(browser: Any, serve
             found[where] = items
     assert not found, "\n" + report(found)
     assert not errors, errors
+
+
+def test_a_profile_asks_its_player_to_be_friends(browser: Any, server_url: str) -> None:
+    """Someone found on a leaderboard can be asked from their profile; they accept from
+    yours; afterwards each profile says so. Your own profile and a stranger get no button."""
+    errors: list[str] = []
+    ana, bes = (
+        person(browser, server_url, "Ana", errors),
+        person(browser, server_url, "Bes", errors),
+    )
+    ana.goto(f"{server_url}/players/Bes")
+    ana.wait_for_selector("#friend-button")
+    assert ana.inner_text("#friend-button") == "Ask Bes to be friends"
+    ana.click("#friend-button")
+    ana.wait_for_function(
+        "() => document.querySelector('#friend-action').textContent.includes('Bes is told')"
+    )
+    bes.goto(f"{server_url}/players/Ana")
+    bes.wait_for_selector("#friend-button")
+    assert bes.inner_text("#friend-button") == "Accept Ana's request"
+    bes.click("#friend-button")
+    bes.wait_for_function(
+        "() => document.querySelector('#friend-action').textContent.includes('are friends')"
+    )
+    ana.goto(f"{server_url}/players/Bes")
+    ana.wait_for_function(
+        "() => document.querySelector('#friend-action').textContent === 'Bes is your friend.'"
+    )
+    ana.goto(f"{server_url}/players/Ana")  # your own profile
+    ana.wait_for_selector("#title:has-text('Ana')")
+    ana.wait_for_timeout(300)
+    assert ana.locator("#friend-action").is_hidden()
+    stranger = browser.new_page()
+    stranger.goto(f"{server_url}/players/Bes")
+    stranger.wait_for_selector("#title:has-text('Bes')")
+    stranger.wait_for_timeout(300)
+    assert stranger.locator("#friend-action").is_hidden()
+    assert not errors, errors

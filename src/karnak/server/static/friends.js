@@ -27,6 +27,36 @@ function list(id, heading, entries, empty, buttons) {
     items.length ? el("ul", { class: "friends-list" }, ...items) : el("p", { class: "empty", text: empty }));
 }
 
+// On another player's profile: where you stand with them, and the one thing to do about it
+// (ask them, or accept their request). Nothing for a stranger or on your own profile.
+export async function mountFriendButton(box, name) {
+  const me = await whoAmI();
+  if (!box || !me.account || me.account.name.toLowerCase() === name.toLowerCase()) return;
+  const response = await fetch("/api/friends");
+  if (!response.ok) return;
+  const found = await response.json();
+  const same = (entry) => entry.name.toLowerCase() === name.toLowerCase();
+  const say = (text) => box.replaceChildren(el("span", { role: "status", text }));
+  const ask = async (path, body, done) => {
+    const answer = await postJson(path, body);
+    if (answer.ok) say(done);
+    else box.append(" ", el("span", { class: "error", role: "alert", text: (answer.data && answer.data.error) || `Refused (${answer.status}).` }));
+  };
+  box.hidden = false;
+  const incoming = found.incoming.find(same);
+  if (found.friends.some(same)) say(`${name} is your friend.`);
+  else if (found.outgoing.some(same)) say(`Your request waits for ${name}'s answer.`);
+  else if (incoming) {
+    const accept = el("button", { type: "button", id: "friend-button", text: `Accept ${name}'s request` });
+    accept.addEventListener("click", () => ask(`/api/friends/${incoming.id}/accept`, {}, `You and ${name} are friends.`));
+    box.replaceChildren(accept);
+  } else {
+    const request = el("button", { type: "button", id: "friend-button", text: `Ask ${name} to be friends` });
+    request.addEventListener("click", () => ask("/api/friends/requests", { name }, `Asked: ${name} is told.`));
+    box.replaceChildren(request);
+  }
+}
+
 export async function mountFriends(section = document.getElementById("friends-panel")) {
   if (!section || section.dataset.mounted) return;
   section.dataset.mounted = "yes";

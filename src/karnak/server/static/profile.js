@@ -7,6 +7,7 @@
 // it is served: this page works without it. It is shown on your own profile once friends.js
 // has filled it; the panel's data-player names the profile's player for friends.js.
 import { $, el, installTooltips } from "./dom.js";
+import { mountFriendButton } from "./friends.js";
 import { mountAccountBar, whoAmI } from "./session.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -135,6 +136,7 @@ async function load() {
   renderGames(body);
   renderRecent(body);
   offerFriendsPanel(body, await whoAmI());
+  mountFriendButton($("friend-action"), body.name);
   document.dispatchEvent(new CustomEvent("karnak:profile", { detail: { name: body.name } }));
 }
 
