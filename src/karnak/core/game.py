@@ -16,6 +16,7 @@ from karnak.core.errors import InvalidOptionError, RulesVersionError
 if TYPE_CHECKING:
     from karnak.core.actions import Action
     from karnak.core.state import State
+    from karnak.core.tensors import TensorLayout
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,20 @@ class Game(ABC):
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Restore a state written by ``State.to_json``."""
+
+    # --- tensors (karnak.core.tensors) ---------------------------------------------
+    def observation_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        """The named slices of :meth:`State.observation_tensor` at a table of ``players``
+        with ``options`` (every seat's tensor has this layout)."""
+        raise NotImplementedError(f"{self.title} has no observation tensor yet")
+
+    def information_state_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        """The named slices of :meth:`State.information_state_tensor`."""
+        raise NotImplementedError(f"{self.title} has no information state tensor yet")
 
     def __repr__(self) -> str:
         return f"<Game {self.name} v{self.version}>"

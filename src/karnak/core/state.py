@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from karnak.core.actions import Action
     from karnak.core.game import Game
     from karnak.core.record import GameRecord
+    from karnak.core.tensors import FloatVector
 
 LEGAL_SHOWN = 12
 
@@ -199,6 +200,27 @@ class State(ABC):
     def _keep_history(self, world: State, seat: int) -> None:
         """Give a re-dealt ``world`` this state's log as ``seat`` saw it (and nothing else)."""
         world.log = self.log.seen_by(seat)
+
+    # --- the same as fixed-size tensors (karnak.core.tensors) ---------------------
+    def observation_tensor(self, seat: int) -> FloatVector:
+        """What ``seat`` sees now as a float32 vector laid out by
+        ``game.observation_layout`` (built from the state, never from anything hidden
+        from the seat; tested like :meth:`observation`)."""
+        raise NotImplementedError(f"{self.game.title} has no observation tensor yet")
+
+    def information_state_tensor(self, seat: int) -> FloatVector:
+        """What ``seat`` knows (its observation and a fixed-size summary of what it
+        witnessed) as a float32 vector laid out by ``game.information_state_layout``."""
+        raise NotImplementedError(f"{self.game.title} has no information state tensor yet")
+
+    def observation_string(self, seat: int) -> str:
+        """The observation tensor's string form: what ``seat`` sees, in a few lines."""
+        raise NotImplementedError(f"{self.game.title} has no observation string yet")
+
+    def information_state_string(self, seat: int) -> str:
+        """The information state's string form: the observation string and the seat's
+        history (its view of the log)."""
+        return self.observation_string(seat) + "\n" + "\n".join(self.log_lines(seat))
 
     def infoset(self, seat: int) -> InfoSet:
         """A handle on what ``seat`` knows, for search: it yields worlds, not this state."""
