@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Self
 from karnak.core.errors import InvalidOptionError, RulesVersionError
 
 if TYPE_CHECKING:
+    from karnak.core.action_ids import ActionSpace
     from karnak.core.actions import Action
     from karnak.core.state import State
     from karnak.core.tensors import TensorLayout
@@ -219,6 +220,13 @@ class Game(ABC):
     @abstractmethod
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Restore a state written by ``State.to_json``."""
+
+    # --- integer actions (karnak.core.action_ids) ----------------------------------
+    def action_space(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> ActionSpace:
+        """The fixed integer ids of this game's moves at a table of ``players``."""
+        raise NotImplementedError(f"{self.title} has no integer action space yet")
 
     # --- tensors (karnak.core.tensors) ---------------------------------------------
     def observation_layout(

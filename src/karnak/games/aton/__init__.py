@@ -13,6 +13,7 @@ from typing import Any
 
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game
+from karnak.games.aton.action_ids import AtonActionSpace
 from karnak.games.aton.actions import AtonAction, action_from_json, parse_action
 from karnak.games.aton.board import Board, default_board, load_board, parse_board
 from karnak.games.aton.state import AtonState
@@ -69,6 +70,13 @@ class Aton(Game):
     def state_from_json(self, data: Mapping[str, Any]) -> AtonState:
         game = self.at_version(str(data.get("version", self.version)))
         return AtonState.from_json(game, game.board, data)
+
+    def action_space(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> AtonActionSpace:
+        """One id a move: see :mod:`karnak.games.aton.action_ids`."""
+        self.check_player_count(players)
+        return AtonActionSpace(self.board)
 
 
 GAME = Aton()
