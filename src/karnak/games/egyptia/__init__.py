@@ -13,6 +13,8 @@ from typing import Any
 
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game, OptionSpec, RulesChange
+from karnak.core.tensors import TensorLayout
+from karnak.games.egyptia import tensors
 from karnak.games.egyptia.actions import EgyptiaAction, action_from_json, parse_action
 from karnak.games.egyptia.sheet import Sheet, default_sheet, load_sheet, parse_sheet
 from karnak.games.egyptia.state import EgyptiaState
@@ -107,6 +109,16 @@ class Egyptia(Game):
     ) -> EgyptiaState:
         names = self.checked_seats(players, seed)
         return EgyptiaState(self, self.sheet, names, seed, self.resolve_options(options))
+
+    def observation_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        return tensors.observation_layout(players, options, self.sheet)
+
+    def information_state_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        return tensors.information_state_layout(players, options, self.sheet)
 
     def parse_action(self, text: str) -> EgyptiaAction:
         return parse_action(text)

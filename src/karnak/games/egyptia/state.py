@@ -30,6 +30,7 @@ from karnak.core.actions import Action
 from karnak.core.events import EventLog
 from karnak.core.rng import Rng
 from karnak.core.state import State
+from karnak.core.tensors import FloatVector
 from karnak.games.egyptia.actions import (
     PLAGUE_TITLES,
     PLAGUES,
@@ -725,6 +726,21 @@ class EgyptiaState(State):
         from karnak.games.egyptia.view import observe
 
         return observe(self, seat)
+
+    def observation_tensor(self, seat: int) -> FloatVector:
+        from karnak.games.egyptia.tensors import observation_tensor
+
+        return observation_tensor(self, seat)
+
+    def information_state_tensor(self, seat: int) -> FloatVector:
+        from karnak.games.egyptia.tensors import information_state_tensor
+
+        return information_state_tensor(self, seat)
+
+    def observation_string(self, seat: int) -> str:
+        from karnak.games.egyptia.tensors import observation_string
+
+        return observation_string(self, seat)
 
     def resample(self, seat: int, rng: Rng, *, history: bool = True) -> EgyptiaState:
         """Re-deal what ``seat`` cannot see: the others' sealed columns and their steps since
