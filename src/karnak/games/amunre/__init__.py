@@ -13,6 +13,7 @@ from typing import Any
 
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game, OptionSpec, RulesChange
+from karnak.core.tensors import TensorLayout
 from karnak.games.amunre.actions import AmunReAction, action_from_json, parse_action
 from karnak.games.amunre.board import Board, default_board, load_board, parse_board
 from karnak.games.amunre.state import AmunReState, Catalogue
@@ -96,6 +97,20 @@ class AmunRe(Game):
     def state_from_json(self, data: Mapping[str, Any]) -> AmunReState:
         game = self.at_version(str(data.get("version", self.version)))
         return AmunReState.from_json(game, game.board, data)
+
+    def observation_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        from karnak.games.amunre.tensors import observation_layout
+
+        return observation_layout(players, options, self.board)
+
+    def information_state_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        from karnak.games.amunre.tensors import information_state_layout
+
+        return information_state_layout(players, options, self.board)
 
 
 GAME = AmunRe()

@@ -22,7 +22,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
@@ -37,6 +37,9 @@ from karnak.games.amunre.scoring import (
     farmers_in,
     score_kingdom,
 )
+
+if TYPE_CHECKING:
+    from karnak.core.tensors import FloatVector
 
 PICK, AUCTION, MARKET, OFFERING, ADJUST, REWARDS, HARVEST, SCORING, OVER = (
     "pick",
@@ -1271,6 +1274,21 @@ class AmunReState(State):
         from karnak.games.amunre.view import decision_text
 
         return decision_text(self)
+
+    def observation_tensor(self, seat: int) -> FloatVector:
+        from karnak.games.amunre.tensors import observation_tensor
+
+        return observation_tensor(self, seat)
+
+    def information_state_tensor(self, seat: int) -> FloatVector:
+        from karnak.games.amunre.tensors import information_state_tensor
+
+        return information_state_tensor(self, seat)
+
+    def observation_string(self, seat: int) -> str:
+        from karnak.games.amunre.tensors import observation_string
+
+        return observation_string(self, seat)
 
     # ------------------------------------------------------------------ copies
     _LIST_FIELDS = (
