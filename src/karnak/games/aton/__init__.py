@@ -13,6 +13,8 @@ from typing import Any
 
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game
+from karnak.core.tensors import TensorLayout
+from karnak.games.aton import tensors
 from karnak.games.aton.action_ids import AtonActionSpace
 from karnak.games.aton.actions import AtonAction, action_from_json, parse_action
 from karnak.games.aton.board import Board, default_board, load_board, parse_board
@@ -77,6 +79,20 @@ class Aton(Game):
         """One id a move: see :mod:`karnak.games.aton.action_ids`."""
         self.check_player_count(players)
         return AtonActionSpace(self.board)
+
+    def observation_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        """Named slices of the observation tensor: see :mod:`karnak.games.aton.tensors`."""
+        self.check_player_count(players)
+        return tensors.observation_layout(players, self.resolve_options(options), self.board)
+
+    def information_state_layout(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> TensorLayout:
+        """The observation's slices and a summary of what the seat witnessed."""
+        self.check_player_count(players)
+        return tensors.information_state_layout(players, self.resolve_options(options), self.board)
 
 
 GAME = Aton()

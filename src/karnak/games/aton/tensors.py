@@ -1,0 +1,386 @@
+"""Aton's fixed-size tensors: what one priest sees, as float32 numbers in named slices.
+
+Seats are relative to the viewer: in every part with a seat axis, index 0 is the viewer and
+index 1 the opponent, so a policy learned as Red plays as Blue too (``seat`` says which
+colour the viewer is: Red wins the ties the rules break by colour). ``S`` is the number of
+squares a temple (12 on the printed board); the layout depends on it only. Scales are the
+board's figures (printed board: 29 counters, 9 cards of each value, a hand of 4, 8 squares in
+the Kingdom of the Dead, 40 points to win), so every number lies in [0, 1] except
+``score`` (in [0, 3]).
+
+The observation (``observation_layout``), in order:
+
+| part | shape | meaning |
+|---|---|---|
+| `seat` | 2 | the viewer's colour, one-hot: Red, Blue |
+| `phase` | 5 | one-hot: allocate, remove, place, cleanup, over |
+| `to_move` | 2 | 1 where that seat is to move (both at the sealed lay-out) |
+| `round` | 1 | min(round, 32) / 32 |
+| `score` | 2 | points / win_points (40), at most 3 |
+| `stock` | 2 | counters in stock / counters (29) |
+| `pile` | 2 | cards in the draw pile / (4 x cards_per_value) (36) |
+| `hand` | 2 | cards in hand / hand_size (4) |
+| `exchange_used` | 2 | 1 once the seat has used its exchange counter |
+| `committed` | 2 | 1 once the seat has laid out its cards this round |
+| `discards_shown` | 2 x 4 | the seat's discards that were shown, by value 1-4 / cards_per_value |
+| `discards_face_down` | 2 | the seat's exchanged cards (face down) in its discards / hand_size |
+| `cartouches` | 2 x 4 x 4 | each cartouche's card, one-hot by value: own once laid out, |
+|  |  | the opponent's once revealed |
+| `own_hand` | 4 | the viewer's hand by value 1-4 / hand_size |
+| `revealed` | 1 | 1 after both lay-outs are revealed |
+| `first` | 2 | one-hot: the seat that goes first this round (after the reveal) |
+| `reach` | 4 | 1 for each temple in reach (removing or placing) |
+| `pending` | 1 | counters still to remove or place / 4 |
+| `cleanup_temple` | 4 | one-hot: the temple the counter to take back comes from (cleanup) |
+| `kingdom` | 2 | the seat's counters in the Kingdom of the Dead / kingdom_squares (8) |
+| `last_scoring` | 6 x 2 | the last scoring's points / win_points (at most 1) by rule |
+|  |  | (temples 1-4, black squares, bonus squares) and seat |
+| `winner` | 2 | one-hot: the seat that won at once (an instant win) |
+| `temples` | 2 x 4 x S | 1 where the seat has a counter: [seat, temple, square] |
+| `board` | 5 x 4 x S | each square's colour, one-hot yellow, green, black, blue; the |
+|  |  | fifth: bonus points / the board's highest bonus (constant) |
+
+The information state (``information_state_layout``) is the observation followed by what the
+viewer witnessed and no longer sees, or knows only by adding up what it saw:
+
+| part | shape | meaning |
+|---|---|---|
+| `own_face_down` | 4 | own exchanged cards still in the discards, by value / hand_size |
+| `own_pile` | 4 | own draw pile by value / cards_per_value (make-up, not order) |
+| `opponent_unseen` | 4 | the opponent's cards not seen (pile, hand, exchanged, sealed |
+|  |  | cartouches) by value / cards_per_value |
+
+Everything is read from the state's fields that :func:`karnak.games.aton.view.observe`
+shows the viewer (the own face-down cards and pile make-up come from the viewer's own cards),
+never from the opponent's hand, pile order, exchanged cards or sealed cartouches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from karnak.core.tensors import FloatVector, Part, TensorLayout
+from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board, default_board
+
+if TYPE_CHECKING:
+    from karnak.games.aton.state import AtonState
+
+PHASES = ("allocate", "remove", "place", "cleanup", "over")
+COLOURS = ("yellow", "green", "black", "blue", "bonus")
+SCORING_RULES = 6  # temples 1-4, black squares, bonus squares (AtonState.scoring_lines)
+ROUND_SCALE = 32
+SCORE_CAP = 3.0
+VALUES = len(CARD_VALUES)
+
+
+def _check(players: int, options: Mapping[str, Any] | None) -> None:
+    if players != 2:
+        raise ValueError(f"Aton is played by 2 priests, not {players}")
+    if options:
+        raise ValueError(f"Aton has no options: {sorted(options)}")
+
+
+@lru_cache(maxsize=16)
+def _observation_parts(squares: int) -> tuple[Part, ...]:
+    return (
+        Part("seat", (2,), "the viewer's colour, one-hot: Red, Blue"),
+        Part("phase", (len(PHASES),), "one-hot: allocate, remove, place, cleanup, over"),
+        Part("to_move", (2,), "1 where that seat (viewer first) is to move"),
+        Part("round", (1,), f"min(round, {ROUND_SCALE}) / {ROUND_SCALE}"),
+        Part("score", (2,), f"points / win_points, at most {SCORE_CAP:g}"),
+        Part("stock", (2,), "counters in stock / counters"),
+        Part("pile", (2,), "cards in the draw pile / (4 x cards_per_value)"),
+        Part("hand", (2,), "cards in hand / hand_size"),
+        Part("exchange_used", (2,), "1 once the seat has used its exchange counter"),
+        Part("committed", (2,), "1 once the seat has laid out its cards this round"),
+        Part("discards_shown", (2, VALUES), "shown discards by value 1-4 / cards_per_value"),
+        Part("discards_face_down", (2,), "exchanged (face-down) discards / hand_size"),
+        Part(
+            "cartouches",
+            (2, 4, VALUES),
+            "card on each cartouche, one-hot by value: own once laid out, "
+            "the opponent's once revealed",
+        ),
+        Part("own_hand", (VALUES,), "the viewer's hand by value 1-4 / hand_size"),
+        Part("revealed", (1,), "1 after both lay-outs are revealed"),
+        Part("first", (2,), "one-hot: the seat that goes first this round (after the reveal)"),
+        Part("reach", (TEMPLES,), "1 for each temple in reach (removing or placing)"),
+        Part("pending", (1,), "counters still to remove or place / 4"),
+        Part("cleanup_temple", (TEMPLES,), "one-hot: the temple a counter is taken back from"),
+        Part("kingdom", (2,), "the seat's counters in the Kingdom of the Dead / kingdom_squares"),
+        Part(
+            "last_scoring",
+            (SCORING_RULES, 2),
+            "points of the last scoring by rule and seat / win_points, at most 1",
+        ),
+        Part("winner", (2,), "one-hot: the seat that won at once"),
+        Part("temples", (2, TEMPLES, squares), "1 where the seat has a counter"),
+        Part(
+            "board",
+            (len(COLOURS), TEMPLES, squares),
+            "square colours one-hot (yellow, green, black, blue); bonus points / highest bonus",
+        ),
+    )
+
+
+INFORMATION_PARTS = (
+    Part("own_face_down", (VALUES,), "own exchanged cards in the discards by value / hand_size"),
+    Part("own_pile", (VALUES,), "own draw pile by value / cards_per_value"),
+    Part(
+        "opponent_unseen",
+        (VALUES,),
+        "the opponent's cards not seen (pile, hand, exchanged, sealed) by value / cards_per_value",
+    ),
+)
+
+
+@lru_cache(maxsize=16)
+def _layouts(squares: int) -> tuple[TensorLayout, TensorLayout]:
+    parts = _observation_parts(squares)
+    return TensorLayout(parts), TensorLayout(parts + INFORMATION_PARTS)
+
+
+def observation_layout(
+    players: int = 2, options: Mapping[str, Any] | None = None, board: Board | None = None
+) -> TensorLayout:
+    """The observation's named slices on ``board`` (default: the printed board)."""
+    _check(players, options)
+    return _layouts(len((board or default_board()).temples[0]))[0]
+
+
+def information_state_layout(
+    players: int = 2, options: Mapping[str, Any] | None = None, board: Board | None = None
+) -> TensorLayout:
+    """The observation's slices followed by the witnessed summary."""
+    _check(players, options)
+    return _layouts(len((board or default_board()).temples[0]))[1]
+
+
+#: Where each part before ``temples`` starts: the same for every board (no part there has a
+#: temple's length in its shape), so the filling code uses these numbers directly.
+_AT = {
+    p.part.name: p.start for p in _layouts(1)[0] if p.start < _layouts(1)[0].place("temples").start
+}
+HEAD = _layouts(1)[0].place("temples").start
+SEAT, PHASE, TO_MOVE, ROUND = _AT["seat"], _AT["phase"], _AT["to_move"], _AT["round"]
+SCORE, STOCK, PILE, HAND = _AT["score"], _AT["stock"], _AT["pile"], _AT["hand"]
+EXCHANGE_USED, COMMITTED = _AT["exchange_used"], _AT["committed"]
+DISCARDS_SHOWN, DISCARDS_FACE_DOWN = _AT["discards_shown"], _AT["discards_face_down"]
+CARTOUCHES, OWN_HAND, REVEALED, FIRST = (
+    _AT["cartouches"],
+    _AT["own_hand"],
+    _AT["revealed"],
+    _AT["first"],
+)
+REACH, PENDING, CLEANUP_TEMPLE = _AT["reach"], _AT["pending"], _AT["cleanup_temple"]
+KINGDOM, LAST_SCORING, WINNER = _AT["kingdom"], _AT["last_scoring"], _AT["winner"]
+PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a board fixes: its scales, where the grids start, and a template vector holding
+    the constant board colours."""
+
+    board: Board
+    observation: TensorLayout
+    information: TensorLayout
+    template: FloatVector
+    squares: int
+    temples: int  # where the part ``temples`` starts
+    summary: int  # where the information state's own parts start
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan(board: Board) -> _Plan:
+    plan = _PLANS.get(id(board))
+    if plan is not None and plan.board is board:
+        return plan
+    squares = len(board.temples[0])
+    observation, information = _layouts(squares)
+    template = information.zeros()
+    colours = information.view(template, "board")
+    top = max((sq.bonus for temple in board.temples for sq in temple), default=0) or 1
+    for t, temple in enumerate(board.temples):
+        for s, square in enumerate(temple):
+            channel = COLOURS.index(square.colour)
+            colours[channel, t, s] = square.bonus / top if square.colour == "bonus" else 1.0
+    plan = _Plan(
+        board,
+        observation,
+        information,
+        template,
+        squares,
+        observation.place("temples").start,
+        observation.size,
+    )
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[id(board)] = plan
+    return plan
+
+
+def _fill(state: AtonState, seat: int, plan: _Plan, vector: FloatVector) -> None:
+    """Write the observation part of ``vector`` (the template's board is already there):
+    the small parts into a list first (cheaper than numpy's item by item), then the grid."""
+    board, phase = plan.board, state.phase
+    other = 1 - seat
+    cards = float(board.cards_per_value)
+    hand_size = float(board.hand_size)
+    win = float(board.win_points)
+    head = [0.0] * HEAD
+    head[SEAT + seat] = 1.0
+    head[PHASE + PHASE_INDEX[phase]] = 1.0
+    for mover in state.to_move():
+        head[TO_MOVE + (mover != seat)] = 1.0
+    head[ROUND] = min(state.round, ROUND_SCALE) / ROUND_SCALE
+    revealed = state.revealed
+    kingdom = state.kingdom
+    for rel, s in ((0, seat), (1, other)):
+        head[SCORE + rel] = min(state.score[s] / win, SCORE_CAP)
+        head[STOCK + rel] = state.stock[s] / board.counters
+        head[PILE + rel] = len(state.piles[s]) / (VALUES * cards)
+        head[HAND + rel] = len(state.hands[s]) / hand_size
+        if state.exchanged[s]:
+            head[EXCHANGE_USED + rel] = 1.0
+        laid = state.alloc[s]
+        if laid is not None:
+            head[COMMITTED + rel] = 1.0
+            if revealed or s == seat:
+                base = CARTOUCHES + rel * 4 * VALUES - 1
+                head[base + laid[0]] = 1.0
+                head[base + VALUES + laid[1]] = 1.0
+                head[base + 2 * VALUES + laid[2]] = 1.0
+                head[base + 3 * VALUES + laid[3]] = 1.0
+        discards, face_down = state.discards[s], state.face_down[s]
+        base = DISCARDS_SHOWN + rel * VALUES - 1
+        if face_down:
+            for value in CARD_VALUES:
+                head[base + value] = (discards.count(value) - face_down.count(value)) / cards
+            head[DISCARDS_FACE_DOWN + rel] = len(face_down) / hand_size
+        elif discards:
+            for value in CARD_VALUES:
+                head[base + value] = discards.count(value) / cards
+        if kingdom:
+            head[KINGDOM + rel] = kingdom.count(s) / board.kingdom_squares
+    for card in state.hands[seat]:
+        head[OWN_HAND - 1 + card] += 1.0 / hand_size
+    if revealed:
+        head[REVEALED] = 1.0
+        head[FIRST + (state.order[0] != seat)] = 1.0
+    if phase == "remove" or phase == "place":
+        for temple in range(state.reach):
+            head[REACH + temple] = 1.0
+        head[PENDING] = state.pending / 4
+    elif phase == "cleanup":
+        mover, temple = state.cleanup[0]
+        source = state.cleanup_temple(mover, temple)
+        if source >= 0:
+            head[CLEANUP_TEMPLE + source] = 1.0
+    for index, line in enumerate(state.last_scoring):
+        points = line["points"]
+        head[LAST_SCORING + 2 * index] = min(points[seat] / win, 1.0)
+        head[LAST_SCORING + 2 * index + 1] = min(points[other] / win, 1.0)
+    if state.winner is not None:
+        head[WINNER + (state.winner != seat)] = 1.0
+    vector[:HEAD] = head
+    squares = TEMPLES * plan.squares
+    grid = np.array(state.temples, dtype=np.int8).reshape(1, squares)
+    start = plan.temples
+    vector[start : start + 2 * squares] = (grid == _PAIRS[seat]).ravel()
+
+
+#: The viewer and its opponent, as a column to compare the grid of owners with.
+_PAIRS = (np.array([[0], [1]], dtype=np.int8), np.array([[1], [0]], dtype=np.int8))
+
+
+def observation_tensor(state: AtonState, seat: int) -> FloatVector:
+    """What ``seat`` sees now, laid out by :func:`observation_layout`."""
+    plan = _plan(state.board)
+    vector = plan.template[: plan.summary].copy()
+    _fill(state, seat, plan, vector)
+    return vector
+
+
+def information_state_tensor(state: AtonState, seat: int) -> FloatVector:
+    """The observation followed by the witnessed summary (:func:`information_state_layout`)."""
+    plan = _plan(state.board)
+    vector = plan.template.copy()
+    _fill(state, seat, plan, vector)
+    board = plan.board
+    cards, hand_size = float(board.cards_per_value), float(board.hand_size)
+    other = 1 - seat
+    face_down, pile = state.face_down[seat], state.piles[seat]
+    discards = state.discards[other]
+    opponent_face_down = state.face_down[other]
+    shown_cartouches = state.alloc[other] if state.revealed else None
+    summary = [0.0] * (3 * VALUES)
+    for index, value in enumerate(CARD_VALUES):
+        summary[index] = face_down.count(value) / hand_size
+        summary[VALUES + index] = pile.count(value) / cards
+        seen = discards.count(value) - opponent_face_down.count(value)
+        if shown_cartouches is not None:
+            seen += shown_cartouches.count(value)
+        summary[2 * VALUES + index] = (board.cards_per_value - seen) / cards
+    vector[plan.summary :] = summary
+    return vector
+
+
+def _cards(cards: list[int] | None) -> str:
+    return "-" if not cards else " ".join(map(str, cards))
+
+
+def observation_string(state: AtonState, seat: int) -> str:
+    """What ``seat`` sees, in a few lines (``o`` its counters, ``x`` the opponent's)."""
+    names = state.players
+    other = 1 - seat
+    movers = ", ".join(names[s] for s in state.to_move()) or "nobody"
+    lines = [f"Aton round {state.round}, {state.phase}; you are {names[seat]}; to move: {movers}"]
+    for s, who in ((seat, "you"), (other, "opponent")):
+        shown = list(state.discards[s])
+        for card in state.face_down[s]:
+            shown.remove(card)
+        laid = state.alloc[s]
+        if laid is None:
+            cartouches = "not laid out"
+        elif state.revealed or s == seat:
+            cartouches = _cards(laid)
+        else:
+            cartouches = "laid out, face down"
+        lines.append(
+            f"{names[s]} ({who}): {state.score[s]} points, stock {state.stock[s]}, "
+            f"pile {len(state.piles[s])}, hand {len(state.hands[s])}, "
+            f"exchange {'used' if state.exchanged[s] else 'unused'}, "
+            f"discards {_cards(sorted(shown))} + {len(state.face_down[s])} face down, "
+            f"kingdom {state.kingdom.count(s)}, cartouches {cartouches}"
+        )
+    lines.append(f"your hand: {_cards(sorted(state.hands[seat]))}")
+    marks = {seat: "o", other: "x"}
+    rows = ("".join(marks.get(occupant, ".") for occupant in temple) for temple in state.temples)
+    lines.append("temples: " + " | ".join(rows))
+    extra = []
+    if state.revealed:
+        extra.append(f"first: {names[state.order[0]]}")
+    if state.phase in ("remove", "place"):
+        extra.append(f"reach 1-{state.reach}, {state.pending} to {state.phase}")
+    if state.phase == "cleanup":
+        mover, temple = state.cleanup[0]
+        extra.append(f"take back from temple {state.cleanup_temple(mover, temple) + 1}")
+    if state.last_scoring:
+        points = [
+            f"{line['rule']} {line['points'][seat]}:{line['points'][other]}"
+            for line in state.last_scoring
+        ]
+        extra.append("last scoring (you:opponent) " + ", ".join(points))
+    if state.winner is not None:
+        extra.append(f"winner: {names[state.winner]}")
+    if extra:
+        lines.append("; ".join(extra))
+    return "\n".join(lines)
