@@ -30,6 +30,7 @@ from karnak.core.events import EventLog
 from karnak.core.rng import Rng
 from karnak.core.state import State
 from karnak.games.amunre import actions as A
+from karnak.games.amunre import tensors
 from karnak.games.amunre.board import BONUS_KINDS, CARD_KINDS, Board
 from karnak.games.amunre.scoring import (
     ScoreLines,
@@ -1276,19 +1277,13 @@ class AmunReState(State):
         return decision_text(self)
 
     def observation_tensor(self, seat: int) -> FloatVector:
-        from karnak.games.amunre.tensors import observation_tensor
-
-        return observation_tensor(self, seat)
+        return tensors.observation_tensor(self, seat)
 
     def information_state_tensor(self, seat: int) -> FloatVector:
-        from karnak.games.amunre.tensors import information_state_tensor
-
-        return information_state_tensor(self, seat)
+        return tensors.information_state_tensor(self, seat)
 
     def observation_string(self, seat: int) -> str:
-        from karnak.games.amunre.tensors import observation_string
-
-        return observation_string(self, seat)
+        return tensors.observation_string(self, seat)
 
     # ------------------------------------------------------------------ copies
     _LIST_FIELDS = (

@@ -219,6 +219,12 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
     out[at["temple"] + state.temple] = 1.0
     gold, score, held = at["gold"], at["score"], at["cards_held"]
     golds, scores, hands = state.gold, state.score, state.hand
+    bid_prov, amount, flags = at["bid_province"], at["bid_amount"], at["bid_flags"]
+    spaces, top = o.bid_spaces, o.top_bid
+    bids, overbid, blockade = state.bid_prov, state.overbid, state.blockade
+    eight, increase, bonus = at["eight_gold"], at["harvest_increase"], at["bonus_played"]
+    eights, increases, bonus_kinds = state.eight_gold_prov, state.increase_prov, state.bonus_kinds
+    revealed, shown_offers = at["revealed_offers"], state.revealed
     for s in range(n):
         r = rel[s]
         if golds[s]:
@@ -228,6 +234,30 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
         size = sum(hands[s])
         if size:
             out[held + r] = size
+        p = bids[s]
+        if p >= 0:
+            out[bid_prov + r * (np_ + 1) + p] = 1.0
+            out[amount + r] = spaces[state.bid_space[s]] / top
+        else:
+            out[bid_prov + r * (np_ + 1) + np_] = 1.0
+        if overbid[s]:
+            out[flags + 2 * r] = 1.0
+        if blockade[s]:
+            out[flags + 2 * r + 1] = 1.0
+        if eights[s] >= 0:
+            out[eight + r * np_ + eights[s]] = 1.0
+        if increases[s] >= 0:
+            out[increase + r * np_ + increases[s]] = 1.0
+        for kind in bonus_kinds[s]:
+            out[bonus + r * len(BONUS_KINDS) + BONUS_INDEX[kind]] += 1.0
+        shown = shown_offers[s]
+        if shown is not None:
+            row = revealed + 5 * r
+            out[row] = 1.0
+            out[row + 1] = shown.theft
+            out[row + 2] = shown.correction
+            out[row + 3] = shown.gold / GOLD_SCALE
+            out[row + 4] = len(shown.cards)
     own, discard = at["hand"], at["discard"]
     mine, discards = hands[seat], state.discard
     for k in range(NKINDS):
@@ -270,21 +300,6 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
     auction = at["on_auction"]
     for p in state.on_auction:
         out[auction + p] = 1.0
-    bid_prov, amount, flags = at["bid_province"], at["bid_amount"], at["bid_flags"]
-    spaces, top = o.bid_spaces, o.top_bid
-    bids, overbid, blockade = state.bid_prov, state.overbid, state.blockade
-    for s in range(n):
-        r = rel[s]
-        p = bids[s]
-        if p >= 0:
-            out[bid_prov + r * (np_ + 1) + p] = 1.0
-            out[amount + r] = spaces[state.bid_space[s]] / top
-        else:
-            out[bid_prov + r * (np_ + 1) + np_] = 1.0
-        if overbid[s]:
-            out[flags + 2 * r] = 1.0
-        if blockade[s]:
-            out[flags + 2 * r + 1] = 1.0
     phase = state.phase
     if phase == "offering":
         done = at["sealed_done"]
@@ -306,16 +321,6 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
                 out[done + rel[s]] = 1.0
     elif state.offering_total:
         out[at["offering_total"]] = state.offering_total / TOTAL_SCALE
-    revealed = at["revealed_offers"]
-    for s in range(n):
-        shown = state.revealed[s]
-        if shown is not None:
-            row = revealed + 5 * rel[s]
-            out[row] = 1.0
-            out[row + 1] = shown.theft
-            out[row + 2] = shown.correction
-            out[row + 3] = shown.gold / GOLD_SCALE
-            out[row + 4] = len(shown.cards)
     adjusters = at["adjusters"]
     for s in state.adjusters:
         out[adjusters + rel[s]] = 1.0
@@ -327,15 +332,6 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
         out[at["market_bought"]] = state.bought_farmers
     if state.bought_stones:
         out[at["market_bought"] + 1] = state.bought_stones
-    eight, increase, bonus = at["eight_gold"], at["harvest_increase"], at["bonus_played"]
-    for s in range(n):
-        r = rel[s]
-        if state.eight_gold_prov[s] >= 0:
-            out[eight + r * np_ + state.eight_gold_prov[s]] = 1.0
-        if state.increase_prov[s] >= 0:
-            out[increase + r * np_ + state.increase_prov[s]] = 1.0
-        for kind in state.bonus_kinds[s]:
-            out[bonus + r * len(BONUS_KINDS) + BONUS_INDEX[kind]] += 1.0
     scorings = at["scorings"]
     for kingdom, lines in enumerate(state.scorings):
         for s, line in enumerate(lines):
