@@ -262,3 +262,30 @@ def test_information_state_summarises_the_own_exchange_and_the_unseen_cards() ->
     assert layout.view(red, "own_pile").tolist() == pytest.approx(pile)
     assert layout.view(blue, "opponent_unseen").tolist() == [1, 1, 1, 1]  # nothing shown yet
     assert layout.view(blue, "discards_face_down")[1] == 1.0  # but four face down, counted
+
+
+def test_a_scoring_shows_in_last_scoring_and_the_cleanup_temple() -> None:
+    board = {
+        **{(1, s): RED for s in (1, 2, 3)},
+        (2, 1): RED,
+        **{(4, s): RED for s in (1, 2)},
+        **{(1, s): BLUE for s in (4, 5)},
+        (3, 1): BLUE,
+    }
+    state = position(red=(2, 2, 1, 1), blue=(1, 2, 1, 1), temples=board)
+    state.kingdom = [RED, BLUE] * 4  # full: a scoring after both turns
+    state.stock = [29 - 6 - 4, 29 - 3 - 4]
+    lay(state, (2, 2, 1, 1), (1, 2, 1, 1))
+    state.apply(BLUE, state.legal_actions(BLUE)[0])
+    state.apply(RED, state.legal_actions(RED)[0])
+    assert state.phase == "cleanup" and state.to_move() == (RED,)
+    layout = GAME.observation_layout(2)
+    red, blue = state.observation_tensor(RED), state.observation_tensor(BLUE)
+    lines = [line["points"] for line in state.last_scoring]
+    expected = np.array([[p[RED] / 40, p[BLUE] / 40] for p in lines], dtype=np.float32)
+    assert np.array_equal(layout.view(red, "last_scoring"), expected)
+    assert np.array_equal(layout.view(blue, "last_scoring")[:, ::-1], expected)
+    assert layout.view(red, "phase").tolist() == [0, 0, 0, 1, 0]
+    assert layout.view(red, "cleanup_temple").tolist() == [1, 0, 0, 0]  # Red picks in temple 1
+    assert layout.view(blue, "to_move").tolist() == [0, 1]
+    assert "take back from temple 1" in state.observation_string(BLUE)
