@@ -260,3 +260,29 @@ def test_spot_checks_building_and_history() -> None:
     assert layout.view(v, "stage")[STAGES.index("gain")] == 1
     hex_index = state.sheet.by_label["A2"]
     assert layout.view(v, "seat_city")[0, hex_index].tolist() == [0, 0, 0, 0, 0, 0, 1]
+
+
+def test_the_reveal_tally_follows_the_log_and_a_search_copy_counts_for_itself() -> None:
+    """columns_taken counts the revealed Choose moves; a copy without a log (which shares
+    the published sheets and their caches) has zeros there and leaves the original's alone."""
+    state = GAME.new_state(3, seed=11)
+    rng = Rng(11)
+    while state.round < 4:
+        state.apply(*choose(state, rng))
+    layout = GAME.information_state_layout(3)
+    search = state.clone(log=False)
+    blank = search.information_state_tensor(1)
+    assert not layout.view(blank, "columns_taken").any()
+    v = state.information_state_tensor(1)
+    counts = np.zeros((3, 4))
+    for s, action in state.history:
+        if isinstance(action, Choose):
+            counts[(s - 1) % 3, action.column] += 1
+    taken = layout.view(v, "columns_taken") * 18
+    sealed = np.zeros((3, 4))  # this round's choices, still sealed, are not counted
+    if not state.revealed:
+        for s in range(3):
+            if state.column[s] >= 0:
+                sealed[(s - 1) % 3, state.column[s]] = 1
+    assert np.allclose(taken, counts - sealed)
+    assert not layout.view(search.information_state_tensor(1), "columns_taken").any()

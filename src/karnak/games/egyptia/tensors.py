@@ -29,8 +29,9 @@ import numpy as np
 
 from karnak.core.tensors import FloatVector, Part, TensorLayout
 from karnak.games.egyptia.actions import PLAGUES
-from karnak.games.egyptia.pharaoh import EMPTY
-from karnak.games.egyptia.sheet import BUILDINGS, RESOURCES, Sheet
+from karnak.games.egyptia.market import end_favor
+from karnak.games.egyptia.pharaoh import EMPTY, card_parts
+from karnak.games.egyptia.sheet import BUILDINGS, FAVOR, RESOURCES, Sheet
 from karnak.games.egyptia.view import public_sheet
 
 if TYPE_CHECKING:
@@ -58,7 +59,24 @@ RANGES: dict[str, tuple[float, float]] = {
     "seat_score": (-1.0, 4.0),
     "seat_card_points": (0.0, 2.0),
 }
+_STAGE_INDEX = {name: i for i, name in enumerate(STAGES)}
+#: The public stage of each stage (``EgyptiaState.public_stage``), as its index.
+_PUBLIC_INDEX = {
+    name: PUBLIC_STAGES.index(
+        "chosen"
+        if name == "chosen"
+        else "done"
+        if name == "done"
+        else "choosing"
+        if name == "choose"
+        else "building"
+    )
+    for name in STAGES
+}
+_DECIDING = frozenset(("choose", "plague", "plague_pay", "build", "build_pay", "gain"))
+SHIP_UNUSED = 0
 _PUBLIC_KEY = -1  # the key of the encoded published sheets in ``state.public_cache``
+_REVEALS_KEY = -2  # and of the tally of the reveal events, kept with them
 
 
 def _observation_parts(players: int, sheet: Sheet) -> list[Part]:
@@ -142,6 +160,7 @@ def information_state_layout(
 
 
 # ------------------------------------------------------------------------------ sheets
+#: The per-builder sheet parts, consecutive in the layout (one row per relative seat).
 _SHEET_PARTS = (
     "seat_have",
     "seat_circled",
@@ -154,12 +173,33 @@ _SHEET_PARTS = (
     "seat_card_points",
     "seat_score",
 )
+_CARD_CACHE = 65_536  # cities remembered with their card points (cleared when full)
+
+
+class _Plan:
+    """Where each part starts and how wide a row of each sheet part is: made once per
+    sheet and table size."""
+
+    __slots__ = ("start", "width")
+
+    def __init__(self, layout: TensorLayout, n: int):
+        self.start = {p.part.name: p.start for p in layout.parts}
+        self.width = {name: layout.place(name).part.size // n for name in _SHEET_PARTS}
+
+
+def _plan(sheet: Sheet, n: int) -> _Plan:
+    key = f"tensor_plan/{n}"
+    made = sheet.memo.get(key)
+    if made is None:
+        made = sheet.memo[key] = _Plan(observation_layout(n, None, sheet), n)
+    assert isinstance(made, _Plan)
+    return made
 
 
 def _encode_sheets(
     state: EgyptiaState, sources: list[dict[str, Any]], scores: list[dict[str, Any]]
-) -> dict[str, FloatVector]:
-    """The sheet parts for ``sources`` (one row each, in the order given)."""
+) -> list[FloatVector]:
+    """The sheet parts for ``sources`` (one row each, in the order given), each flat."""
     sheet = state.sheet
     rows = len(sources)
     dots = np.array(sheet.dots, dtype=np.float32)
@@ -178,78 +218,155 @@ def _encode_sheets(
         for i, kind in enumerate(src["ships"]):
             ships[r, i, kind] = 1.0
         city[r, hex_index, codes[r] - EMPTY] = 1.0
-    return {
-        "seat_have": (circled - spent) / dots,
-        "seat_circled": circled / dots,
-        "seat_productivity": prod / float(len(sheet.steps)),
-        "seat_plagues": plagues,
-        "seat_deaths": np.array([s["deaths"] for s in sources], dtype=np.float32) / rounds,
-        "seat_ships": ships,
-        "seat_city": city,
-        "seat_red": np.array([1.0 if s["red"] else 0.0 for s in sources], dtype=np.float32),
-        "seat_card_points": np.array(
-            [[c["points"] for c in sc["cards"]] for sc in scores], dtype=np.float32
-        ).reshape(rows, 5)
+    parts = [
+        (circled - spent) / dots,
+        circled / dots,
+        prod / float(len(sheet.steps)),
+        plagues,
+        np.array([s["deaths"] for s in sources], dtype=np.float32) / rounds,
+        ships,
+        city,
+        np.array([1.0 if s["red"] else 0.0 for s in sources], dtype=np.float32),
+        np.array([[c["points"] for c in sc["cards"]] for sc in scores], dtype=np.float32)
         / POINTS_SCALE,
-        "seat_score": np.array([sc["total"] for sc in scores], dtype=np.float32) / POINTS_SCALE,
-    }
+        np.array([sc["total"] for sc in scores], dtype=np.float32) / POINTS_SCALE,
+    ]
+    return [p.reshape(-1).astype(np.float32) for p in parts]
 
 
-def _published(state: EgyptiaState) -> dict[str, FloatVector]:
-    """Every published sheet encoded (absolute seat order), once per publication."""
+def _published(state: EgyptiaState) -> list[FloatVector]:
+    """Every published sheet encoded, once per publication: each part's rows in seat order
+    twice over, so that the rows seat, seat + 1, ... of any viewer are one slice."""
     cache = state.public_cache.get(_PUBLIC_KEY)
     if cache is None:
         scores = [state.score_sheet(s, state.public[s]) for s in range(state.n)]
-        cache = {"parts": _encode_sheets(state, state.public, scores)}
+        parts = _encode_sheets(state, state.public, scores)
+        cache = {"sheets": [np.concatenate([p, p]) for p in parts]}
         state.public_cache[_PUBLIC_KEY] = cache
-    parts: dict[str, FloatVector] = cache["parts"]
-    return parts
+    sheets: list[FloatVector] = cache["sheets"]
+    return sheets
+
+
+def _card_points(state: EgyptiaState, city: list[int]) -> tuple[int, ...]:
+    """Each Pharaoh card's points for ``city`` (remembered: a city changes once a round)."""
+    memo = state.sheet.memo.get("tensor_card_points")
+    if memo is None:
+        memo = state.sheet.memo["tensor_card_points"] = {}
+    key = (*state.cards, *city)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= _CARD_CACHE:
+            memo.clear()
+        sheet = state.sheet
+        found = memo[key] = tuple(
+            sum(card_parts(sheet, sheet.cards_by_id[c], city)) for c in state.cards
+        )
+    points: tuple[int, ...] = found
+    return points
+
+
+def _capped_favor(state: EgyptiaState) -> bool:
+    """Whether the end-of-game trade stops at the end of the favor track (rules 1.1)."""
+    key = f"tensor_capped_favor/{state.game.version}"
+    capped = state.sheet.memo.get(key)
+    if capped is None:
+        capped = state.sheet.memo[key] = state.game.rules_at_least("1.1")
+    return bool(capped)
+
+
+def _own_sheet(state: EgyptiaState, seat: int, plan: _Plan, put: dict[int, float]) -> None:
+    """The viewer's own sheet, live, into row 0 of every sheet part (scored as
+    ``score_sheet`` scores it, with the cards' points remembered by city)."""
+    sheet = state.sheet
+    start = plan.start
+    circled, spent = state.circled[seat], state.spent[seat]
+    have = (
+        circled[0] - spent[0],
+        circled[1] - spent[1],
+        circled[2] - spent[2],
+        circled[3] - spent[3],
+    )
+    dots = sheet.dots
+    at, at2 = start["seat_have"], start["seat_circled"]
+    for i in range(4):
+        put[at + i] = have[i] / dots[i]
+        put[at2 + i] = circled[i] / dots[i]
+    at, steps = start["seat_productivity"], len(sheet.steps)
+    for i, p in enumerate(state.productivity[seat]):
+        put[at + i] = p / steps
+    at = start["seat_plagues"]
+    crossed = state.crossed[seat]
+    for name in crossed:
+        put[at + CROSSABLE.index(name)] = 1.0
+    put[start["seat_deaths"]] = state.deaths[seat] / len(sheet.buildable)
+    at = start["seat_ships"]
+    ships = state.ships[seat]
+    for i, kind in enumerate(ships):
+        put[at + 3 * i + kind] = 1.0
+    at, kinds = start["seat_city"], len(CITY_KINDS)
+    city = state.city[seat]
+    for h, code in enumerate(city):
+        put[at + kinds * h + code - EMPTY] = 1.0
+    put[start["seat_red"]] = float(state.red[seat])
+    cards = _card_points(state, city)
+    at = start["seat_card_points"]
+    for i, points in enumerate(cards):
+        put[at + i] = points / POINTS_SCALE
+    room = dots[FAVOR] - circled[FAVOR] if _capped_favor(state) else None
+    favor = end_favor(have, sheet.basic_per_favor, room)
+    total = (
+        sum(cards)
+        + favor // sheet.favor_per_point
+        + ships.count(SHIP_UNUSED) * sheet.ship_points
+        - (sheet.pestilence_points if "pestilence" in crossed else 0)
+    )
+    put[start["seat_score"]] = total / POINTS_SCALE
 
 
 # ------------------------------------------------------------------------------ tensors
-def _fill_observation(
-    state: EgyptiaState, seat: int, layout: TensorLayout, out: FloatVector
-) -> None:
-    from karnak.games.egyptia.state import DECIDING
-
+def _fill_observation(state: EgyptiaState, seat: int, out: FloatVector) -> None:
     sheet, n = state.sheet, state.n
-    view = layout.view
-    order = [(seat + k) % n for k in range(n)]
-    view(out, "round")[0] = state.round / len(sheet.buildable)
-    view(out, "over")[0] = float(state.over)
-    view(out, "revealed")[0] = float(state.revealed)
-    cards = view(out, "cards")
+    plan = _plan(sheet, n)
+    start = plan.start
+    # the sheets: the others' as published (relative rows), then the viewer's own, live
+    if n > 1:
+        for name, doubled in zip(_SHEET_PARTS, _published(state), strict=True):
+            at, w = start[name], plan.width[name]
+            out[at + w : at + n * w] = doubled[(seat + 1) * w : (seat + n) * w]
+    put: dict[int, float] = {}  # single numbers, written at the end in one go
+    _own_sheet(state, seat, plan, put)
+    put[start["round"]] = state.round / len(sheet.buildable)
+    put[start["over"]] = float(state.over)
+    put[start["revealed"]] = float(state.revealed)
+    at = start["cards"]
     for card in state.cards:
-        cards[_card_index(sheet, card)] = 1.0
-    dice_columns, dice_values = view(out, "dice_columns"), view(out, "dice_values")
-    sizes = view(out, "column_sizes")
+        put[at + _card_index(sheet, card)] = 1.0
+    columns, values = start["dice_columns"], start["dice_values"]
+    sizes = [0, 0, 0, 0]
     for i, die in enumerate(sheet.dice):
-        column = die.column_of(state.dice[i])
-        dice_columns[i, column] = 1.0
-        dice_values[i] = state.dice[i] / die.sides
-        sizes[column] += 1.0
-    sizes /= len(sheet.dice)
-    to_move, seat_stage, seat_column = (
-        view(out, "to_move"),
-        view(out, "seat_stage"),
-        view(out, "seat_column"),
-    )
-    for row, s in enumerate(order):
-        stage = state.stage[s]
-        to_move[row] = float(stage in DECIDING and not state.over)
-        seat_stage[row, PUBLIC_STAGES.index(state.public_stage(s))] = 1.0
-        column = state.column[s]
-        if column >= 0 and (s == seat or state.revealed):
-            seat_column[row, column] = 1.0
-    _fill_you(state, seat, layout, out)
-    # the sheets: the others' as published, then the viewer's own, live
-    published = _published(state)
-    own = _encode_sheets(state, [state._sheet_of(seat)], [state.score_sheet(seat)])
-    for name in _SHEET_PARTS:
-        part = view(out, name)
-        if n > 1:
-            part[:] = np.roll(published[name], -seat, axis=0)
-        part[0] = own[name][0]
+        value = state.dice[i]
+        column = die.columns[value - 1]
+        put[columns + 4 * i + column] = 1.0
+        put[values + i] = value / die.sides
+        sizes[column] += 1
+    at, count = start["column_sizes"], len(sheet.dice)
+    for column in range(4):
+        put[at + column] = sizes[column] / count
+    # each builder's public stage, whether it decides now, its column where seen
+    to_move, stages, seen = start["to_move"], start["seat_stage"], start["seat_column"]
+    over, revealed = state.over, state.revealed
+    stage_of, column_of = state.stage, state.column
+    for row in range(n):
+        s = (seat + row) % n
+        stage = stage_of[s]
+        if stage in _DECIDING and not over:
+            put[to_move + row] = 1.0
+        put[stages + 4 * row + _PUBLIC_INDEX[stage]] = 1.0
+        column = column_of[s]
+        if column >= 0 and (row == 0 or revealed):
+            put[seen + 4 * row + column] = 1.0
+    _fill_you(state, seat, start, put)
+    out[np.fromiter(put, np.int64, len(put))] = np.fromiter(put.values(), np.float32, len(put))
 
 
 def _card_index(sheet: Sheet, card_id: str) -> int:
@@ -260,62 +377,85 @@ def _card_index(sheet: Sheet, card_id: str) -> int:
     return found
 
 
-def _fill_you(state: EgyptiaState, seat: int, layout: TensorLayout, out: FloatVector) -> None:
-    view = layout.view
+def _fill_you(state: EgyptiaState, seat: int, start: dict[str, int], put: dict[int, float]) -> None:
     stage = state.stage[seat]
-    view(out, "stage")[STAGES.index(stage)] = 1.0
+    put[start["stage"] + _STAGE_INDEX[stage]] = 1.0
     restriction = state.restriction[seat]
     if restriction is not None:
-        view(out, "restriction")[RESTRICTIONS.index(restriction)] = 1.0
-    view(out, "market")[0] = float(state.market_open(seat))
+        put[start["restriction"] + RESTRICTIONS.index(restriction)] = 1.0
+    put[start["market"]] = float(restriction != "darkness")
     pending = state.pending[seat]
     if pending is not None and pending[0] == "plague":
-        view(out, "pending_kind")[0] = 1.0
-        view(out, "pending_plague")[PLAGUES.index(pending[1])] = 1.0
+        put[start["pending_kind"]] = 1.0
+        put[start["pending_plague"] + PLAGUES.index(pending[1])] = 1.0
     elif pending is not None:
         _, building, hex_index, wild = pending
-        view(out, "pending_kind")[1] = 1.0
-        view(out, "pending_building")[BUILDINGS.index(building)] = 1.0
-        view(out, "pending_hex")[hex_index] = 1.0
-        view(out, "pending_wild")[0] = float(wild)
+        put[start["pending_kind"] + 1] = 1.0
+        put[start["pending_building"] + BUILDINGS.index(building)] = 1.0
+        put[start["pending_hex"] + hex_index] = 1.0
+        put[start["pending_wild"]] = float(wild)
         cost = state.build_cost(building, hex_index, wild)
-        view(out, "pending_cost")[:] = np.array(cost, dtype=np.float32) / COST_SCALE
+        at = start["pending_cost"]
+        for i in range(4):
+            put[at + i] = cost[i] / COST_SCALE
     if stage == "build":
-        offered, through = view(out, "offered"), view(out, "offered_wild")
+        offered, through = start["offered"], start["offered_wild"]
         for building, wild in state.offered_buildings(seat).items():
-            offered[BUILDINGS.index(building)] = 1.0
-            through[BUILDINGS.index(building)] = float(wild)
+            put[offered + BUILDINGS.index(building)] = 1.0
+            put[through + BUILDINGS.index(building)] = float(wild)
 
 
 def observation_tensor(state: EgyptiaState, seat: int) -> FloatVector:
     """What ``seat`` sees now, laid out by :func:`observation_layout`."""
-    layout = observation_layout(state.n, state.options, state.sheet)
-    out = layout.zeros()
-    _fill_observation(state, seat, layout, out)
+    out = np.zeros(observation_layout(state.n, None, state.sheet).size, dtype=np.float32)
+    _fill_observation(state, seat, out)
     return out
+
+
+def _reveals(state: EgyptiaState, seat: int) -> tuple[FloatVector, FloatVector]:
+    """The two summary parts in seat order, twice over (so that any viewer's rows are one
+    slice): how often each builder took each column / the longest game, and its column at
+    the latest reveal, one-hot; from the reveal events the seat may read. Reveals come only
+    with a publication, so the tally is kept with the published sheets (a copy without a
+    log, which shares them, counts for itself)."""
+    logged = state.log.enabled and len(state.log) > 0
+    cache = state.public_cache.get(_REVEALS_KEY) if logged else None
+    if cache is not None:
+        found: tuple[FloatVector, FloatVector] = cache["reveals"]
+        return found
+    n = state.n
+    taken = np.zeros((n, 4), dtype=np.float32)
+    latest = np.zeros((n, 4), dtype=np.float32)
+    count = 0
+    for event in state.log:
+        if not event.template.startswith(REVEAL_PREFIX) or not event.visible_to(seat):
+            continue
+        s = count % n  # reveals come in seat order, one per builder
+        column = RESOURCES.index(event.args["column"])
+        taken[s, column] += 1.0
+        latest[s] = 0.0
+        latest[s, column] = 1.0
+        count += 1
+    taken /= len(state.sheet.buildable)
+    flat = (
+        np.concatenate([taken.reshape(-1), taken.reshape(-1)]),
+        np.concatenate([latest.reshape(-1), latest.reshape(-1)]),
+    )
+    if logged:
+        state.public_cache[_REVEALS_KEY] = {"reveals": flat}
+    return flat
 
 
 def information_state_tensor(state: EgyptiaState, seat: int) -> FloatVector:
     """The observation followed by the summary of the reveals the seat witnessed."""
     layout = information_state_layout(state.n, state.options, state.sheet)
     out = layout.zeros()
-    _fill_observation(state, seat, layout, out)
+    _fill_observation(state, seat, out)
     n = state.n
-    taken, last = layout.view(out, "columns_taken"), layout.view(out, "last_columns")
-    count = 0
-    latest: list[int] = [-1] * n
-    for event in state.log:
-        if not event.template.startswith(REVEAL_PREFIX) or not event.visible_to(seat):
-            continue
-        row = (count % n - seat) % n  # reveals come in seat order, one per builder
-        column = RESOURCES.index(event.args["column"])
-        taken[row, column] += 1.0
-        latest[row] = column
-        count += 1
-    taken /= len(state.sheet.buildable)
-    for row, column in enumerate(latest):
-        if column >= 0:
-            last[row, column] = 1.0
+    taken, latest = _reveals(state, seat)
+    at, last = layout.place("columns_taken").start, layout.place("last_columns").start
+    out[at : at + 4 * n] = taken[4 * seat : 4 * (seat + n)]
+    out[last : last + 4 * n] = latest[4 * seat : 4 * (seat + n)]
     return out
 
 
