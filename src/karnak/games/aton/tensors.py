@@ -57,6 +57,7 @@ never from the opponent's hand, pile order, exchanged cards or sealed cartouches
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -184,13 +185,15 @@ PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """What a board fixes: its scales, where the grids start, and a template vector holding
-    the constant board colours."""
+    """What a board fixes: its scales, where the grids start, and templates of both vectors
+    holding the constant board colours (as ``array('f')``: filled item by item in Python,
+    then handed to numpy without a copy, which is cheaper than converting a list)."""
 
     board: Board
     observation: TensorLayout
     information: TensorLayout
-    template: FloatVector
+    observation_template: array[float]
+    information_template: array[float]
     squares: int
     temples: int  # where the part ``temples`` starts
     summary: int  # where the information state's own parts start
@@ -216,7 +219,8 @@ def _plan(board: Board) -> _Plan:
         board,
         observation,
         information,
-        template,
+        array("f", template[: observation.size].tobytes()),
+        array("f", template.tobytes()),
         squares,
         observation.place("temples").start,
         observation.size,
@@ -227,19 +231,24 @@ def _plan(board: Board) -> _Plan:
     return plan
 
 
-def _fill(state: AtonState, seat: int, plan: _Plan, vector: FloatVector) -> None:
-    """Write the observation part of ``vector`` (the template's board is already there):
-    the small parts into a list first (cheaper than numpy's item by item), then the grid."""
+def _fill(state: AtonState, seat: int, plan: _Plan, head: array[float]) -> None:
+    """Write the observation part of ``head``, a copy of a template (zeros but the board)."""
     board, phase = plan.board, state.phase
     other = 1 - seat
     cards = float(board.cards_per_value)
     hand_size = float(board.hand_size)
     win = float(board.win_points)
-    head = [0.0] * HEAD
     head[SEAT + seat] = 1.0
     head[PHASE + PHASE_INDEX[phase]] = 1.0
-    for mover in state.to_move():
-        head[TO_MOVE + (mover != seat)] = 1.0
+    if phase == "allocate":  # to_move(), without building the tuple
+        alloc = state.alloc
+        if alloc[seat] is None:
+            head[TO_MOVE] = 1.0
+        if alloc[other] is None:
+            head[TO_MOVE + 1] = 1.0
+    else:
+        for mover in state.to_move():
+            head[TO_MOVE + (mover != seat)] = 1.0
     head[ROUND] = min(state.round, ROUND_SCALE) / ROUND_SCALE
     revealed = state.revealed
     kingdom = state.kingdom
@@ -290,29 +299,30 @@ def _fill(state: AtonState, seat: int, plan: _Plan, vector: FloatVector) -> None
         head[LAST_SCORING + 2 * index + 1] = min(points[other] / win, 1.0)
     if state.winner is not None:
         head[WINNER + (state.winner != seat)] = 1.0
-    vector[:HEAD] = head
     squares = TEMPLES * plan.squares
-    grid = np.array(state.temples, dtype=np.int8).reshape(1, squares)
-    start = plan.temples
-    vector[start : start + 2 * squares] = (grid == _PAIRS[seat]).ravel()
-
-
-#: The viewer and its opponent, as a column to compare the grid of owners with.
-_PAIRS = (np.array([[0], [1]], dtype=np.int8), np.array([[1], [0]], dtype=np.int8))
+    square = plan.temples  # the viewer's channel; the opponent's is ``squares`` further
+    for row in state.temples:
+        if seat in row or other in row:
+            for occupant in row:
+                if occupant >= 0:
+                    head[square if occupant == seat else square + squares] = 1.0
+                square += 1
+        else:
+            square += plan.squares
 
 
 def observation_tensor(state: AtonState, seat: int) -> FloatVector:
     """What ``seat`` sees now, laid out by :func:`observation_layout`."""
     plan = _plan(state.board)
-    vector = plan.template[: plan.summary].copy()
+    vector = array("f", plan.observation_template)
     _fill(state, seat, plan, vector)
-    return vector
+    return np.frombuffer(vector, dtype=np.float32)
 
 
 def information_state_tensor(state: AtonState, seat: int) -> FloatVector:
     """The observation followed by the witnessed summary (:func:`information_state_layout`)."""
     plan = _plan(state.board)
-    vector = plan.template.copy()
+    vector = array("f", plan.information_template)
     _fill(state, seat, plan, vector)
     board = plan.board
     cards, hand_size = float(board.cards_per_value), float(board.hand_size)
@@ -321,16 +331,15 @@ def information_state_tensor(state: AtonState, seat: int) -> FloatVector:
     discards = state.discards[other]
     opponent_face_down = state.face_down[other]
     shown_cartouches = state.alloc[other] if state.revealed else None
-    summary = [0.0] * (3 * VALUES)
+    at = plan.summary
     for index, value in enumerate(CARD_VALUES):
-        summary[index] = face_down.count(value) / hand_size
-        summary[VALUES + index] = pile.count(value) / cards
+        vector[at + index] = face_down.count(value) / hand_size
+        vector[at + VALUES + index] = pile.count(value) / cards
         seen = discards.count(value) - opponent_face_down.count(value)
         if shown_cartouches is not None:
             seen += shown_cartouches.count(value)
-        summary[2 * VALUES + index] = (board.cards_per_value - seen) / cards
-    vector[plan.summary :] = summary
-    return vector
+        vector[at + 2 * VALUES + index] = (board.cards_per_value - seen) / cards
+    return np.frombuffer(vector, dtype=np.float32)
 
 
 def _cards(cards: list[int] | None) -> str:
