@@ -196,55 +196,29 @@ def _plan(sheet: Sheet, n: int) -> _Plan:
     return made
 
 
-def _encode_sheets(
-    state: EgyptiaState, sources: list[dict[str, Any]], scores: list[dict[str, Any]]
-) -> list[FloatVector]:
-    """The sheet parts for ``sources`` (one row each, in the order given), each flat."""
-    sheet = state.sheet
-    rows = len(sources)
-    dots = np.array(sheet.dots, dtype=np.float32)
-    rounds = float(len(sheet.buildable))
-    circled = np.array([s["circled"] for s in sources], dtype=np.float32).reshape(rows, 4)
-    spent = np.array([s["spent"] for s in sources], dtype=np.float32).reshape(rows, 4)
-    prod = np.array([s["productivity"] for s in sources], dtype=np.float32).reshape(rows, 3)
-    plagues = np.zeros((rows, len(CROSSABLE)), dtype=np.float32)
-    ships = np.zeros((rows, len(sheet.ships), 3), dtype=np.float32)
-    city = np.zeros((rows, len(sheet.hexes), len(CITY_KINDS)), dtype=np.float32)
-    codes = np.array([s["city"] for s in sources], dtype=np.int64).reshape(rows, -1)
-    hex_index = np.arange(len(sheet.hexes))
-    for r, src in enumerate(sources):
-        for name in src["crossed"]:
-            plagues[r, CROSSABLE.index(name)] = 1.0
-        for i, kind in enumerate(src["ships"]):
-            ships[r, i, kind] = 1.0
-        city[r, hex_index, codes[r] - EMPTY] = 1.0
-    parts = [
-        (circled - spent) / dots,
-        circled / dots,
-        prod / float(len(sheet.steps)),
-        plagues,
-        np.array([s["deaths"] for s in sources], dtype=np.float32) / rounds,
-        ships,
-        city,
-        np.array([1.0 if s["red"] else 0.0 for s in sources], dtype=np.float32),
-        np.array([[c["points"] for c in sc["cards"]] for sc in scores], dtype=np.float32)
-        / POINTS_SCALE,
-        np.array([sc["total"] for sc in scores], dtype=np.float32) / POINTS_SCALE,
-    ]
-    return [p.reshape(-1).astype(np.float32) for p in parts]
-
-
 def _published(state: EgyptiaState) -> list[FloatVector]:
     """Every published sheet encoded, once per publication: each part's rows in seat order
     twice over, so that the rows seat, seat + 1, ... of any viewer are one slice."""
     cache = state.public_cache.get(_PUBLIC_KEY)
     if cache is None:
-        scores = [state.score_sheet(s, state.public[s]) for s in range(state.n)]
-        parts = _encode_sheets(state, state.public, scores)
-        cache = {"sheets": [np.concatenate([p, p]) for p in parts]}
+        n = state.n
+        plan = _plan(state.sheet, n)
+        put: dict[int, float] = {}
+        for s in range(n):
+            _sheet_values(state, state.public[s], s, plan, put)
+        scratch = np.zeros(observation_layout(n, None, state.sheet).size, dtype=np.float32)
+        scratch[np.fromiter(put, np.int64, len(put))] = np.fromiter(
+            put.values(), np.float32, len(put)
+        )
+        sheets = []
+        for name in _SHEET_PARTS:
+            at, w = plan.start[name], plan.width[name]
+            rows = scratch[at : at + n * w]
+            sheets.append(np.concatenate([rows, rows]))
+        cache = {"sheets": sheets}
         state.public_cache[_PUBLIC_KEY] = cache
-    sheets: list[FloatVector] = cache["sheets"]
-    return sheets
+    found: list[FloatVector] = cache["sheets"]
+    return found
 
 
 def _card_points(state: EgyptiaState, city: list[int]) -> tuple[int, ...]:
@@ -274,12 +248,28 @@ def _capped_favor(state: EgyptiaState) -> bool:
     return bool(capped)
 
 
-def _own_sheet(state: EgyptiaState, seat: int, plan: _Plan, put: dict[int, float]) -> None:
-    """The viewer's own sheet, live, into row 0 of every sheet part (scored as
-    ``score_sheet`` scores it, with the cards' points remembered by city)."""
+def _live_sheet(state: EgyptiaState, seat: int) -> dict[str, Any]:
+    """The viewer's own sheet as it stands (the lists themselves: only read)."""
+    return {
+        "circled": state.circled[seat],
+        "spent": state.spent[seat],
+        "productivity": state.productivity[seat],
+        "crossed": state.crossed[seat],
+        "deaths": state.deaths[seat],
+        "ships": state.ships[seat],
+        "city": state.city[seat],
+        "red": state.red[seat],
+    }
+
+
+def _sheet_values(
+    state: EgyptiaState, src: dict[str, Any], row: int, plan: _Plan, put: dict[int, float]
+) -> None:
+    """One sheet (``src`` as ``EgyptiaState._sheet_of`` gives it) into ``row`` of every
+    sheet part, scored as ``score_sheet`` scores it (the cards' points remembered by city)."""
     sheet = state.sheet
-    start = plan.start
-    circled, spent = state.circled[seat], state.spent[seat]
+    start, width = plan.start, plan.width
+    circled, spent = src["circled"], src["spent"]
     have = (
         circled[0] - spent[0],
         circled[1] - spent[1],
@@ -287,29 +277,30 @@ def _own_sheet(state: EgyptiaState, seat: int, plan: _Plan, put: dict[int, float
         circled[3] - spent[3],
     )
     dots = sheet.dots
-    at, at2 = start["seat_have"], start["seat_circled"]
+    at = start["seat_have"] + 4 * row
+    at2 = start["seat_circled"] + 4 * row
     for i in range(4):
         put[at + i] = have[i] / dots[i]
         put[at2 + i] = circled[i] / dots[i]
-    at, steps = start["seat_productivity"], len(sheet.steps)
-    for i, p in enumerate(state.productivity[seat]):
+    at, steps = start["seat_productivity"] + 3 * row, len(sheet.steps)
+    for i, p in enumerate(src["productivity"]):
         put[at + i] = p / steps
-    at = start["seat_plagues"]
-    crossed = state.crossed[seat]
+    at = start["seat_plagues"] + width["seat_plagues"] * row
+    crossed = src["crossed"]
     for name in crossed:
         put[at + CROSSABLE.index(name)] = 1.0
-    put[start["seat_deaths"]] = state.deaths[seat] / len(sheet.buildable)
-    at = start["seat_ships"]
-    ships = state.ships[seat]
+    put[start["seat_deaths"] + row] = src["deaths"] / len(sheet.buildable)
+    at = start["seat_ships"] + width["seat_ships"] * row
+    ships = src["ships"]
     for i, kind in enumerate(ships):
         put[at + 3 * i + kind] = 1.0
-    at, kinds = start["seat_city"], len(CITY_KINDS)
-    city = state.city[seat]
+    at, kinds = start["seat_city"] + width["seat_city"] * row, len(CITY_KINDS)
+    city = src["city"]
     for h, code in enumerate(city):
         put[at + kinds * h + code - EMPTY] = 1.0
-    put[start["seat_red"]] = float(state.red[seat])
+    put[start["seat_red"] + row] = float(src["red"])
     cards = _card_points(state, city)
-    at = start["seat_card_points"]
+    at = start["seat_card_points"] + 5 * row
     for i, points in enumerate(cards):
         put[at + i] = points / POINTS_SCALE
     room = dots[FAVOR] - circled[FAVOR] if _capped_favor(state) else None
@@ -320,7 +311,7 @@ def _own_sheet(state: EgyptiaState, seat: int, plan: _Plan, put: dict[int, float
         + ships.count(SHIP_UNUSED) * sheet.ship_points
         - (sheet.pestilence_points if "pestilence" in crossed else 0)
     )
-    put[start["seat_score"]] = total / POINTS_SCALE
+    put[start["seat_score"] + row] = total / POINTS_SCALE
 
 
 # ------------------------------------------------------------------------------ tensors
@@ -334,7 +325,7 @@ def _fill_observation(state: EgyptiaState, seat: int, out: FloatVector) -> None:
             at, w = start[name], plan.width[name]
             out[at + w : at + n * w] = doubled[(seat + 1) * w : (seat + n) * w]
     put: dict[int, float] = {}  # single numbers, written at the end in one go
-    _own_sheet(state, seat, plan, put)
+    _sheet_values(state, _live_sheet(state, seat), 0, plan, put)
     put[start["round"]] = state.round / len(sheet.buildable)
     put[start["over"]] = float(state.over)
     put[start["revealed"]] = float(state.revealed)
