@@ -24,6 +24,7 @@ from karnak.core.events import EventLog
 from karnak.core.rng import Rng
 from karnak.core.state import State
 from karnak.core.tensors import FloatVector
+from karnak.games.aton import tensors
 from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board
 
@@ -575,19 +576,13 @@ class AtonState(State):
         return observe(self, seat)
 
     def observation_tensor(self, seat: int) -> FloatVector:
-        from karnak.games.aton.tensors import observation_tensor
-
-        return observation_tensor(self, seat)
+        return tensors.observation_tensor(self, seat)
 
     def information_state_tensor(self, seat: int) -> FloatVector:
-        from karnak.games.aton.tensors import information_state_tensor
-
-        return information_state_tensor(self, seat)
+        return tensors.information_state_tensor(self, seat)
 
     def observation_string(self, seat: int) -> str:
-        from karnak.games.aton.tensors import observation_string
-
-        return observation_string(self, seat)
+        return tensors.observation_string(self, seat)
 
     def resample(self, seat: int, rng: Rng, *, history: bool = True) -> AtonState:
         """Re-deal what ``seat`` cannot see: the order of its own pile, the opponent's hand,
