@@ -173,7 +173,7 @@ _SHEET_PARTS = (
     "seat_card_points",
     "seat_score",
 )
-_CARD_CACHE = 65_536  # cities remembered with their card points (cleared when full)
+_CARD_CACHE = 8_192  # cities remembered with their card points (cleared when full)
 
 
 class _Plan:
