@@ -112,10 +112,22 @@ def _observation_parts(players: int, sheet: Sheet) -> list[Part]:
         Part("seat_plagues", (n, len(CROSSABLE)), "plagues crossed off: " + " ".join(CROSSABLE)),
         Part("seat_deaths", (n,), f"Deaths suffered / {rounds}"),
         Part("seat_ships", (n, ships, 3), "each ship: unused, used, lost (one-hot)"),
-        Part("seat_city", (n, hexes, len(CITY_KINDS)), "each hex: " + " ".join(CITY_KINDS)),
+        Part(
+            "seat_city",
+            (n, hexes, len(CITY_KINDS)),
+            "each hex (the Oasis stays empty): " + " ".join(CITY_KINDS),
+        ),
         Part("seat_red", (n,), "1 if the builder circled a red dot (the game ends this round)"),
-        Part("seat_card_points", (n, 5), f"points from each Pharaoh card / {POINTS_SCALE:g}"),
-        Part("seat_score", (n,), f"the score if the game ended now / {POINTS_SCALE:g}"),
+        Part(
+            "seat_card_points",
+            (n, 5),
+            f"points from each card in play (A to E) / {POINTS_SCALE:g}, within 0 to 2",
+        ),
+        Part(
+            "seat_score",
+            (n,),
+            f"the score if the game ended now / {POINTS_SCALE:g}, within -1 to 4",
+        ),
     ]
 
 
