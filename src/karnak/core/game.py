@@ -222,9 +222,7 @@ class Game(ABC):
         """Restore a state written by ``State.to_json``."""
 
     # --- integer actions (karnak.core.action_ids) ----------------------------------
-    def action_space(
-        self, players: int, options: Mapping[str, Any] | None = None
-    ) -> ActionSpace:
+    def action_space(self, players: int, options: Mapping[str, Any] | None = None) -> ActionSpace:
         """The fixed integer ids of this game's moves at a table of ``players``."""
         raise NotImplementedError(f"{self.title} has no integer action space yet")
 
