@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import Rng, get_game
@@ -22,6 +22,7 @@ from karnak.games.amunre import actions as A
 from karnak.games.amunre.board import CARD_KINDS
 from karnak.games.amunre.state import AmunReState
 from support.amunre_hidden import redeal_hidden
+from support.hypothesis_settings import deterministic
 
 GAME = get_game("amunre")
 NAMES = GAME.board.province_names  # type: ignore[attr-defined]
@@ -38,18 +39,6 @@ FLAGS = (
     *("to_move", "on_auction", "bid_flags", "sealed_done", "adjusters", "eight_gold"),
     *("harvest_increase", "own_province_hand", "own_pick", "last_pick", "provinces_out"),
 )
-
-
-def deterministic(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=(Phase.explicit, Phase.generate),
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
 
 
 def new_game(n: int, seed: int, options: dict[str, Any]) -> AmunReState:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import Rng
@@ -20,6 +20,7 @@ from karnak.games.aton.actions import Allocate, Exchange
 from karnak.games.aton.board import default_board, parse_board
 from karnak.games.aton.state import AtonState
 from support.aton_positions import BLUE, RED, lay, position
+from support.hypothesis_settings import deterministic
 
 SEEDS = st.integers(min_value=0, max_value=2**62)
 #: The documented range of every part: [0, 1], but the score (points / 40, at most 3).
@@ -41,18 +42,6 @@ def small_board_game() -> Aton:
 
 
 GAMES = {"printed": GAME, "small": small_board_game()}
-
-
-def deterministic(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=(Phase.explicit, Phase.generate),
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
 
 
 def positions(game: Aton, seed: int, every: int) -> list[AtonState]:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import GameRecord, IllegalActionError, Rng, get_game, replay
@@ -37,6 +37,7 @@ from karnak.games.amunre import actions as A
 from karnak.games.amunre.board import CARD_KINDS
 from karnak.games.amunre.state import AmunReState
 from support.amunre_hidden import redeal_hidden
+from support.hypothesis_settings import deterministic
 
 GAME = get_game("amunre")
 BOARD = GAME.board  # type: ignore[attr-defined]
@@ -77,19 +78,6 @@ OPTIONS = st.fixed_dictionaries(
         "offer_cards": st.booleans(),
     }
 )
-
-
-def deterministic(examples: int) -> settings:
-    """Database-free, derandomized settings: CI runs the same games every time."""
-    return settings(
-        max_examples=examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=(Phase.explicit, Phase.generate),  # a shrunk seed is just another game
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
 
 
 # ------------------------------------------------------------------ playing

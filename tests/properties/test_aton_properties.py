@@ -23,12 +23,13 @@ import itertools
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import IllegalActionError, Rng, get_game, replay
 from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.state import AtonState
+from support.hypothesis_settings import deterministic
 
 GAME = get_game("aton")
 COUNTERS = 29
@@ -36,18 +37,6 @@ CARDS = 36
 KINGDOM = 8
 MAX_ACTIONS = 3000  # a random game takes about 150 moves
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
-
-
-def deterministic(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=(Phase.explicit, Phase.generate),
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
 
 
 def choose(state: AtonState, rng: Rng) -> tuple[int, Any]:

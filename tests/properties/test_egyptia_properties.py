@@ -22,31 +22,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import IllegalActionError, Rng, get_game, replay
 from karnak.games.egyptia.actions import PLAGUES, Build, Choose, Gain, Pay, Plague, UseShip
 from karnak.games.egyptia.pharaoh import EMPTY
 from karnak.games.egyptia.state import EgyptiaState
+from support.hypothesis_settings import deterministic
 
 GAME = get_game("egyptia")
 TRACK_DOTS = (18, 18, 18, 12)
 MAP_HEXES = 18
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 PLAYERS = [1, 2, 5, 20]
-
-
-def deterministic(examples: int) -> settings:
-    return settings(
-        max_examples=examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=(Phase.explicit, Phase.generate),
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
 
 
 def choose(state: EgyptiaState, rng: Rng) -> tuple[int, Any]:
