@@ -27,6 +27,7 @@ from support.egyptia_positions import THREE_IN_GRAIN, roll, set_have
 from .conftest import create, humans
 from .test_accounts import csrf, sign_up
 from .test_api import play_random
+from .test_public_channels import post
 
 FIXED = dt.datetime(2026, 5, 1, 12, 30, 45, 123456, tzinfo=dt.UTC)
 
@@ -357,20 +358,8 @@ def egyptia_after_the_reveal(client: TestClient) -> tuple[str, list[str]]:
         set_have(state, seat, (3, 3, 3, 2))
     room.state = state
     for seat, move in ((0, "choose diamond"), (2, "choose diamond"), (1, "choose grain")):
-        move_as(client, game_id, tokens[seat], move)
+        post(client, game_id, tokens[seat], move)
     return game_id, tokens
-
-
-def move_as(client: TestClient, game_id: str, token: str, text: str) -> dict[str, Any]:
-    mine = client.get(f"/api/games/{game_id}", params={"token": token}).json()
-    response = client.post(
-        f"/api/games/{game_id}/actions",
-        params={"token": token},
-        json={"version": mine["version"], "action": text},
-    )
-    assert response.status_code == 200, response.text
-    view: dict[str, Any] = response.json()["view"]
-    return view
 
 
 def test_private_steps_leave_no_trace_in_the_chat(client: TestClient) -> None:
@@ -383,7 +372,7 @@ def test_private_steps_leave_no_trace_in_the_chat(client: TestClient) -> None:
     for _ in range(3):
         mine = client.get(f"/api/games/{busy_id}", params={"token": busy_tokens[1]}).json()
         legal = [m["text"] for m in mine["legal"] if not m["text"].startswith("ship")]
-        after = move_as(client, busy_id, busy_tokens[1], legal[-1])
+        after = post(client, busy_id, busy_tokens[1], legal[-1])
         if after["observation"]["you"]["stage"] == "done":
             break
         steps += 1

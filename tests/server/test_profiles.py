@@ -16,6 +16,7 @@ from karnak.server.service import GameService
 from support.amunre_hidden import redeal_hidden
 from support.egyptia_positions import THREE_IN_GRAIN, roll, set_have
 
+from .test_public_channels import post
 from .test_ratings import TWO_AND_A_BOT, finish, new_game, settle, sign_up
 
 
@@ -94,18 +95,6 @@ def public_texts(client: TestClient, game_id: str, names: list[str]) -> list[str
     texts.append(client.get(f"/api/games/{game_id}/ratings").text)
     texts += [client.get(f"/players/{names[0]}").text, client.get("/leaderboard/egyptia").text]
     return texts
-
-
-def post(client: TestClient, game_id: str, token: str, text: str) -> dict[str, Any]:
-    mine = client.get(f"/api/games/{game_id}", params={"token": token}).json()
-    response = client.post(
-        f"/api/games/{game_id}/actions",
-        params={"token": token},
-        json={"version": mine["version"], "action": text},
-    )
-    assert response.status_code == 200, response.text
-    view: dict[str, Any] = response.json()["view"]
-    return view
 
 
 def test_private_steps_change_no_profile_or_leaderboard(client: TestClient) -> None:
