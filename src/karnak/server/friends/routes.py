@@ -78,6 +78,17 @@ async def request_friend(request: Request, body: FriendRequestIn) -> JSONRespons
     return JSONResponse(outcome.to_json(), status_code=status)
 
 
+async def answer(request: Request, account_id: int, *, accept: bool) -> dict[str, Any]:
+    """Accept or decline the request of ``account_id``, as the logged-in account."""
+    session = await logged_in(request, writing=True)
+    try:
+        other = await friends_of(request).answer(session.account, account_id, accept=accept)
+    except Exception as exc:
+        raise refused(exc) from exc
+    state = "friends" if accept else "declined"
+    return {"state": state, "account": {"id": other.id, "name": other.name}}
+
+
 @router.post(
     "/friends/{account_id}/accept",
     operation_id="accept_friend",
@@ -85,12 +96,7 @@ async def request_friend(request: Request, body: FriendRequestIn) -> JSONRespons
 )
 async def accept_friend(request: Request, account_id: AccountId) -> dict[str, Any]:
     """Accept the request of ``account_id``: you are friends (they are told)."""
-    session = await logged_in(request, writing=True)
-    try:
-        other = await friends_of(request).answer(session.account, account_id, accept=True)
-    except Exception as exc:
-        raise refused(exc) from exc
-    return {"state": "friends", "account": {"id": other.id, "name": other.name}}
+    return await answer(request, account_id, accept=True)
 
 
 @router.post(
@@ -100,12 +106,7 @@ async def accept_friend(request: Request, account_id: AccountId) -> dict[str, An
 )
 async def decline_friend(request: Request, account_id: AccountId) -> dict[str, Any]:
     """Decline the request of ``account_id`` (they are not told, and cannot ask again)."""
-    session = await logged_in(request, writing=True)
-    try:
-        other = await friends_of(request).answer(session.account, account_id, accept=False)
-    except Exception as exc:
-        raise refused(exc) from exc
-    return {"state": "declined", "account": {"id": other.id, "name": other.name}}
+    return await answer(request, account_id, accept=False)
 
 
 @router.delete(
