@@ -45,6 +45,11 @@ class ActionSpace(ABC):
 
     #: How many distinct ids there are (OpenSpiel's ``num_distinct_actions``).
     size: int
+    #: The most ids one whole game takes at this table, every seat's spelled moves counted
+    #: (OpenSpiel's ``max_game_length``). Where the rules bound a game, this is that bound;
+    #: where they do not (Aton's rounds can in principle go on), it is a cap far above any
+    #: game seen, and an environment that reaches it cuts the game off (a truncation).
+    max_game_length: int
 
     @abstractmethod
     def spell(self, action: Action) -> Spelling:

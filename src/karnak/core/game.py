@@ -226,6 +226,13 @@ class Game(ABC):
         """The fixed integer ids of this game's moves at a table of ``players``."""
         raise NotImplementedError(f"{self.title} has no integer action space yet")
 
+    def score_bounds(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int]:
+        """The least and the most points a seat can have at any point of a game (bounds, not
+        necessarily reached): they give the range of the score-difference rewards."""
+        raise NotImplementedError(f"{self.title} declares no score bounds yet")
+
     # --- tensors (karnak.core.tensors) ---------------------------------------------
     def observation_layout(
         self, players: int, options: Mapping[str, Any] | None = None
