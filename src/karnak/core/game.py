@@ -16,6 +16,7 @@ from karnak.core.errors import InvalidOptionError, RulesVersionError
 if TYPE_CHECKING:
     from karnak.core.action_ids import ActionSpace
     from karnak.core.actions import Action
+    from karnak.core.description import GameDescription
     from karnak.core.state import State
     from karnak.core.tensors import TensorLayout
 
@@ -232,6 +233,18 @@ class Game(ABC):
         """The least and the most points a seat can have at any point of a game (bounds, not
         necessarily reached): they give the range of the score-difference rewards."""
         raise NotImplementedError(f"{self.title} declares no score bounds yet")
+
+    def describe(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        rewards: str | None = None,
+    ) -> GameDescription:
+        """Type, rewards and their range, length and sizes at a table of ``players``: see
+        :mod:`karnak.core.description`."""
+        from karnak.core.description import describe
+
+        return describe(self, players, options, rewards)
 
     # --- tensors (karnak.core.tensors) ---------------------------------------------
     def observation_layout(

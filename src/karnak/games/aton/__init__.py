@@ -17,7 +17,7 @@ from karnak.core.tensors import TensorLayout
 from karnak.games.aton import tensors
 from karnak.games.aton.action_ids import AtonActionSpace
 from karnak.games.aton.actions import AtonAction, action_from_json, parse_action
-from karnak.games.aton.board import Board, default_board, load_board, parse_board
+from karnak.games.aton.board import CARD_VALUES, Board, default_board, load_board, parse_board
 from karnak.games.aton.state import AtonState
 
 
@@ -79,6 +79,21 @@ class Aton(Game):
         """One id a move: see :mod:`karnak.games.aton.action_ids`."""
         self.check_player_count(players)
         return AtonActionSpace(self.board)
+
+    def score_bounds(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int]:
+        """Points only grow, and the game ends the moment a priest reaches the target after
+        cartouche 1 or a scoring: so at most the target less one, plus the larger of the most
+        cartouche 1 gives (2 x 3) and the most one scoring can give (every rule to one priest,
+        every bonus square held)."""
+        self.check_player_count(players)
+        board = self.board
+        squares = len(board.temples[0])
+        bonus = sum(spot.bonus for temple in board.temples for spot in temple)
+        scoring = squares + 5 + squares + 3 * len(board.squares_of("blue")) + 8 + bonus
+        cartouche_one = 2 * (max(CARD_VALUES) - min(CARD_VALUES))
+        return 0, board.win_points - 1 + max(cartouche_one, scoring)
 
     def observation_layout(
         self, players: int, options: Mapping[str, Any] | None = None

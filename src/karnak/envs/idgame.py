@@ -1,0 +1,220 @@
+"""A Karnak game played in integer ids, one seat at a time: the ground every adapter stands on.
+
+Research frameworks want one player to move at a time, a fixed set of integer actions with a
+mask, fixed-size float observations and a reward after every step. :class:`IdState` gives
+exactly that over any Karnak state, and the PettingZoo, Gymnasium and OpenSpiel adapters and
+the batch stepper only translate it, so they agree with each other by construction.
+
+- **One seat at a time.** At a sealed step several seats must commit; they do so lowest seat
+  first. Nothing a seat commits is visible to the others before the reveal (the engine's own
+  guarantee, tested), so this serial order is the simultaneous step as each seat sees it.
+- **Spelled moves.** A move is one id or a short spelling of ids (an Amun-Re offering with
+  cards, an Egyptia payment; see :mod:`karnak.core.action_ids`). While a seat spells, it stays
+  the seat to move, and its observation counts the ids it has chosen so far (the last
+  ``space.size`` entries of the vector), so a policy sees where it is in its spelling. Another
+  seat's unfinished spelling is never in anyone else's observation.
+- **Rewards** follow :mod:`karnak.core.description`: the change of each seat's standing.
+- **Length.** A game that reaches ``max_game_length`` ids without ending is cut off
+  (``truncated``); only Aton can in principle run that long, and no random game came near.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import numpy as np
+
+from karnak.core.action_ids import ActionIdError, BoolVector, Speller, Spelling
+from karnak.core.description import GameDescription, standing
+from karnak.core.errors import InvalidOptionError
+from karnak.core.game import Game
+from karnak.core.registry import get_game
+from karnak.core.rng import Rng
+from karnak.core.state import State
+from karnak.core.tensors import FloatVector
+
+ObservationKind = Literal["information_state", "observation"]
+OBSERVATION_KINDS: tuple[ObservationKind, ...] = ("information_state", "observation")
+#: ``current_player()`` once the game is over or cut off (OpenSpiel's terminal player id).
+TERMINAL = -4
+
+
+def default_players(game: Game) -> int:
+    """The smallest table of two or more the game allows (Aton 2, Amun-Re 3, Egyptia 2)."""
+    return max(game.min_players, min(2, game.max_players))
+
+
+class IdGame:
+    """One game at one table size, options, reward scheme and observation kind.
+
+    ``observation`` chooses the tensor under each seat's vector: ``"information_state"`` (the
+    default: what the seat sees plus a summary of what it witnessed) or ``"observation"``
+    (what it sees now).
+    """
+
+    def __init__(
+        self,
+        game: str | Game,
+        players: int | None = None,
+        *,
+        rewards: str | None = None,
+        observation: str = "information_state",
+        options: Mapping[str, Any] | None = None,
+    ):
+        self.game = get_game(game) if isinstance(game, str) else game
+        if players is None:
+            players = default_players(self.game)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidOptionError(f"players must be a whole number, not {players!r}")
+        if observation not in OBSERVATION_KINDS:
+            raise InvalidOptionError(
+                f"observation must be one of {', '.join(OBSERVATION_KINDS)}, not {observation!r}"
+            )
+        self.players = players
+        self.observation_kind: ObservationKind = (
+            "observation" if observation == "observation" else "information_state"
+        )
+        self.description: GameDescription = self.game.describe(players, options, rewards)
+        self.options: dict[str, Any] = dict(self.description.options)
+        self.space = self.game.action_space(players, self.options)
+        self.speller = Speller(self.space)
+        self.tensor_size = (
+            self.description.information_state_size
+            if self.observation_kind == "information_state"
+            else self.description.observation_size
+        )
+        #: The length of each seat's vector: the tensor, then the counts of the ids the seat
+        #: has spelled so far of its current move.
+        self.observation_size = self.tensor_size + self.space.size
+        self.num_actions = self.space.size
+        self.max_game_length = self.space.max_game_length
+
+    def new_state(self, seed: int = 0) -> IdState:
+        return IdState(self, self.game.new_state(self.players, seed=seed, options=self.options))
+
+    def id_name(self, action_id: int) -> str:
+        return self.space.id_name(action_id)
+
+    def __repr__(self) -> str:
+        d = self.description
+        return f"<IdGame {d.name} players={d.players} rewards={d.rewards} {self.observation_kind}>"
+
+
+class IdState:
+    """A Karnak state played one id at a time (see the module's text)."""
+
+    __slots__ = ("idgame", "ids", "prefix", "state", "truncated")
+
+    def __init__(self, idgame: IdGame, state: State):
+        self.idgame = idgame
+        self.state = state
+        #: What the seat to move has spelled so far of its current move.
+        self.prefix: Spelling = ()
+        #: Every id chosen since the start (with the seed, the whole game).
+        self.ids: list[int] = []
+        self.truncated = False
+
+    # --- whose turn ------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.truncated or self.state.is_over()
+
+    def current_player(self) -> int:
+        """The seat to choose an id, or :data:`TERMINAL`."""
+        if self.truncated:
+            return TERMINAL
+        movers = self.state.to_move()
+        return min(movers) if movers else TERMINAL
+
+    # --- what may be chosen ----------------------------------------------------------
+    def legal_ids(self, seat: int | None = None) -> list[int]:
+        """The ids ``seat`` (default: the seat to move) may choose now; [] if it is not to
+        move."""
+        current = self.current_player()
+        if current == TERMINAL or (seat is not None and seat != current):
+            return []
+        return self.idgame.speller.legal_ids(self.state, current, self.prefix)
+
+    def mask(self, seat: int | None = None) -> BoolVector:
+        """``legal_ids`` as a boolean vector of the space's size (all False off turn)."""
+        mask = np.zeros(self.idgame.space.size, dtype=np.bool_)
+        ids = self.legal_ids(seat)
+        if ids:
+            mask[ids] = True
+        return mask
+
+    def apply_id(self, action_id: int) -> None:
+        """The seat to move chooses ``action_id``: ActionIdError (the state unchanged) if it
+        is not legal now, or if the game is over."""
+        seat = self.current_player()
+        if seat == TERMINAL:
+            raise ActionIdError("the game is over: no id can be chosen")
+        prefix, action = self.idgame.speller.choose(self.state, seat, self.prefix, action_id)
+        self.prefix = prefix
+        self.ids.append(int(action_id))
+        if action is not None:
+            self.state.apply_unchecked(seat, action)
+        if len(self.ids) >= self.idgame.max_game_length and not self.state.is_over():
+            self.truncated = True
+
+    # --- what a seat sees ------------------------------------------------------------
+    def observation(self, seat: int) -> FloatVector:
+        """``seat``'s vector: its tensor, then the counts of the ids it has spelled so far."""
+        idgame = self.idgame
+        tensor = (
+            self.state.information_state_tensor(seat)
+            if idgame.observation_kind == "information_state"
+            else self.state.observation_tensor(seat)
+        )
+        vector = np.zeros(idgame.observation_size, dtype=np.float32)
+        vector[: idgame.tensor_size] = tensor
+        if self.prefix and seat == self.current_player():
+            for action_id in self.prefix:
+                vector[idgame.tensor_size + action_id] += 1.0
+        return vector
+
+    def spelled_string(self, seat: int) -> str:
+        if self.prefix and seat == self.current_player():
+            names = ", ".join(self.idgame.id_name(i) for i in self.prefix)
+            return f"spelled so far: {names}"
+        return "spelled so far: nothing"
+
+    def observation_string(self, seat: int) -> str:
+        return self.state.observation_string(seat) + "\n" + self.spelled_string(seat)
+
+    def information_state_string(self, seat: int) -> str:
+        return self.state.information_state_string(seat) + "\n" + self.spelled_string(seat)
+
+    # --- rewards -----------------------------------------------------------------------
+    def standing(self) -> list[float]:
+        """Each seat's value now under the reward scheme; the final utilities at the end (a
+        cut-off game ends as it stands)."""
+        return standing(self.state, self.idgame.description.rewards)
+
+    # --- copies ------------------------------------------------------------------------
+    def clone(self) -> IdState:
+        other = IdState(self.idgame, self.state.clone(log=True))
+        other.prefix = self.prefix
+        other.ids = list(self.ids)
+        other.truncated = self.truncated
+        return other
+
+    def resample(self, seat: int, rng: Rng) -> IdState:
+        """A world ``seat`` cannot tell from this one: hidden cards re-dealt, its own history
+        kept (OpenSpiel's ``resample_from_infostate``). Another seat's unfinished spelling is
+        hidden from ``seat``, so the world starts that seat's move afresh."""
+        world = IdState(self.idgame, self.state.resample(seat, rng, history=True))
+        world.ids = list(self.ids)
+        world.truncated = self.truncated
+        if seat == self.current_player():
+            world.prefix = self.prefix
+        elif self.prefix:
+            world.ids = world.ids[: len(world.ids) - len(self.prefix)]
+        return world
+
+    def __repr__(self) -> str:
+        d = self.idgame.description
+        return (
+            f"<IdState {d.name} ids={len(self.ids)} to_move={self.current_player()} "
+            f"prefix={self.prefix}>"
+        )
