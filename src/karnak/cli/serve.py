@@ -153,12 +153,18 @@ def serve_command(
             raise CliError(f"--port must be between 1 and 65535, not {port}")
         if bot_workers < 0:
             raise CliError("--bot-workers cannot be negative")
-        import uvicorn
+        try:
+            import uvicorn
 
-        from karnak.server.app import create_app, database_url
-        from karnak.server.db import DatabaseProblem, check_database
-        from karnak.server.mail.routes import configure_mail
-        from karnak.server.mail.settings import default_public_url
+            from karnak.server.app import create_app, database_url
+            from karnak.server.db import DatabaseProblem, check_database
+            from karnak.server.mail.routes import configure_mail
+            from karnak.server.mail.settings import default_public_url
+        except ModuleNotFoundError as missing:
+            raise CliError(
+                f"the game server is not installed ({missing.name} is missing): "
+                "pip install 'karnak[server]'"
+            ) from None
 
         settings = replace(
             bot_settings(max_think, max_game_think, max_iterations),
