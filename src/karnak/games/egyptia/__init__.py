@@ -14,7 +14,8 @@ from typing import Any
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game, OptionSpec, RulesChange
 from karnak.core.tensors import TensorLayout
-from karnak.games.egyptia import tensors
+from karnak.games.egyptia import action_ids, tensors
+from karnak.games.egyptia.action_ids import EgyptiaActionSpace
 from karnak.games.egyptia.actions import EgyptiaAction, action_from_json, parse_action
 from karnak.games.egyptia.sheet import Sheet, default_sheet, load_sheet, parse_sheet
 from karnak.games.egyptia.state import EgyptiaState
@@ -109,6 +110,24 @@ class Egyptia(Game):
     ) -> EgyptiaState:
         names = self.checked_seats(players, seed)
         return EgyptiaState(self, self.sheet, names, seed, self.resolve_options(options))
+
+    def action_space(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> EgyptiaActionSpace:
+        """One id a move, a payment spelled in parts: see
+        :mod:`karnak.games.egyptia.action_ids` (the same ids at every table size)."""
+        self.check_player_count(players)
+        self.resolve_options(options)
+        return EgyptiaActionSpace(self.sheet, players)
+
+    def score_bounds(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int]:
+        """From the sheet, the cards that may be drawn and the rules version: see
+        :func:`karnak.games.egyptia.action_ids.score_bounds`."""
+        self.check_player_count(players)
+        resolved = self.resolve_options(options)
+        return action_ids.score_bounds(self.sheet, resolved, self.rules_at_least("1.1"))
 
     def observation_layout(
         self, players: int, options: Mapping[str, Any] | None = None
