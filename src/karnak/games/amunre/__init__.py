@@ -14,6 +14,7 @@ from typing import Any
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game, OptionSpec, RulesChange
 from karnak.core.tensors import TensorLayout
+from karnak.games.amunre.action_ids import AmunReActionSpace
 from karnak.games.amunre.actions import AmunReAction, action_from_json, parse_action
 from karnak.games.amunre.board import Board, default_board, load_board, parse_board
 from karnak.games.amunre.state import AmunReState, Catalogue
@@ -97,6 +98,21 @@ class AmunRe(Game):
     def state_from_json(self, data: Mapping[str, Any]) -> AmunReState:
         game = self.at_version(str(data.get("version", self.version)))
         return AmunReState.from_json(game, game.board, data)
+
+    def action_space(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> AmunReActionSpace:
+        """One id for most moves, offerings spelled in parts: see
+        :mod:`karnak.games.amunre.action_ids`."""
+        self.check_player_count(players)
+        return AmunReActionSpace(self.board, players, self.resolve_options(options))
+
+    def score_bounds(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[int, int]:
+        """Points never fall; the most is argued in
+        :meth:`~karnak.games.amunre.action_ids.AmunReActionSpace.score_bounds`."""
+        return self.action_space(players, options).score_bounds()
 
     def observation_layout(
         self, players: int, options: Mapping[str, Any] | None = None
