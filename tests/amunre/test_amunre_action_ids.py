@@ -10,6 +10,7 @@ are the next ids of the legal spellings. Whole games play to the end by ids alon
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any, get_args
 
 import numpy as np
@@ -22,7 +23,7 @@ from karnak.core.action_ids import ActionIdError, Speller, Spelling
 from karnak.core.actions import Action
 from karnak.games.amunre import GAME
 from karnak.games.amunre import actions as A
-from karnak.games.amunre.action_ids import GOLD_CARRY, AmunReActionSpace
+from karnak.games.amunre.action_ids import GOLD_CARRY, AmunReActionSpace, _most_stones
 from karnak.games.amunre.board import BONUS_KINDS, CARD_KINDS
 from karnak.games.amunre.state import OFFERING, AmunReState
 from karnak.games.aton.actions import Exchange
@@ -274,3 +275,16 @@ def test_the_bounds_grow_with_the_table_and_the_options() -> None:
         assert lo == 0 and hi > 100
     with pytest.raises(Exception, match="players"):
         GAME.score_bounds(2)
+
+
+def test_the_stone_bound_is_the_most_stones_the_gold_buys() -> None:
+    """The greedy behind ``max_game_length`` against every split of stones over the turns."""
+    for turns in (1, 2, 3):
+        for gold in range(0, 40):
+            best = max(
+                sum(split)
+                for split in product(range(10), repeat=turns)
+                if sum(t * (t + 1) // 2 for t in split) <= gold
+            )
+            assert _most_stones(turns, gold) == best, (turns, gold)
+    assert _most_stones(0, 100) == 0
