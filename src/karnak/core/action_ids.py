@@ -88,17 +88,32 @@ class Speller:
                 found.setdefault(spelling[depth], []).append((spelling, action))
         return found
 
+    def next_ids(self, state: State, seat: int, prefix: Spelling = ()) -> set[int]:
+        """The ids ``seat`` may choose next, unordered (the fast path of masks: at the start
+        of a move, which is nearly every step, only first ids are collected)."""
+        spell = self.space.spell
+        actions = state.legal_actions(seat)
+        if not prefix:
+            return {spell(action)[0] for action in actions}
+        depth = len(prefix)
+        found: set[int] = set()
+        for action in actions:
+            spelling = spell(action)
+            if len(spelling) > depth and spelling[:depth] == prefix:
+                found.add(spelling[depth])
+        return found
+
     def legal_ids(self, state: State, seat: int, prefix: Spelling = ()) -> list[int]:
         """The ids ``seat`` may choose next, in increasing order ([] when it is not to
         move, or when ``prefix`` begins no legal move)."""
-        return sorted(self._continuations(state, seat, prefix))
+        return sorted(self.next_ids(state, seat, prefix))
 
     def mask(self, state: State, seat: int, prefix: Spelling = ()) -> BoolVector:
         """``legal_ids`` as a boolean vector of the space's size."""
         mask = np.zeros(self.space.size, dtype=np.bool_)
-        ids = self.legal_ids(state, seat, prefix)
+        ids = self.next_ids(state, seat, prefix)
         if ids:
-            mask[ids] = True
+            mask[list(ids)] = True
         return mask
 
     def choose(

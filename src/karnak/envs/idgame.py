@@ -137,11 +137,10 @@ class IdState:
 
     def mask(self, seat: int | None = None) -> BoolVector:
         """``legal_ids`` as a boolean vector of the space's size (all False off turn)."""
-        mask = np.zeros(self.idgame.space.size, dtype=np.bool_)
-        ids = self.legal_ids(seat)
-        if ids:
-            mask[ids] = True
-        return mask
+        current = self.current_player()
+        if current == TERMINAL or (seat is not None and seat != current):
+            return np.zeros(self.idgame.space.size, dtype=np.bool_)
+        return self.idgame.speller.mask(self.state, current, self.prefix)
 
     def apply_id(self, action_id: int) -> None:
         """The seat to move chooses ``action_id``: ActionIdError (the state unchanged) if it
