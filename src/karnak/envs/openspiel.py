@@ -1,0 +1,590 @@
+"""Karnak's games as OpenSpiel (pyspiel) Python games: ``karnak_amunre``, ``karnak_aton`` and
+``karnak_egyptia``.
+
+    >>> from karnak.envs import register_openspiel
+    >>> import pyspiel                                               # doctest: +SKIP
+    >>> register_openspiel()                                         # doctest: +SKIP
+    ['karnak_amunre', 'karnak_aton', 'karnak_egyptia']
+    >>> game = pyspiel.load_game("karnak_aton(rewards=score)")       # doctest: +SKIP
+
+Everything is a translation of :class:`~karnak.envs.idgame.IdState`, so OpenSpiel, PettingZoo
+and Gymnasium see the same ids, masks, tensors and rewards.
+
+**Type.** Sequential, imperfect information, no chance nodes (``max_chance_outcomes`` is 0):
+the engine draws its chance from the Karnak seed. Under ``seed=-1`` (the default) every new
+game is dealt from a fresh seed, which OpenSpiel calls *sampled* chance
+(``ChanceMode.SAMPLED_STOCHASTIC``, the registered type); under a fixed seed every game starts
+the same and nothing is left to chance (``DETERMINISTIC``, though the deal stays hidden).
+Zero-sum at a table of two or more, general-sum alone; the ``"score"`` scheme pays as it
+changes (``RewardModel.REWARDS``), ``"win"`` and ``"rank"`` only at the end (``TERMINAL``,
+which OpenSpiel's MCTS requires). See :mod:`karnak.core.description`.
+
+**Parameters.** ``players``, ``rewards`` (``default``, ``win``, ``score`` or ``rank``),
+``seed`` and the game's own options (Amun-Re's ``edition``, ``expert_provinces``,
+``offer_cards``; Egyptia's ``cards``, its list written with ``;`` in a game string, since a
+comma separates parameters: ``karnak_egyptia(cards=A2;B2)``). ``seed=-1`` gives each new game
+a fresh Karnak seed drawn from the game object's own generator (itself seeded with 0, so a
+freshly loaded game deals the same sequence of games); a seed from 0 to 2**31 - 1 deals every
+new game from that seed. A fresh seed is drawn when a state is first used, not when it is
+made, so OpenSpiel's clones and deserialisations (which start from ``new_initial_state()``
+and overwrite it) do not use up seeds (but each ``state.information_state_tensor()`` call
+through C++ does: pyspiel observes a throwaway initial state to learn the tensor's shape).
+``state.karnak_seed()`` says which seed a game was dealt from; ``state.id_state()`` gives the
+:class:`IdState` (and through it the Karnak state).
+
+**Returns and rewards.** The returns are each seat's standing (the final utilities at the
+end); a reward is the change of the standing by the last id. OpenSpiel wants the returns to be
+the sum of the rewards at every step, so the returns are 0 before the first id and the first
+id's reward also pays the standing a game starts with (a solo Egyptia builder starts with
+points).
+
+**Serialisation.** OpenSpiel stores a Python state as the pickle of its attributes. Ours pickle
+as the game's parameters, the Karnak seed and the ids chosen (the whole game, replayed on
+load), or, for a world made by ``resample_from_infostate`` (which no seed replays), the Karnak
+state's JSON. ``state.serialize()`` and ``game.deserialize_state()`` always work;
+``pyspiel.serialize_game_and_state`` needs a fixed seed, because for a sampled-chance game it
+asks the game for its C++ generator's state, which a Python game cannot give (pyspiel 2.0).
+
+**Observers.** The tensors are the games' own layouts (``Game.information_state_layout`` for a
+perfect-recall observer, ``Game.observation_layout`` otherwise), exposed slice by slice in the
+observer's ``dict``, followed by ``"spelled"``: the counts of the ids the seat has chosen so far
+of a move it is spelling (see :mod:`karnak.core.action_ids`). Only the seat's own private view
+exists (``PrivateInfoType.SINGLE_PLAYER`` with public information).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from karnak.core.description import GameDescription
+from karnak.core.errors import InvalidOptionError
+from karnak.core.game import Game
+from karnak.core.registry import available_games, get_game
+from karnak.core.rng import Rng
+from karnak.core.tensors import FloatVector, TensorLayout
+from karnak.envs.idgame import TERMINAL, IdGame, IdState, default_players
+
+#: The short names of the games, by Karnak's names.
+SHORT_NAMES = {name: f"karnak_{name}" for name in available_games()}
+#: The parameters every game takes besides its own options.
+COMMON_PARAMETERS = ("players", "rewards", "seed")
+#: The ``rewards`` value that means the table's default scheme ("win", or "score" alone).
+DEFAULT_REWARDS = "default"
+#: Seeds drawn for ``seed=-1`` stay below this, so any of them can be given back as a
+#: ``seed=`` parameter (OpenSpiel's integer parameters are 32-bit).
+SEED_LIMIT = 2**31
+#: What separates the items of a list option in a game string (a comma separates parameters).
+LIST_SEPARATOR = ";"
+_GAME_RNG_SEED = 0
+
+if int(pyspiel.PlayerId.TERMINAL) != TERMINAL:  # pragma: no cover - a pyspiel change
+    raise ImportError("pyspiel's terminal player id is not karnak.envs.idgame.TERMINAL")
+
+Key = tuple[str, int, str | None, tuple[tuple[str, Any], ...]]
+_IDGAMES: dict[Key, IdGame] = {}
+
+
+# --------------------------------------------------------------------- parameters
+def _parameter_value(value: Any) -> bool | int | float | str:
+    """An option's value as an OpenSpiel parameter: bool, int, float or text. Text that reads
+    as a whole number (Amun-Re's ``edition="2003"``) becomes that number, because a game
+    string (``edition=2003``) parses back as one; a comma becomes ``;``, because commas
+    separate a game string's parameters (Egyptia's ``cards=A2;B2``)."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    text = "" if value is None else str(value)
+    if text.isdigit():
+        return int(text)
+    return text.replace(",", LIST_SEPARATOR)
+
+
+def _option_value(default: Any, value: Any) -> Any:
+    """An OpenSpiel parameter back as the Karnak option whose default is ``default``."""
+    if isinstance(default, str) and not isinstance(value, bool):
+        return str(value).replace(LIST_SEPARATOR, ",")
+    return value
+
+
+def parameter_specification(game: Game) -> dict[str, bool | int | float | str]:
+    """The parameters of ``game`` with their defaults (their types fix the accepted types)."""
+    spec: dict[str, bool | int | float | str] = {
+        "players": default_players(game),
+        "rewards": DEFAULT_REWARDS,
+        "seed": -1,
+    }
+    for option in game.options:
+        if option.name in spec:
+            raise ValueError(f"{game.title}'s option {option.name!r} hides a common parameter")
+        spec[option.name] = _parameter_value(option.default)
+    return spec
+
+
+def _key(game: Game, params: Mapping[str, Any]) -> Key:
+    """The identity of the id-level game named by ``params`` (checked), for the cache."""
+    spec = parameter_specification(game)
+    unknown = sorted(set(params) - set(spec))
+    if unknown:
+        raise InvalidOptionError(
+            f"{SHORT_NAMES[game.name]} has no parameter(s) {', '.join(unknown)}; "
+            f"parameters: {', '.join(spec)}"
+        )
+    players = params.get("players", spec["players"])
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidOptionError(f"players must be a whole number, not {players!r}")
+    rewards = params.get("rewards", DEFAULT_REWARDS)
+    if not isinstance(rewards, str):
+        raise InvalidOptionError(f"rewards must be text (win, score, rank), not {rewards!r}")
+    options = {
+        o.name: _option_value(o.default, params[o.name]) for o in game.options if o.name in params
+    }
+    resolved = game.resolve_options(options)
+    return (
+        game.name,
+        players,
+        None if rewards == DEFAULT_REWARDS else rewards,
+        tuple(sorted(resolved.items())),
+    )
+
+
+def _idgame(key: Key) -> IdGame:
+    """The id-level game of ``key``, made once per process (pickled states name it by key)."""
+    idgame = _IDGAMES.get(key)
+    if idgame is None:
+        name, players, rewards, options = key
+        idgame = _IDGAMES[key] = IdGame(name, players, rewards=rewards, options=dict(options))
+    return idgame
+
+
+def _seed_parameter(params: Mapping[str, Any]) -> int:
+    seed = params.get("seed", -1)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -1 <= seed < SEED_LIMIT:
+        raise InvalidOptionError(
+            f"seed must be -1 (a fresh seed for each game) or a whole number from 0 to "
+            f"{SEED_LIMIT - 1}, not {seed!r}"
+        )
+    return seed
+
+
+# --------------------------------------------------------------------- the state's world
+class _World:
+    """The :class:`IdState` behind one pyspiel state, with its seed and last rewards.
+
+    A pyspiel state keeps only this one attribute, because OpenSpiel clones a Python state by
+    deep-copying its attributes and serialises it by pickling them: ``__deepcopy__`` is
+    :meth:`IdState.clone`, and ``__reduce__`` names the game, the seed and the ids.
+
+    The world is built when first used, and a fresh seed (``seed=-1``) drawn then: OpenSpiel
+    makes a throwaway initial state for every clone and every deserialisation. Under a fixed
+    seed it is built as a copy of the game's ``start`` (a tenth of the cost of dealing anew:
+    OpenSpiel also makes and observes a fresh initial state to learn a tensor's shape on every
+    ``state.information_state_tensor()`` call through C++).
+    """
+
+    __slots__ = (
+        "_id_state",
+        "_player",
+        "_seed",
+        "_seeds",
+        "_start",
+        "key",
+        "replayable",
+        "rewards",
+        "standing",
+    )
+
+    def __init__(
+        self, key: Key, seed: int | None, seeds: Rng | None = None, start: IdState | None = None
+    ):
+        self.key = key
+        self._seed = seed
+        self._seeds = seeds
+        self._start = start
+        self._id_state: IdState | None = None
+        #: The seat to move, kept between ids: OpenSpiel asks for it several times a step.
+        self._player: int | None = None
+        #: Whether the seed and the ids replay this world (not so for a resampled one).
+        self.replayable = True
+        #: Each seat's standing now, and its change by the last id (OpenSpiel's rewards).
+        self.standing: list[float] | None = None
+        self.rewards: list[float] | None = None
+
+    @property
+    def seed(self) -> int:
+        if self._seed is None:
+            assert self._seeds is not None
+            self._seed = self._seeds.below(SEED_LIMIT)
+        return self._seed
+
+    @property
+    def id_state(self) -> IdState:
+        state = self._id_state
+        if state is None:
+            start = self._start
+            state = start.clone() if start is not None else _idgame(self.key).new_state(self.seed)
+            self._id_state = state
+        return state
+
+    def untouched_start(self) -> IdState | None:
+        """The game's first state (a fixed seed), while this world is that and not yet built."""
+        return self._start if self._id_state is None else None
+
+    def current_player(self) -> int:
+        player = self._player
+        if player is None:
+            player = self._player = self.id_state.current_player()
+        return player
+
+    def legal_ids(self, player: int) -> list[int]:
+        if player != self.current_player() or player == TERMINAL:
+            return []
+        state = self.id_state
+        return state.idgame.speller.legal_ids(state.state, player, state.prefix)
+
+    def current_standing(self) -> list[float]:
+        if self.standing is None:
+            self.standing = self.id_state.standing()
+        return self.standing
+
+    def apply(self, action_id: int) -> None:
+        """Choose ``action_id``; the rewards become the change of the standing, the first id
+        also paying the standing a game starts with (a solo Egyptia builder starts with
+        points), so that the rewards add up to the returns, as OpenSpiel requires."""
+        state = self.id_state
+        before = self.current_standing() if state.ids else [0.0] * state.idgame.players
+        self._player = None
+        state.apply_id(action_id)
+        after = self.standing = state.standing()
+        self.rewards = [a - b for a, b in zip(after, before, strict=True)]
+
+    def _copy_fields(self, other: _World) -> _World:
+        other._player = self._player
+        other.replayable = self.replayable
+        other.standing = None if self.standing is None else list(self.standing)
+        other.rewards = None if self.rewards is None else list(self.rewards)
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _World:
+        other = _World(self.key, self.seed, None, self._start)
+        if self._id_state is not None:
+            other._id_state = self._id_state.clone()
+        return self._copy_fields(other)
+
+    def resampled(self, seat: int, rng: Rng) -> _World:
+        other = _World(self.key, self.seed, None)
+        other._id_state = self.id_state.resample(seat, rng)
+        other.replayable = False
+        other.standing = None
+        other.rewards = None if self.rewards is None else list(self.rewards)
+        return other
+
+    def __reduce__(self) -> tuple[Callable[..., _World], tuple[Any, ...]]:
+        if self.replayable:
+            ids = [] if self._id_state is None else list(self._id_state.ids)
+            return _replayed, (self.key, self.seed, ids, self.rewards)
+        state = self.id_state
+        return _restored, (
+            self.key,
+            self.seed,
+            state.state.to_json(),
+            list(state.ids),
+            state.prefix,
+            state.truncated,
+            self.rewards,
+        )
+
+
+def _replayed(key: Key, seed: int, ids: list[int], rewards: list[float] | None) -> _World:
+    """A world rebuilt from its seed and ids (what a pickled replayable world names)."""
+    world = _World(key, seed, None)
+    state = world.id_state
+    for action_id in ids:
+        state.apply_id(action_id)
+    world.rewards = rewards
+    return world
+
+
+def _restored(
+    key: Key,
+    seed: int,
+    data: Mapping[str, Any],
+    ids: list[int],
+    prefix: tuple[int, ...],
+    truncated: bool,
+    rewards: list[float] | None,
+) -> _World:
+    """A resampled world rebuilt from its Karnak state's JSON."""
+    idgame = _idgame(key)
+    world = _World(key, seed, None)
+    state = world._id_state = IdState(idgame, idgame.game.state_from_json(data))
+    state.ids, state.prefix, state.truncated = list(ids), tuple(prefix), truncated
+    world.replayable = False
+    world.rewards = rewards
+    return world
+
+
+def _rng_from(sampler: Any) -> Rng:
+    """A Karnak generator seeded from OpenSpiel's probability sampler (a callable giving
+    floats in [0, 1), such as ``pyspiel.UniformProbabilitySampler``), two draws of 32 bits."""
+    high, low = (int(float(sampler()) * 2**32) & 0xFFFFFFFF for _ in range(2))
+    return Rng((high << 32) | low)
+
+
+# --------------------------------------------------------------------- pyspiel classes
+def _game_type(
+    game: Game, params: Mapping[str, Any], description: GameDescription, *, sampled: bool
+) -> Any:
+    """The pyspiel type: the registered one (the defaults: ``seed=-1``, sampled chance), or a
+    game's own (its utility, its reward model, and no chance at all under a fixed seed)."""
+    kinds = pyspiel.GameType
+    utility, reward_model = description.utility, description.reward_model
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[game.name],
+        long_name=f"Karnak {game.title}",
+        dynamics=kinds.Dynamics.SEQUENTIAL,
+        chance_mode=kinds.ChanceMode.SAMPLED_STOCHASTIC
+        if sampled
+        else kinds.ChanceMode.DETERMINISTIC,
+        information=kinds.Information.IMPERFECT_INFORMATION,
+        utility=kinds.Utility.ZERO_SUM if utility == "zero_sum" else kinds.Utility.GENERAL_SUM,
+        reward_model=(
+            kinds.RewardModel.REWARDS if reward_model == "rewards" else kinds.RewardModel.TERMINAL
+        ),
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(params),
+        default_loadable=True,
+        provides_factored_observation_string=False,
+    )
+
+
+def _registered_type(game: Game) -> Any:
+    spec = parameter_specification(game)
+    return _game_type(game, spec, game.describe(default_players(game)), sampled=True)
+
+
+class KarnakGame(pyspiel.Game):  # type: ignore[misc]
+    """One Karnak game at one table size, reward scheme and options, for OpenSpiel (a
+    subclass per game, from :func:`game_class`, names the game)."""
+
+    karnak_name: str
+
+    def __init__(self, params: Mapping[str, Any] | None = None):
+        game = get_game(self.karnak_name)
+        spec = parameter_specification(game)
+        given = dict(params or {})
+        self.key = _key(game, given)
+        self.seed = _seed_parameter(given)
+        self.idgame = _idgame(self.key)
+        self.karnak_game = self.idgame.game
+        d = self.idgame.description
+        full = {**spec, **{name: _parameter_value(value) for name, value in given.items()}}
+        super().__init__(
+            _game_type(game, spec, d, sampled=self.seed < 0),
+            pyspiel.GameInfo(
+                num_distinct_actions=d.num_distinct_actions,
+                max_chance_outcomes=0,
+                num_players=d.players,
+                min_utility=d.min_utility,
+                max_utility=d.max_utility,
+                utility_sum=d.utility_sum,
+                max_game_length=d.max_game_length,
+            ),
+            full,
+        )
+        #: Where ``seed=-1`` games get their seeds.
+        self.seeds = Rng(_GAME_RNG_SEED)
+        #: A fixed seed's first state, copied for each new game.
+        self.start = self.idgame.new_state(self.seed) if self.seed >= 0 else None
+
+    def new_initial_state(self, *args: Any) -> KarnakState:
+        if args:
+            raise ValueError(f"{SHORT_NAMES[self.karnak_game.name]} starts only from its seed")
+        if self.start is not None:
+            return KarnakState(self, _World(self.key, self.seed, None, self.start))
+        return KarnakState(self, _World(self.key, None, self.seeds))
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> KarnakObserver:
+        if isinstance(iig_obs_type, Mapping):  # OpenSpiel passes params alone positionally
+            iig_obs_type, params = None, iig_obs_type
+        if params:
+            raise ValueError(f"Karnak's observers take no parameters, not {dict(params)}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            raise ValueError(
+                "Karnak observes a game only as one seat sees it (public information and "
+                "the seat's own private information), not as "
+                f"{iig_obs_type.private_info} with public_info={iig_obs_type.public_info}"
+            )
+        return KarnakObserver(self, perfect_recall=bool(iig_obs_type.perfect_recall))
+
+
+class KarnakState(pyspiel.State):  # type: ignore[misc]
+    """A pyspiel state over one :class:`IdState` (see the module's text)."""
+
+    def __init__(self, game: KarnakGame, world: _World):
+        super().__init__(game)
+        self._world = world
+
+    # --- Karnak's own ------------------------------------------------------------
+    def id_state(self) -> IdState:
+        """The id-level state under this one (the Karnak state is its ``.state``)."""
+        return self._world.id_state
+
+    def karnak_seed(self) -> int:
+        """The Karnak seed this game was dealt from."""
+        return self._world.seed
+
+    # --- the OpenSpiel API -------------------------------------------------------
+    def current_player(self) -> int:
+        return self._world.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._world.legal_ids(player)
+
+    def _apply_action(self, action: int) -> None:
+        self._world.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._world.id_state.idgame.id_name(int(action))
+
+    def is_terminal(self) -> bool:
+        return self._world.id_state.is_terminal()
+
+    def returns(self) -> list[float]:
+        """Each seat's standing (see :mod:`karnak.core.description`): the final utilities at
+        the end, the running score difference under ``"score"``; 0 before the first id,
+        since OpenSpiel's returns are the rewards paid so far (see ``_World.apply``)."""
+        world = self._world
+        if not world.id_state.ids:
+            return [0.0] * world.id_state.idgame.players
+        return list(world.current_standing())
+
+    def rewards(self) -> list[float]:
+        """The change of each seat's standing by the last id (0 before any)."""
+        rewards = self._world.rewards
+        return [0.0] * self.num_players() if rewards is None else list(rewards)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KarnakState:
+        """A world ``player_id`` cannot tell from this one, drawn with randomness from
+        ``probability_sampler`` (see :meth:`IdState.resample`). Its OpenSpiel history starts
+        empty: the ids that led here include what the seat never saw."""
+        world = self._world.resampled(int(player_id), _rng_from(probability_sampler))
+        game = self.get_game()
+        return KarnakState(game, world)
+
+    def __str__(self) -> str:
+        world = self._world
+        state = world.id_state
+        name = state.idgame.description.name
+        header = (
+            f"karnak_{name} seed={world.seed}{'' if world.replayable else ' (resampled)'} "
+            f"ids={len(state.ids)} to_move={state.current_player()} "
+            f"spelled={list(state.prefix)}{' truncated' if state.truncated else ''}"
+        )
+        ids = "ids: " + " ".join(str(i) for i in state.ids)
+        return "\n".join([header, ids, *state.state.log_lines(everything=True)])
+
+
+class KarnakObserver:
+    """A seat's view as OpenSpiel's Python observer: ``tensor`` (the game's layout, then
+    ``"spelled"``), ``dict`` (every named slice, in order) and strings."""
+
+    def __init__(self, game: KarnakGame, *, perfect_recall: bool):
+        karnak_game, players, options = game.karnak_game, game.idgame.players, game.idgame.options
+        self.perfect_recall = perfect_recall
+        self.layout: TensorLayout = (
+            karnak_game.information_state_layout(players, options)
+            if perfect_recall
+            else karnak_game.observation_layout(players, options)
+        )
+        if "spelled" in self.layout:
+            raise ValueError(f"{karnak_game.title}'s layout has its own 'spelled' part")
+        size = self.layout.size
+        self.tensor: FloatVector = np.zeros(size + game.idgame.num_actions, dtype=np.float32)
+        self.dict: dict[str, FloatVector] = self.layout.named(self.tensor[:size])
+        self.dict["spelled"] = self._spelled = self.tensor[size:]
+        #: Each seat's tensor of a fixed seed's first state, since pyspiel observes a new
+        #: initial state to learn the shape at every C++ tensor call.
+        self._start: IdState | None = None
+        self._start_tensors: dict[int, FloatVector] = {}
+
+    def set_from(self, state: KarnakState, player: int) -> None:
+        start = state._world.untouched_start()
+        if start is None:
+            self._fill(state.id_state(), player)
+            return
+        if start is not self._start:
+            self._start, self._start_tensors = start, {}
+        known = self._start_tensors.get(player)
+        if known is None:
+            self._fill(start, player)
+            self._start_tensors[player] = self.tensor.copy()
+        else:
+            self.tensor[:] = known
+
+    def _fill(self, id_state: IdState, player: int) -> None:
+        size = self.layout.size
+        self.tensor[:size] = (
+            id_state.state.information_state_tensor(player)
+            if self.perfect_recall
+            else id_state.state.observation_tensor(player)
+        )
+        spelled = self._spelled
+        spelled.fill(0.0)
+        if id_state.prefix and player == id_state.current_player():
+            for action_id in id_state.prefix:
+                spelled[action_id] += 1.0
+
+    def string_from(self, state: KarnakState, player: int) -> str:
+        id_state = state.id_state()
+        if self.perfect_recall:
+            return id_state.information_state_string(player)
+        return id_state.observation_string(player)
+
+
+# --------------------------------------------------------------------- registration
+def game_class(name: str) -> type[KarnakGame]:
+    """The pyspiel game class of the Karnak game ``name`` (what :func:`register` registers).
+
+    A class, not a closure: pyspiel keeps its creator until the process ends, after the
+    interpreter has stopped, and releasing the last reference to a plain function then
+    aborts the process; a class is never released at that point."""
+    game = get_game(name)
+    cls = _CLASSES.get(game.name)
+    if cls is None:
+        title = "".join(part.capitalize() for part in game.name.split("_"))
+        cls = _CLASSES[game.name] = type(
+            f"Karnak{title}Game",
+            (KarnakGame,),
+            {"karnak_name": game.name, "__doc__": f"{game.title} for OpenSpiel."},
+        )
+    return cls
+
+
+_CLASSES: dict[str, type[KarnakGame]] = {}
+
+
+def register() -> list[str]:
+    """Register every Karnak game with pyspiel (again is harmless); the short names."""
+    registered = set(pyspiel.registered_names())
+    names = []
+    for name in available_games():
+        short = SHORT_NAMES[name]
+        if short not in registered:
+            pyspiel.register_game(_registered_type(get_game(name)), game_class(name))
+        names.append(short)
+    return names
