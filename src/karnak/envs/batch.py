@@ -122,7 +122,7 @@ class BatchStepper:
         if last is None:
             raise RuntimeError("call reset() before step()")
         chosen = np.asarray(actions)
-        if chosen.shape != (self.n,) or not np.issubdtype(chosen.dtype, np.integer):
+        if chosen.shape != (self.n,) or chosen.dtype.kind not in "iu":
             raise ActionIdError(
                 f"actions must be {self.n} integer ids (shape ({self.n},)), "
                 f"not {chosen.dtype} of shape {chosen.shape}"
@@ -147,8 +147,9 @@ class BatchStepper:
             state.apply_id(int(chosen[slot]))
             after = state.standing()
             before = self._standings[slot]
-            rewards[slot] = [a - b for a, b in zip(after, before, strict=True)]
-            self._standings[slot] = after
+            if after != before:
+                rewards[slot] = [a - b for a, b in zip(after, before, strict=True)]
+                self._standings[slot] = after
             if state.is_terminal():
                 truncated[slot] = state.truncated
                 terminated[slot] = not state.truncated
@@ -164,11 +165,11 @@ class BatchStepper:
         n, idgame = self.n, self.idgame
         current = np.empty(n, dtype=np.int32)
         observation = np.empty((n, idgame.observation_size), dtype=np.float32)
-        mask = np.zeros((n, idgame.num_actions), dtype=np.bool_)
+        mask = np.empty((n, idgame.num_actions), dtype=np.bool_)
         for slot, state in enumerate(self.states):
             seat = state.current_player()
             current[slot] = seat
             observation[slot] = state.observation(seat)
-            mask[slot, state.legal_ids()] = True
+            mask[slot] = state.mask()
         self._last = Batch(current, observation, mask, rewards, terminated, truncated)
         return self._last

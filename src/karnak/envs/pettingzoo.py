@@ -110,6 +110,7 @@ class _Base:
             )
         self.render_mode = render_mode
         self.possible_agents: list[str] = [agent_name(s) for s in range(self.idgame.players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._observation_spaces = {a: observation_space(self.idgame) for a in self.possible_agents}
         self._action_spaces = {
             a: gymnasium.spaces.Discrete(self.idgame.num_actions) for a in self.possible_agents
@@ -117,6 +118,12 @@ class _Base:
         self._np_random: np.random.Generator | None = None
         #: The engine seed of the game being played.
         self.current_seed: int | None = None
+
+    def _seat_of(self, agent: str) -> int:
+        seat = self._seats.get(agent)
+        if seat is None:
+            raise KeyError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
+        return seat
 
     def _next_seed(self, seed: int | None) -> int:
         if seed is not None:
@@ -163,7 +170,6 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.agents: list[str] = []
         self._id_state: IdState | None = None
         self._standing: list[float] = []
-        self._mask_cache: tuple[int, npt.NDArray[np.int8]] | None = None
 
     # --- spaces ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
@@ -194,7 +200,6 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         ):
             raise InvalidOptionError("start_from needs a state of this env's game and options")
         self._id_state = id_state
-        self._mask_cache = None
         self.agents = list(self.possible_agents)
         # From 0, so each agent's rewards add up to its final utility (see the module).
         self._standing = [0.0] * self.idgame.players
@@ -211,17 +216,16 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
-        """The int8 mask of ``seat``, computed once per position of the game."""
+        """The int8 mask of ``seat`` (all 0 off turn)."""
         state = self.id_state
-        key = len(state.ids)
-        if self._mask_cache is None or self._mask_cache[0] != key:
-            self._mask_cache = (key, state.mask().astype(np.int8))
-        if seat != state.current_player():
+        current = state.current_player()
+        if seat != current:
             return np.zeros(self.idgame.num_actions, dtype=np.int8)
-        return self._mask_cache[1].copy()
+        # A fresh bool array each call, so its int8 view is the caller's own.
+        return self.idgame.speller.mask(state.state, current, state.prefix).view(np.int8)
 
     def observe(self, agent: str) -> Observation:
-        seat = seat_of(agent)
+        seat = self._seat_of(agent)
         return {
             "observation": self.id_state.observation(seat),
             "action_mask": self._mask(seat),
@@ -242,7 +246,7 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._standing = after
         self._end_if_over()
         if not state.is_terminal():
-            self.agent_selection = agent_name(state.current_player())
+            self.agent_selection = self.possible_agents[state.current_player()]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -347,7 +351,9 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
         return self.idgame.speller.legal_ids(self.game_state, seat, self.prefixes[seat])
 
     def observe(self, agent: str) -> Observation:
-        seat = seat_of(agent)
+        return self._observe(self._seat_of(agent), self.acting())
+
+    def _observe(self, seat: int, acting: tuple[int, ...]) -> Observation:
         idgame = self.idgame
         state = self.game_state
         tensor = (
@@ -359,14 +365,15 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
         vector[: idgame.tensor_size] = tensor
         for action_id in self.prefixes[seat]:
             vector[idgame.tensor_size + action_id] += 1.0
-        mask = np.zeros(idgame.num_actions, dtype=np.int8)
-        ids = self.legal_ids(seat)
-        if ids:
-            mask[ids] = 1
+        if seat in acting:
+            mask = idgame.speller.mask(state, seat, self.prefixes[seat]).view(np.int8)
+        else:
+            mask = np.zeros(idgame.num_actions, dtype=np.int8)
         return {"observation": vector, "action_mask": mask}
 
     def _observations(self) -> dict[str, Observation]:
-        return {a: self.observe(a) for a in self.agents}
+        acting = self.acting()
+        return {a: self._observe(self._seats[a], acting) for a in self.agents}
 
     # --- the loop ----------------------------------------------------------------------
     def reset(
