@@ -21,7 +21,8 @@ learner must choose again or the game ends.
   seat with the learner's entry ignored. A spec is a bot name (``"random"``,
   ``"heuristic"``, ``"ismcts"``), a bot with its budget (``"ismcts:0.5s"``,
   ``"ismcts:200"``), or a level (``"easy"`` .. ``"expert"``, see
-  :mod:`karnak.bots.levels`). A searching bot given without a budget thinks ``think_time``
+  :mod:`karnak.bots.levels`). A searching bot given without a budget thinks ``think_time``:
+  a budget as bot specs write it (``"200"`` iterations, ``"0.5s"``) or a number of seconds
   (default :data:`DEFAULT_THINK_TIME` iterations: quick, and deterministic for a seed).
 - **Seeding**: ``reset(seed=s)`` deals the game of engine seed ``s`` and gives the bots the
   generators ``karnak simulate`` gives them for that seed; ``reset()`` draws the next seed
