@@ -209,6 +209,21 @@ def test_mcts_and_ismcts_move_in_amunre_and_egyptia(text: str) -> None:
     assert len(state.history()) == len(players)
 
 
+def test_openspiels_rl_environment_plays_a_whole_episode() -> None:
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(load("karnak_egyptia(players=1,seed=9)"))
+    step = env.reset()
+    rng = np.random.RandomState(0)
+    total = 0.0
+    while not step.last():
+        legal = step.observations["legal_actions"][0]
+        step = env.step([int(rng.choice(legal))])
+        total += step.rewards[0]
+    assert total == pytest.approx(env.get_state.returns()[0])
+    assert len(step.observations["info_state"][0]) == env.game.information_state_tensor_size()
+
+
 # ----------------------------------------------------------------- rewards and returns
 @pytest.mark.parametrize(
     "text", [SMALL["egyptia_solo"], "karnak_aton(seed=4,rewards=score)", SMALL["amunre"]]
