@@ -487,6 +487,8 @@ class KarnakState(pyspiel.State):  # type: ignore[misc]
         return KarnakState(game, world)
 
     def __str__(self) -> str:
+        """The whole state, hidden parts too (OpenSpiel compares clones and deserialised
+        states by it): the seed and the ids, which determine it, then the full log."""
         world = self._world
         state = world.id_state
         name = state.idgame.description.name
