@@ -296,7 +296,9 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
     - Every id is checked before any is applied: an illegal one raises ActionIdError and
       the step changes nothing. Completed moves are then played lowest seat first (the
       order of :class:`~karnak.envs.idgame.IdState`; at a sealed step the order cannot
-      matter, since no seat sees another's commitment).
+      matter, since no seat sees another's commitment). A move the rules play in the open
+      during a sealed step (selling a card in Amun-Re's offering phase) is seen by the
+      others from the next step on, as in the engine.
     - Rewards, terminations and truncations are as in :class:`KarnakAECEnv`; when the game
       ends every agent is terminated (or truncated) and ``agents`` empties.
     """
@@ -431,10 +433,19 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
             except ActionIdError as error:
                 raise ActionIdError(f"{agent_name(seat)}: {error}") from None
             chosen.append((seat, prefix, move))
+        played = 0
         for seat, prefix, move in sorted(chosen, key=lambda c: c[0]):
             self.prefixes[seat] = prefix
-            if move is not None:
+            if move is None:
+                continue
+            if played:
+                # Checked against the state after the moves before it: at a sealed step no
+                # seat's move may change what another may do (that would reveal it), and
+                # this says so loudly if a game ever broke that.
+                state.apply(seat, move)
+            else:
                 state.apply_unchecked(seat, move)
+            played += 1
         self.id_count += len(chosen)
         if self.id_count >= self.idgame.max_game_length and not state.is_over():
             self.truncated = True
