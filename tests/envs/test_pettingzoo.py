@@ -16,7 +16,7 @@ from karnak.core.action_ids import ActionIdError
 from karnak.core.description import standing
 from karnak.core.errors import InvalidOptionError
 from karnak.core.state import State
-from karnak.envs import IdGame, pettingzoo_env, pettingzoo_parallel_env
+from karnak.envs import IdGame, IdState, pettingzoo_env, pettingzoo_parallel_env
 from karnak.envs.pettingzoo import KarnakAECEnv, KarnakParallelEnv, agent_name, seat_of
 
 TABLES = [
@@ -212,6 +212,31 @@ def test_aec_a_sealed_lay_out_is_not_seen_by_the_other_seat() -> None:
         assert other != first
         views.append(seen(env.observe(other)))
     assert views[0] == views[1]
+
+
+@pytest.mark.parametrize(("game", "players"), SHARED_TABLES, ids=SHARED_IDS)
+def test_aec_a_seat_does_not_see_another_commit_before_the_reveal(game: str, players: int) -> None:
+    env = KarnakAECEnv(game, players)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    checked = 0
+    while not env.id_state.is_terminal():
+        state = env.id_state
+        committing = state.current_player()
+        if not state.prefix and len(state.state.to_move()) > 1:
+            views = []
+            for world in commitments(state.state, committing):
+                branch = KarnakAECEnv(game, players)
+                branch.start_from(IdState(env.idgame, world))
+                waiting = branch.agent_selection
+                assert branch.id_state.current_player() in state.state.to_move()
+                views.append((waiting, seen(branch.observe(waiting))))
+            if views:
+                assert views[0] == views[1]
+                checked += 1
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert checked >= 3
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES, ids=TABLE_IDS)
