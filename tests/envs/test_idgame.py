@@ -91,3 +91,16 @@ def test_a_cut_off_game_is_truncated_and_ends_as_it_stands() -> None:
     for _ in range(5):
         state.apply_id(state.legal_ids()[0])
     assert state.truncated and state.is_terminal() and state.current_player() == TERMINAL
+
+
+def test_a_resampled_world_keeps_the_count_of_ids_not_the_ids() -> None:
+    idgame = IdGame("aton")
+    state = idgame.new_state(4)
+    lay_out = next(i for i in state.legal_ids() if idgame.id_name(i).startswith("allocate"))
+    state.apply_id(lay_out)  # the first seat's sealed lay-out: the other never sees it
+    other = state.current_player()
+    world = state.resample(other, Rng(9))
+    assert world.length == state.length == 1
+    assert world.ids == []  # the hidden lay-out's id is not handed to the other seat
+    assert np.array_equal(world.observation(other), state.observation(other))
+    assert world.information_state_string(other) == state.information_state_string(other)

@@ -104,15 +104,18 @@ class IdGame:
 class IdState:
     """A Karnak state played one id at a time (see the module's text)."""
 
-    __slots__ = ("idgame", "ids", "prefix", "state", "truncated")
+    __slots__ = ("idgame", "ids", "length", "prefix", "state", "truncated")
 
     def __init__(self, idgame: IdGame, state: State):
         self.idgame = idgame
         self.state = state
         #: What the seat to move has spelled so far of its current move.
         self.prefix: Spelling = ()
-        #: Every id chosen since the start (with the seed, the whole game).
+        #: Every id chosen since the start (with the seed, the whole game). Empty in a world
+        #: made by :meth:`resample`: the ids that led there include some the seat never saw.
         self.ids: list[int] = []
+        #: How many ids have been chosen since the start (public: every seat counts them).
+        self.length = 0
         self.truncated = False
 
     # --- whose turn ------------------------------------------------------------------
@@ -151,9 +154,10 @@ class IdState:
         prefix, action = self.idgame.speller.choose(self.state, seat, self.prefix, action_id)
         self.prefix = prefix
         self.ids.append(int(action_id))
+        self.length += 1
         if action is not None:
             self.state.apply_unchecked(seat, action)
-        if len(self.ids) >= self.idgame.max_game_length and not self.state.is_over():
+        if self.length >= self.idgame.max_game_length and not self.state.is_over():
             self.truncated = True
 
     # --- what a seat sees ------------------------------------------------------------
@@ -195,25 +199,27 @@ class IdState:
         other = IdState(self.idgame, self.state.clone(log=True))
         other.prefix = self.prefix
         other.ids = list(self.ids)
+        other.length = self.length
         other.truncated = self.truncated
         return other
 
     def resample(self, seat: int, rng: Rng) -> IdState:
         """A world ``seat`` cannot tell from this one: hidden cards re-dealt, its own history
         kept (OpenSpiel's ``resample_from_infostate``). Another seat's unfinished spelling is
-        hidden from ``seat``, so the world starts that seat's move afresh."""
+        hidden from ``seat``, so the world starts that seat's move afresh. The world keeps the
+        count of ids but not the ids themselves (some of them the seat never saw)."""
         world = IdState(self.idgame, self.state.resample(seat, rng, history=True))
-        world.ids = list(self.ids)
+        world.length = self.length
         world.truncated = self.truncated
         if seat == self.current_player():
             world.prefix = self.prefix
-        elif self.prefix:
-            world.ids = world.ids[: len(world.ids) - len(self.prefix)]
+        else:
+            world.length -= len(self.prefix)
         return world
 
     def __repr__(self) -> str:
         d = self.idgame.description
         return (
-            f"<IdState {d.name} ids={len(self.ids)} to_move={self.current_player()} "
+            f"<IdState {d.name} ids={self.length} to_move={self.current_player()} "
             f"prefix={self.prefix}>"
         )

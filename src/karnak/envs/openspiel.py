@@ -254,7 +254,7 @@ class _World:
         also paying the standing a game starts with (a solo Egyptia builder starts with
         points), so that the rewards add up to the returns, as OpenSpiel requires."""
         state = self.id_state
-        before = self.current_standing() if state.ids else [0.0] * state.idgame.players
+        before = self.current_standing() if state.length else [0.0] * state.idgame.players
         self._player = None
         state.apply_id(action_id)
         after = self.standing = state.standing()
@@ -290,7 +290,7 @@ class _World:
             self.key,
             self.seed,
             state.state.to_json(),
-            list(state.ids),
+            state.length,
             state.prefix,
             state.truncated,
             self.rewards,
@@ -311,7 +311,7 @@ def _restored(
     key: Key,
     seed: int,
     data: Mapping[str, Any],
-    ids: list[int],
+    length: int,
     prefix: tuple[int, ...],
     truncated: bool,
     rewards: list[float] | None,
@@ -320,7 +320,7 @@ def _restored(
     idgame = _idgame(key)
     world = _World(key, seed, None)
     state = world._id_state = IdState(idgame, idgame.game.state_from_json(data))
-    state.ids, state.prefix, state.truncated = list(ids), tuple(prefix), truncated
+    state.length, state.prefix, state.truncated = int(length), tuple(prefix), truncated
     world.replayable = False
     world.rewards = rewards
     return world
@@ -469,7 +469,7 @@ class KarnakState(pyspiel.State):  # type: ignore[misc]
         the end, the running score difference under ``"score"``; 0 before the first id,
         since OpenSpiel's returns are the rewards paid so far (see ``_World.apply``)."""
         world = self._world
-        if not world.id_state.ids:
+        if not world.id_state.length:
             return [0.0] * world.id_state.idgame.players
         return list(world.current_standing())
 
@@ -494,10 +494,14 @@ class KarnakState(pyspiel.State):  # type: ignore[misc]
         name = state.idgame.description.name
         header = (
             f"karnak_{name} seed={world.seed}{'' if world.replayable else ' (resampled)'} "
-            f"ids={len(state.ids)} to_move={state.current_player()} "
+            f"ids={state.length} to_move={state.current_player()} "
             f"spelled={list(state.prefix)}{' truncated' if state.truncated else ''}"
         )
-        ids = "ids: " + " ".join(str(i) for i in state.ids)
+        ids = (
+            "ids: " + " ".join(str(i) for i in state.ids)
+            if world.replayable
+            else "ids: not kept (a resampled world: the seat never saw some of them)"
+        )
         return "\n".join([header, ids, *state.state.log_lines(everything=True)])
 
 
