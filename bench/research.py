@@ -18,9 +18,10 @@ Rows per game:
   and the bots', whose moves are spelled into ids too);
 - ``openspiel``: the game registered with pyspiel, the tensor read through OpenSpiel's Python
   observer (``make_observation``, what Python algorithms use) and the legal ids from
-  ``legal_actions()`` (the mask's content, without turning pyspiel's list into an array); ``openspiel_cpp``: the same with ``state.information_state_tensor()``,
-  pyspiel's C++ entry (what ``rl_environment`` calls), which adds pyspiel's own cost of
-  building a list and working out the tensor's shape at every call.
+  ``legal_actions()`` (the mask's content, without turning pyspiel's list into an array);
+- ``openspiel_cpp``: the same with ``state.information_state_tensor()``, pyspiel's C++
+  entry (what ``rl_environment`` calls), which adds pyspiel's own cost of building a list
+  and working out the tensor's shape at every call.
 
 The references: ``oh_hell`` (C++, default parameters) and ``goofspiel`` (C++, loaded turn-based)
 through pyspiel, the same loop with ``information_state_tensor()`` and ``legal_actions()``
