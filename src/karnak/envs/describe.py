@@ -23,7 +23,8 @@ def description_table(name: str, players: int, options: Mapping[str, Any] | None
     rows = []
     schemes = ("score",) if players == 1 else ("win", "score", "rank")
     d = game.describe(players, options)
-    rows.append(("game", f"{d.title} (rules {d.version}), {players} seats"))
+    seats = f"{players} seat{'s' if players != 1 else ''}"
+    rows.append(("game", f"{d.title} (rules {d.version}), {seats}"))
     rows.append(("type", f"{d.dynamics}, {d.information} information, {d.chance} chance"))
     rows.append(("utility", d.utility.replace("_", "-")))
     for scheme in schemes:
@@ -45,13 +46,25 @@ def description_table(name: str, players: int, options: Mapping[str, Any] | None
 
 
 def layout_tables(name: str, players: int, options: Mapping[str, Any] | None = None) -> str:
+    """The observation tensor's table, then the parts the information state tensor adds (it
+    is the observation followed by a summary of what the seat witnessed)."""
     game = get_game(name)
+    observation = game.observation_layout(players, options)
+    information = game.information_state_layout(players, options)
+    names = [placed.part.name for placed in observation.parts]
+    added = information.rows()[len(names) :]
+    if [row[0] for row in information.rows()[: len(names)]] != names:
+        raise ValueError(f"{name}: the information state does not begin with the observation")
+    lines = ["| part | shape | slice | meaning |", "|---|---|---|---|"]
+    lines += [f"| `{n}` | {shape} | {a}:{b} | {meaning} |" for n, shape, a, b, meaning in added]
+    seats = f"{players} seat{'s' if players != 1 else ''}"
     return "\n\n".join(
         (
-            f"Observation tensor ({players} seats):",
-            game.observation_layout(players, options).to_markdown(),
-            f"Information state tensor ({players} seats):",
-            game.information_state_layout(players, options).to_markdown(),
+            f"Observation tensor ({seats}, {observation.size} floats):",
+            observation.to_markdown(),
+            f"The information state tensor ({information.size} floats) is the observation "
+            "followed by:",
+            "\n".join(lines),
         )
     )
 
