@@ -274,6 +274,21 @@ def call_costs(game: str, players: int) -> dict[str, float]:
     }
 
 
+def pettingzoo_benchmark(game: str, players: int) -> float:
+    """Turns per second as PettingZoo's ``performance_benchmark`` prints them."""
+    import contextlib
+    import io
+    import re
+
+    from pettingzoo.test import performance_benchmark
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        performance_benchmark(KarnakAECEnv(game, players))
+    found = re.search(r"([\d.]+) turns per second", printed.getvalue())
+    return float(found.group(1)) if found else 0.0
+
+
 def batch_loop(n: int) -> Callable[[float], int]:
     def loop(deadline: float) -> int:
         stepper = BatchStepper("aton", n, seed=0)
@@ -364,6 +379,11 @@ def main() -> None:
         ratio = rates["amunre aec"] / oh_hell
         verdict = "met" if ratio >= 0.25 else "NOT met"
         lines += ["", f"Amun-Re's AEC loop: {ratio:.2f} x oh_hell (target 0.25: {verdict})."]
+
+    lines += ["", "PettingZoo's own `performance_benchmark` (5 s of masked random play each):", ""]
+    lines += ["| game | turns/s |", "|---|---|"]
+    for game in games:
+        lines.append(f"| {game} | {pettingzoo_benchmark(game, TABLES[game]):,.0f} |")
 
     lines += ["", "| BatchStepper, Aton | steps/s |", "|---|---|"]
     sizes = (1, 16, 64)
