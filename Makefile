@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 #: Where `make serve` keeps its database (ignored by git).
 DATA ?= data
 
-.PHONY: setup serve play test lint format typecheck unit bench bench-server golden clean
+.PHONY: setup serve play test lint format typecheck unit bench bench-research bench-server train-example golden clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -29,12 +29,12 @@ play: setup  ## play in the terminal against bots (GAME=aton for Aton; PLAYERS=N
 test: lint typecheck unit  ## everything CI runs
 
 lint: setup
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 
 format: setup
-	$(BIN)/ruff check --fix src tests bench
-	$(BIN)/ruff format src tests bench
+	$(BIN)/ruff check --fix src tests bench examples
+	$(BIN)/ruff format src tests bench examples
 
 typecheck: setup
 	$(BIN)/mypy
@@ -46,8 +46,17 @@ bench: setup  ## engine speed against OpenSpiel references (installs the bench e
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python bench/engine.py
 
+bench-research: setup  ## steps/s through every research adapter, next to OpenSpiel's oh_hell and goofspiel
+	$(BIN)/python bench/research.py --out bench/results/research.md
+
 bench-server: setup  ## 200 concurrent games against a real server: latency, errors, lost moves
 	$(BIN)/python bench/server_load.py --games 200 --pause 2 1 --synchronous FULL NORMAL
+
+train-example: setup  ## docs/research.md's worked example: an agent learns Aton on one core (about 3 min)
+	$(BIN)/python examples/train_aton.py --out runs/aton
+	cp runs/aton/learning_curve.csv runs/aton/learning_curve.png docs/research/
+	mv docs/research/learning_curve.csv docs/research/aton_learning_curve.csv
+	mv docs/research/learning_curve.png docs/research/aton_learning_curve.png
 
 golden: setup  ## rewrite the golden playthroughs after an intended rules change
 	$(BIN)/python tests/golden/regenerate.py

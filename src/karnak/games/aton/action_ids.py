@@ -23,6 +23,8 @@ environment treats as a truncation.
 
 from __future__ import annotations
 
+from typing import cast
+
 from karnak.core.action_ids import ActionIdError, ActionSpace, Spelling
 from karnak.games.aton.actions import Allocate, AtonAction, Exchange, Place, Remove
 from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board
@@ -31,6 +33,7 @@ EXCHANGE_ID = 0
 ALLOCATE_BASE = 1
 LAY_OUTS = len(CARD_VALUES) ** 4
 MAX_GAME_LENGTH = 1000
+MOVE_KINDS = frozenset({Exchange, Allocate, Remove, Place})
 
 
 class AtonActionSpace(ActionSpace):
@@ -40,6 +43,7 @@ class AtonActionSpace(ActionSpace):
         self.place_base = self.remove_base + TEMPLES * self.squares
         self.size = self.place_base + TEMPLES * self.squares
         self.max_game_length = MAX_GAME_LENGTH
+        self._spelled: dict[object, Spelling] = {}
 
     def id_of(self, action: AtonAction) -> int:
         if isinstance(action, Exchange):
@@ -64,9 +68,15 @@ class AtonActionSpace(ActionSpace):
         return kind(temple + 1, square + 1)
 
     def spell(self, action: object) -> Spelling:
-        if not isinstance(action, Exchange | Allocate | Remove | Place):
+        """The move's one id. Remembered per move (moves are frozen values, at most
+        ``size`` of them), since a mask spells every legal move of every position."""
+        if type(action) not in MOVE_KINDS:
             raise ActionIdError(f"{action!r} is not an Aton move")
-        return (self.id_of(action),)
+        known = self._spelled.get(action)
+        if known is not None:
+            return known
+        spelling = self._spelled[action] = (self.id_of(cast(AtonAction, action)),)
+        return spelling
 
     def id_name(self, action_id: int) -> str:
         return self.action_of_id(action_id).to_text()
