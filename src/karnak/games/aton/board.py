@@ -62,15 +62,26 @@ class Board:
     confidence: Mapping[str, str] = field(default_factory=dict, compare=False)
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     source: str = field(default="", compare=False)
+    #: The squares of each colour present, worked out once: the engine asks for the yellow
+    #: and green ones after every turn (instant wins) and a board never changes.
+    colour_squares: Mapping[str, tuple[tuple[int, int], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        found: dict[str, list[tuple[int, int]]] = {}
+        for t, temple in enumerate(self.temples):
+            for s, square in enumerate(temple):
+                found.setdefault(square.colour, []).append((t, s))
+        # frozen: the one write of a derived field, at construction
+        object.__setattr__(
+            self, "colour_squares", {colour: tuple(spots) for colour, spots in found.items()}
+        )
 
     def squares_of(self, colour: str) -> list[tuple[int, int]]:
-        """(temple index, square index) of every square of ``colour``, zero-based."""
-        return [
-            (t, s)
-            for t, temple in enumerate(self.temples)
-            for s, square in enumerate(temple)
-            if square.colour == colour
-        ]
+        """(temple index, square index) of every square of ``colour``, zero-based (a fresh
+        list: callers may keep or change it)."""
+        return list(self.colour_squares.get(colour, ()))
 
 
 def parse_board(data: Mapping[str, Any], source: str = "data") -> Board:

@@ -16,8 +16,8 @@ every free square in reach gets a counter, the engine does it without asking.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from karnak.core.actions import Action
 from karnak.core.events import EventLog
@@ -26,7 +26,7 @@ from karnak.core.state import State
 from karnak.core.tensors import FloatVector
 from karnak.games.aton import tensors
 from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
-from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board
+from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board, Square
 
 EMPTY = -1
 ALLOCATE, REMOVE, PLACE, CLEANUP, OVER = "allocate", "remove", "place", "cleanup", "over"
@@ -41,12 +41,88 @@ PHASE_NAMES = {
 #: whole pass of both piles finds no lower card (only possible with identical piles), red
 #: begins, as red does at equal points after a scoring. Our ruling: the book is silent.
 TIE_REVEAL_LIMIT = 80
+T = TypeVar("T")
+#: Colours whose every square, held by one priest, wins at once (in the order checked).
+WINNING_COLOURS = ("yellow", "green")
+
+#: Moves are frozen values, so the hot paths hand out shared instances instead of building
+#: new ones: the exchange, and the lay-outs of each hand (keyed by its sorted cards).
+_EXCHANGE = Exchange()
+_LAY_OUTS: dict[tuple[int, ...], tuple[Allocate, ...]] = {}
+
+
+def _lay_outs(hand: list[int]) -> tuple[Allocate, ...]:
+    """Every distinct arrangement of ``hand`` on the four cartouches, in sorted order: cards
+    of one value are alike, so only the multiset of the hand matters and is the key."""
+    key = tuple(sorted(hand))
+    moves = _LAY_OUTS.get(key)
+    if moves is None:
+        arrangements = sorted(set(itertools.permutations(hand)))
+        moves = _LAY_OUTS[key] = tuple(Allocate((a, b, c, d)) for a, b, c, d in arrangements)
+    return moves
+
+
+class _Tables:
+    """What the engine reads of a board again and again, worked out once per board: the
+    remove and place moves and the (temple, square) pair of every square, the squares whose
+    full holding wins at once, and the colour text of each square for the log."""
+
+    __slots__ = (
+        "black",
+        "blue",
+        "bonus",
+        "colour_text",
+        "pairs",
+        "places",
+        "removes",
+        "win_colours",
+    )
+
+    def __init__(self, board: Board):
+        temples = board.temples
+        self.pairs = tuple(tuple((t, s) for s in range(len(tp))) for t, tp in enumerate(temples))
+        self.removes = tuple(
+            tuple(Remove(t + 1, s + 1) for s in range(len(tp))) for t, tp in enumerate(temples)
+        )
+        self.places = tuple(
+            tuple(Place(t + 1, s + 1) for s in range(len(tp))) for t, tp in enumerate(temples)
+        )
+        self.win_colours = tuple(
+            (colour, board.colour_squares[colour])
+            for colour in WINNING_COLOURS
+            if board.colour_squares.get(colour)
+        )
+        self.colour_text = tuple(tuple(_colour_text(spot) for spot in tp) for tp in temples)
+        self.blue = board.colour_squares.get("blue", ())
+        self.black = board.colour_squares.get("black", ())
+        #: (temple, square, points) of every square worth bonus points when held
+        self.bonus = tuple(
+            (t, s, spot.bonus)
+            for t, tp in enumerate(temples)
+            for s, spot in enumerate(tp)
+            if spot.bonus
+        )
+
+
+def _colour_text(spot: Square) -> str:
+    return f"bonus +{spot.bonus}" if spot.colour == "bonus" else spot.colour
+
+
+#: Tables per board, by identity (the entry holds the board, so its id cannot be reused).
+_TABLES: dict[int, tuple[Board, _Tables]] = {}
+
+
+def _tables_of(board: Board) -> _Tables:
+    entry = _TABLES.get(id(board))
+    if entry is None or entry[0] is not board:
+        entry = _TABLES[id(board)] = (board, _Tables(board))
+    return entry[1]
 
 
 class AtonState(State):
     """The whole game: both piles and hands, the sealed cartouches, temples and scores."""
 
-    _SCALARS = (
+    _SCALARS: ClassVar[tuple[str, ...]] = (
         "round",
         "phase",
         "revealed",
@@ -56,8 +132,8 @@ class AtonState(State):
         "winner",
         "win_reason",
     )
-    _LISTS = ("exchanged", "stock", "score", "kingdom", "order")
-    _NESTED = ("piles", "discards", "face_down", "hands", "temples")
+    _LISTS: ClassVar[tuple[str, ...]] = ("exchanged", "stock", "score", "kingdom", "order")
+    _NESTED: ClassVar[tuple[str, ...]] = ("piles", "discards", "face_down", "hands", "temples")
 
     def __init__(
         self,
@@ -71,6 +147,7 @@ class AtonState(State):
     ):
         self.game = game
         self.board = board
+        self._tables = _tables_of(board)
         self.players = tuple(players)
         self.n = 2
         self.seed = seed
@@ -109,11 +186,15 @@ class AtonState(State):
 
     # ------------------------------------------------------------------ who decides
     def to_move(self) -> tuple[int, ...]:
-        if self.phase == ALLOCATE:
-            return tuple(s for s in range(2) if self.alloc[s] is None)
-        if self.phase in (REMOVE, PLACE):
+        phase = self.phase
+        if phase in (REMOVE, PLACE):
             return (self.order[self.turn],)
-        if self.phase == CLEANUP:
+        if phase == ALLOCATE:
+            red, blue = self.alloc
+            if red is None:
+                return (0, 1) if blue is None else (0,)
+            return (1,) if blue is None else ()
+        if phase == CLEANUP:
             return (self.cleanup[0][0],)
         return ()
 
@@ -121,24 +202,44 @@ class AtonState(State):
         return self.phase == ALLOCATE
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_move():
-            return []
-        if self.phase == ALLOCATE:
-            moves: list[Action] = []
-            if not self.exchanged[seat]:
-                moves.append(Exchange())
-            arrangements = sorted(set(itertools.permutations(self.hands[seat])))
-            moves.extend(Allocate((a, b, c, d)) for a, b, c, d in arrangements)
-            return moves
-        if self.phase == REMOVE:
+        phase = self.phase
+        if phase == PLACE:
+            if seat != self.order[self.turn]:
+                return []
+            return self._holding(self._tables.places, EMPTY, self.reach)
+        if phase == ALLOCATE:
+            if seat not in (0, 1) or self.alloc[seat] is not None:
+                return []
+            lay_outs = _lay_outs(self.hands[seat])
+            if self.exchanged[seat]:
+                return list(lay_outs)
+            return [_EXCHANGE, *lay_outs]
+        if phase == REMOVE:
+            if seat != self.order[self.turn]:
+                return []
             owner = self._removal_owner(seat)
-            return [Remove(t + 1, s + 1) for t, s in self._counters(owner, self.reach)]
-        if self.phase == PLACE:
-            return [Place(t + 1, s + 1) for t, s in self._free(self.reach)]
-        if self.phase == CLEANUP:
+            return self._holding(self._tables.removes, owner, self.reach)
+        if phase == CLEANUP:
+            if seat != self.cleanup[0][0]:
+                return []
             temple = self.cleanup_temple(seat, self.cleanup[0][1])
-            return [Remove(temple + 1, s + 1) for s in self._own_squares(seat, temple)]
+            row = self._tables.removes[temple]
+            return [row[s] for s in self._own_squares(seat, temple)]
         return []
+
+    def _holding(self, table: tuple[tuple[T, ...], ...], occupant: int, reach: int) -> list[T]:
+        """The entries of ``table`` (moves or pairs, by temple and square) for the squares
+        of temples 1 to ``reach`` that hold ``occupant`` (EMPTY: the free squares), temple
+        by temple, square by square. One comprehension: the hottest scan of random play.
+        (Remembering each temple's answer was tried and lost: the temples change too often.)
+        """
+        temples = self.temples
+        return [
+            table[t][s]
+            for t in range(reach)
+            for s, there in enumerate(temples[t])
+            if there == occupant
+        ]
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         if self.phase == ALLOCATE and isinstance(action, Allocate):
@@ -159,14 +260,14 @@ class AtonState(State):
     # ------------------------------------------------------------------ applying
     def apply_unchecked(self, seat: int, action: Action) -> None:
         self.history.append((seat, action))
-        if isinstance(action, Exchange):
-            self._exchange(seat)
-        elif isinstance(action, Allocate):
-            self._allocate(seat, list(action.cards))
+        if isinstance(action, Place):
+            self._place_chosen(action.temple - 1, action.square - 1)
         elif isinstance(action, Remove):
             self._remove(seat, action.temple - 1, action.square - 1)
-        elif isinstance(action, Place):
-            self._place_chosen(action.temple - 1, action.square - 1)
+        elif isinstance(action, Allocate):
+            self._allocate(seat, list(action.cards))
+        elif isinstance(action, Exchange):
+            self._exchange(seat)
         else:  # pragma: no cover - the parser makes only the four kinds
             raise TypeError(f"not an Aton move: {action!r}")
 
@@ -175,22 +276,26 @@ class AtonState(State):
         self.discards[seat].extend(self.hands[seat])
         self.face_down[seat].extend(self.hands[seat])  # exchanged cards are never shown
         self.hands[seat] = []
-        self.log.add(
-            "{who} hands in the exchange counter and draws four new cards.", who=self._n(seat)
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{who} hands in the exchange counter and draws four new cards.",
+                who=self._n(seat),
+            )
         self._draw_hand(seat)
 
     def _allocate(self, seat: int, cards: list[int]) -> None:
         self.alloc[seat] = cards
         self.hands[seat] = []
-        self.log.add("{who} lays out four cards, face down.", who=self._n(seat))
-        self.log.add(
-            "{who} lays {cards} on cartouches 1 to 4.",
-            audience=(seat,),
-            who=self._n(seat),
-            cards=" ".join(map(str, cards)),
-        )
-        if all(a is not None for a in self.alloc):
+        log = self.log
+        if log.enabled:
+            log.add("{who} lays out four cards, face down.", who=self._n(seat))
+            log.add(
+                "{who} lays {cards} on cartouches 1 to 4.",
+                audience=(seat,),
+                who=self._n(seat),
+                cards=" ".join(map(str, cards)),
+            )
+        if self.alloc[0] is not None and self.alloc[1] is not None:
             self._reveal()
 
     def _remove(self, seat: int, temple: int, square: int) -> None:
@@ -198,18 +303,19 @@ class AtonState(State):
         self.temples[temple][square] = EMPTY
         if self.phase == CLEANUP:
             self.stock[owner] += 1
-            self.log.add(
-                "{who} takes back the counter on temple {t} square {s}.",
-                who=self._n(owner),
-                t=temple + 1,
-                s=square + 1,
-            )
+            if self.log.enabled:
+                self.log.add(
+                    "{who} takes back the counter on temple {t} square {s}.",
+                    who=self._n(owner),
+                    t=temple + 1,
+                    s=square + 1,
+                )
             self.cleanup.pop(0)
             self._continue_cleanup()
             return
-        self._to_kingdom(owner, f"temple {temple + 1} square {square + 1}", by=seat)
+        self._to_kingdom_from(owner, temple, square, seat)
         self.pending -= 1
-        if self.pending == 0 or not self._counters(self._removal_owner(seat), self.reach):
+        if self.pending == 0 or not self._holds(self._removal_owner(seat), self.reach):
             self._start_placing()
 
     def _place_chosen(self, temple: int, square: int) -> None:
@@ -221,19 +327,28 @@ class AtonState(State):
 
     # ------------------------------------------------------------------ the round
     def _deal(self) -> None:
-        self.log.add("Round {round}: each priest draws four cards.", round=self.round)
-        for seat in range(2):
-            self._draw_hand(seat)
+        if self.log.enabled:
+            self.log.add("Round {round}: each priest draws four cards.", round=self.round)
+        self._draw_hand(0)
+        self._draw_hand(1)
 
     def _draw_hand(self, seat: int) -> None:
-        for _ in range(self.board.hand_size):
-            self.hands[seat].append(self._take_top(seat))
-        self.log.add(
-            "{who} draws {cards}.",
-            audience=(seat,),
-            who=self._n(seat),
-            cards=" ".join(map(str, sorted(self.hands[seat]))),
-        )
+        hand = self.hands[seat]
+        size = self.board.hand_size
+        pile = self.piles[seat]
+        if len(pile) >= size:  # the usual case: no reshuffle on the way; popped one by one
+            hand += pile[: -size - 1 : -1]
+            del pile[-size:]
+        else:
+            for _ in range(size):
+                hand.append(self._take_top(seat))
+        if self.log.enabled:
+            self.log.add(
+                "{who} draws {cards}.",
+                audience=(seat,),
+                who=self._n(seat),
+                cards=" ".join(map(str, sorted(hand))),
+            )
 
     def _take_top(self, seat: int) -> int:
         if not self.piles[seat]:
@@ -242,20 +357,24 @@ class AtonState(State):
             self.face_down[seat] = []
             self.rng.shuffle(pile)
             self.piles[seat] = pile
-            self.log.add("{who}'s pile is used up: the discards are shuffled.", who=self._n(seat))
+            if self.log.enabled:
+                self.log.add(
+                    "{who}'s pile is used up: the discards are shuffled.", who=self._n(seat)
+                )
         return self.piles[seat].pop()
 
     def _reveal(self) -> None:
         red, blue = self.alloc
         assert red is not None and blue is not None
         self.revealed = True
-        self.log.add(
-            "The cartouches are revealed: {a} {ca}, {b} {cb}.",
-            a=self._n(0),
-            ca=" ".join(map(str, red)),
-            b=self._n(1),
-            cb=" ".join(map(str, blue)),
-        )
+        if self.log.enabled:
+            self.log.add(
+                "The cartouches are revealed: {a} {ca}, {b} {cb}.",
+                a=self._n(0),
+                ca=" ".join(map(str, red)),
+                b=self._n(1),
+                cb=" ".join(map(str, blue)),
+            )
         difference = red[0] - blue[0]
         if difference:
             seat = 0 if difference > 0 else 1
@@ -274,7 +393,8 @@ class AtonState(State):
             first = 0 if red[0] < blue[0] else 1
         else:
             first = self._reveal_for_order()
-        self.log.add("{who} goes first (cartouche 2).", who=self._n(first))
+        if self.log.enabled:
+            self.log.add("{who} goes first (cartouche 2).", who=self._n(first))
         return first
 
     def _reveal_for_order(self) -> int:
@@ -303,16 +423,21 @@ class AtonState(State):
         self.reach = cards[2]
         amount = cards[1] - 2
         if self.round > 1 and amount != 0:
-            owner = self._removal_owner(seat, amount)
-            targets = self._counters(owner, self.reach)
-            count = min(abs(amount), len(targets))
-            if 0 < count < len(targets):
+            owner = 1 - seat if amount > 0 else seat  # as _removal_owner
+            reach = self.reach
+            temples = self.temples
+            held = 0  # counted first: the squares are listed only if all of them go
+            for t in range(reach):
+                held += temples[t].count(owner)
+            count = min(abs(amount), held)
+            if 0 < count < held:
                 self.phase = REMOVE
                 self.pending = count
                 return
-            for temple, square in targets[:count]:
-                self.temples[temple][square] = EMPTY
-                self._to_kingdom(owner, f"temple {temple + 1} square {square + 1}", by=seat)
+            if count:
+                for temple, square in self._counters(owner, reach)[:count]:
+                    temples[temple][square] = EMPTY
+                    self._to_kingdom_from(owner, temple, square, seat)
         self._start_placing()
 
     def _removal_owner(self, seat: int, amount: int | None = None) -> int:
@@ -328,14 +453,19 @@ class AtonState(State):
         cards = self.alloc[seat]
         assert cards is not None
         count = min(cards[3], self.stock[seat])
-        free = self._free(self.reach)
-        if 0 < count < len(free):
+        reach = self.reach
+        temples = self.temples
+        free_count = 0  # counted first: the squares are listed only if all of them fill
+        for t in range(reach):
+            free_count += temples[t].count(EMPTY)
+        if 0 < count < free_count:
             self.phase = PLACE
             self.pending = count
             return
-        for temple, square in free[:count]:
-            self._put(seat, temple, square)
-        for _ in range(count - len(free)):
+        if count and free_count:
+            for temple, square in self._free(reach)[:count]:
+                self._put(seat, temple, square)
+        for _ in range(count - free_count):
             self.stock[seat] -= 1
             self._to_kingdom(seat, "the stock (no free square in reach)", by=seat)
         self._end_turn()
@@ -368,13 +498,23 @@ class AtonState(State):
     def _put(self, seat: int, temple: int, square: int) -> None:
         self.temples[temple][square] = seat
         self.stock[seat] -= 1
-        self.log.add(
-            "{who} places a counter on temple {t} square {s} ({colour}).",
-            who=self._n(seat),
-            t=temple + 1,
-            s=square + 1,
-            colour=self._colour(temple, square),
-        )
+        if self.log.enabled:
+            self.log.add(
+                "{who} places a counter on temple {t} square {s} ({colour}).",
+                who=self._n(seat),
+                t=temple + 1,
+                s=square + 1,
+                colour=self._tables.colour_text[temple][square],
+            )
+
+    def _to_kingdom_from(self, owner: int, temple: int, square: int, by: int) -> None:
+        """:meth:`_to_kingdom` for a counter taken off a square (the text only if logged)."""
+        if self.log.enabled:
+            self._to_kingdom(owner, f"temple {temple + 1} square {square + 1}", by=by)
+        elif len(self.kingdom) < self.board.kingdom_squares:
+            self.kingdom.append(owner)
+        else:
+            self.stock[owner] += 1
 
     def _to_kingdom(self, owner: int, where: str, *, by: int) -> None:
         if len(self.kingdom) < self.board.kingdom_squares:
@@ -395,54 +535,81 @@ class AtonState(State):
             )
 
     def _counters(self, owner: int, reach: int = TEMPLES) -> list[tuple[int, int]]:
-        return [
-            (t, s)
-            for t in range(reach)
-            for s, occupant in enumerate(self.temples[t])
-            if occupant == owner
-        ]
+        """(temple, square) of every square of temples 1 to ``reach`` holding ``owner``
+        (EMPTY: the free squares), in board order."""
+        return self._holding(self._tables.pairs, owner, reach)
 
     def _free(self, reach: int) -> list[tuple[int, int]]:
-        return [
-            (t, s)
-            for t in range(reach)
-            for s, occupant in enumerate(self.temples[t])
-            if occupant == EMPTY
-        ]
+        return self._counters(EMPTY, reach)
+
+    def _holds(self, owner: int, reach: int) -> bool:
+        """Whether any square of temples 1 to ``reach`` holds ``owner``."""
+        temples = self.temples
+        return any(owner in temples[t] for t in range(reach))
 
     def _own_squares(self, seat: int, temple: int) -> list[int]:
         return [s for s, occupant in enumerate(self.temples[temple]) if occupant == seat]
 
     def _colour(self, temple: int, square: int) -> str:
-        spot = self.board.temples[temple][square]
-        return f"bonus +{spot.bonus}" if spot.colour == "bonus" else spot.colour
+        return self._tables.colour_text[temple][square]
 
     # ------------------------------------------------------------------ winning
     def _check_wins(self) -> bool:
         """The conditions that end the game at once; True if one holds."""
+        if not self._may_win():
+            return False
         for seat in self.order if self.revealed else (0, 1):
             reason = self._instant_win(seat)
             if reason is not None:
                 self.winner, self.win_reason = seat, reason
                 self.phase = OVER
-                self.log.add("{who} wins at once: {reason}.", who=self._n(seat), reason=reason)
+                if self.log.enabled:
+                    self.log.add("{who} wins at once: {reason}.", who=self._n(seat), reason=reason)
                 return True
+        return False
+
+    def _may_win(self) -> bool:
+        """False when no seat meets a condition of :meth:`_instant_win` (a cheaper test for
+        both seats at once, run after every turn; True lets the exact test decide)."""
+        score, target = self.score, self.board.win_points
+        if score[0] >= target or score[1] >= target:
+            return True
+        temples = self.temples
+        for temple in temples:
+            first = temple[0]
+            if first != EMPTY and temple.count(first) == len(temple):
+                return True
+        for _, squares in self._tables.win_colours:
+            t, s = squares[0]
+            first = temples[t][s]
+            if first != EMPTY:
+                for t, s in squares:
+                    if temples[t][s] != first:
+                        break
+                else:
+                    return True
         return False
 
     def _instant_win(self, seat: int) -> str | None:
         if self.score[seat] >= self.board.win_points:
             return f"{self.score[seat]} points"
-        for t, temple in enumerate(self.temples):
-            if all(occupant == seat for occupant in temple):
+        temples = self.temples
+        for t, temple in enumerate(temples):
+            # the first square rejects almost every temple before the count
+            if temple[0] == seat and temple.count(seat) == len(temple):
                 return f"every square of temple {t + 1}"
-        for colour in ("yellow", "green"):
-            squares = self.board.squares_of(colour)
-            if squares and all(self.temples[t][s] == seat for t, s in squares):
+        for colour, squares in self._tables.win_colours:
+            for t, s in squares:
+                if temples[t][s] != seat:
+                    break
+            else:
                 return f"every {colour} square"
         return None
 
     def _gain(self, seat: int, points: int, why: str) -> None:
         self.score[seat] += points
+        if not self.log.enabled:
+            return
         self.log.add(
             "{who} scores {points} for {why} ({total} in all).",
             who=self._n(seat),
@@ -454,49 +621,41 @@ class AtonState(State):
     # ------------------------------------------------------------------ scoring
     def scoring_lines(self) -> list[dict[str, Any]]:
         """What a scoring now would give: one line per rule, with the points of each seat."""
-        counts = [
-            [sum(1 for o in temple if o == seat) for seat in range(2)] for temple in self.temples
-        ]
-        blue = [
-            sum(1 for t, s in self.board.squares_of("blue") if self.temples[t][s] == seat)
-            for seat in range(2)
-        ]
-        black = [
-            sum(1 for t, s in self.board.squares_of("black") if self.temples[t][s] == seat)
-            for seat in range(2)
-        ]
-
-        def majority(pair: list[int]) -> int | None:
-            if pair[0] == pair[1]:
-                return None
-            return 0 if pair[0] > pair[1] else 1
-
-        worth: dict[str, Callable[[int], int]] = {
-            "temple 1": lambda w: abs(counts[0][0] - counts[0][1]),  # the difference
-            "temple 2": lambda w: 5,
-            "temple 3": lambda w: counts[2][w],  # the majority's counters there
-            "temple 4": lambda w: 3 * blue[w],  # 3 per blue square held anywhere
-            "black squares": lambda w: 8,
-        }
-        majorities = {
-            "temple 1": counts[0],
-            "temple 2": counts[1],
-            "temple 3": counts[2],
-            "temple 4": counts[3],
-            "black squares": black,
-        }
+        temples = self.temples
+        counts = [[temple.count(0), temple.count(1)] for temple in temples]
+        tables = self._tables
+        blue = [0, 0]
+        for t, s in tables.blue:
+            occupant = temples[t][s]
+            if occupant == 0 or occupant == 1:
+                blue[occupant] += 1
+        black = [0, 0]
+        for t, s in tables.black:
+            occupant = temples[t][s]
+            if occupant == 0 or occupant == 1:
+                black[occupant] += 1
+        # (rule, the counters of each seat, what the majority scores): temple 1 the
+        # difference, temple 2 five, temple 3 the majority's counters there, temple 4 three
+        # per blue square the majority holds anywhere, the black squares eight
+        rules = (
+            ("temple 1", counts[0], abs(counts[0][0] - counts[0][1]), None),
+            ("temple 2", counts[1], 5, None),
+            ("temple 3", counts[2], 0, counts[2]),
+            ("temple 4", counts[3], 0, [3 * blue[0], 3 * blue[1]]),
+            ("black squares", black, 8, None),
+        )
         lines: list[dict[str, Any]] = []
-        for label, pair in majorities.items():
+        for label, pair, fixed, per_seat in rules:
             points = [0, 0]
-            leader = majority(pair)
-            if leader is not None:
-                points[leader] = worth[label](leader)
+            if pair[0] != pair[1]:
+                leader = 0 if pair[0] > pair[1] else 1
+                points[leader] = fixed if per_seat is None else per_seat[leader]
             lines.append({"rule": label, "counters": list(pair), "points": points})
         bonus = [0, 0]
-        for t, temple in enumerate(self.temples):
-            for s, occupant in enumerate(temple):
-                if occupant != EMPTY:
-                    bonus[occupant] += self.board.temples[t][s].bonus
+        for t, s, points_there in tables.bonus:
+            occupant = temples[t][s]
+            if occupant != EMPTY:
+                bonus[occupant] += points_there
         lines.append({"rule": "bonus squares", "counters": None, "points": bonus})
         return lines
 
@@ -526,10 +685,11 @@ class AtonState(State):
     def cleanup_temple(self, seat: int, temple: int) -> int:
         """Where the counter for ``temple`` comes from: that temple, else the highest one
         holding the priest's counters (-1: none left anywhere)."""
-        if self._own_squares(seat, temple):
+        temples = self.temples
+        if seat in temples[temple]:
             return temple
         for t in reversed(range(TEMPLES)):
-            if self._own_squares(seat, t):
+            if seat in temples[t]:
                 return t
         return -1
 
@@ -545,12 +705,13 @@ class AtonState(State):
                 return  # the priest chooses which counter
             self.temples[source][squares[0]] = EMPTY
             self.stock[seat] += 1
-            self.log.add(
-                "{who} takes back the counter on temple {t} square {s}.",
-                who=self._n(seat),
-                t=source + 1,
-                s=squares[0] + 1,
-            )
+            if self.log.enabled:
+                self.log.add(
+                    "{who} takes back the counter on temple {t} square {s}.",
+                    who=self._n(seat),
+                    t=source + 1,
+                    s=squares[0] + 1,
+                )
             self.cleanup.pop(0)
         for owner in self.kingdom:
             self.stock[owner] += 1
@@ -619,21 +780,30 @@ class AtonState(State):
 
     # ------------------------------------------------------------------ copies
     def clone(self, *, log: bool = True) -> AtonState:
+        # Written out attribute by attribute: search pays for a clone every iteration.
         other = AtonState.__new__(AtonState)
         other.game, other.board, other.players, other.n = self.game, self.board, self.players, 2
+        other._tables = self._tables
         other.seed, other.options = self.seed, self.options
-        other.history = list(self.history)
+        other.history = self.history.copy()
         other.log = self.log.copy(enabled=log and self.log.enabled)
-        other.rng = self.rng.copy()
-        d, src = other.__dict__, self.__dict__
-        for name in self._SCALARS:
-            d[name] = src[name]
-        for name in self._LISTS:
-            d[name] = list(src[name])
-        for name in self._NESTED:
-            d[name] = [list(x) for x in src[name]]
-        other.alloc = [None if a is None else list(a) for a in self.alloc]
-        other.cleanup = list(self.cleanup)
+        other.rng = Rng(self.rng.state)
+        other.round, other.phase, other.revealed = self.round, self.phase, self.revealed
+        other.turn, other.pending, other.reach = self.turn, self.pending, self.reach
+        other.winner, other.win_reason = self.winner, self.win_reason
+        other.exchanged = self.exchanged.copy()
+        other.stock = self.stock.copy()
+        other.score = self.score.copy()
+        other.kingdom = self.kingdom.copy()
+        other.order = self.order.copy()
+        other.piles = [x.copy() for x in self.piles]
+        other.discards = [x.copy() for x in self.discards]
+        other.face_down = [x.copy() for x in self.face_down]
+        other.hands = [x.copy() for x in self.hands]
+        other.temples = [x.copy() for x in self.temples]
+        red, blue = self.alloc
+        other.alloc = [None if red is None else red.copy(), None if blue is None else blue.copy()]
+        other.cleanup = self.cleanup.copy()
         other.last_scoring = self.last_scoring
         return other
 
