@@ -228,12 +228,12 @@ def _nile_keys(state: AmunReState, seat: int) -> NileKeys:
     on_auction = state.on_auction
     mine = [(0, 0), (0, 0)]
     others = [(0, 0), (0, 0)]
-    for p in range(len(owner)):
-        o = owner[p]
-        if pyr[p] == 0:
+    for p, level in enumerate(pyr):
+        if level == 0:
             continue
+        o = owner[p]
         side = 1 if east[p] else 0
-        key = (pyr[p], stones[p])
+        key = (level, stones[p])
         if o == seat:
             if key > mine[side]:
                 mine[side] = key
@@ -281,6 +281,42 @@ def pyramid_value(
     if state.round <= state.board.rounds_per_kingdom:
         value += PYRAMID_FUTURE
     return value
+
+
+def _pyramid_values(state: AmunReState, seat: int, nile: NileKeys) -> list[float]:
+    """:func:`pyramid_value` of each of ``seat``'s provinces, in the order of
+    ``state.own[seat]``: the same figures, with the parts they share worked out once (the
+    market's stone rule asks for all of them at every purchase of every rollout)."""
+    tab = _tables(state.board)
+    pyr = state.pyramids
+    own = state.own[seat]
+    levels = [pyr[q] for q in own]
+    complete = len(own) >= 3
+    low = min(levels) if complete else 0
+    single_low = complete and levels.count(low) == 1
+    target = 0 if complete else max(1, max(levels, default=0))
+    mine, others = nile
+    east = tab.east
+    future = state.round <= state.board.rounds_per_kingdom
+    out = []
+    for p, level in zip(own, levels, strict=True):
+        value = 1.0
+        if complete:
+            if single_low and level == low:
+                value += tab.set_points
+        elif level < target:
+            value += SET_CREDIT
+        side = 1 if east[p] else 0
+        mine_side, rival = mine[side], others[side]
+        won = mine_side[0] > 0 and mine_side >= rival
+        if not won and (level + 1, 0) >= rival:
+            value += tab.nile_points * _nile_confidence(state)
+        elif won and mine_side[0] == level and rival[0] >= level:
+            value += 1.0  # keeps a threatened majority
+        if future:
+            value += PYRAMID_FUTURE
+        out.append(value)
+    return out
 
 
 def _harvests_left(state: AmunReState) -> int:
@@ -431,12 +467,12 @@ def _stone_choice(
     final = round_in_kingdom(state) == state.board.rounds_per_kingdom
     supply = state.stone_supply
     best_p, best_surplus = -1, 0.0
-    for p in own:
+    for p, pyramid in zip(own, _pyramid_values(state, seat, nile), strict=True):
         s = stones[p]
         need = (2 if builder else 3) - s
         if need <= 0:
             need = 3 - s if s < 3 else 1
-        value = pyramid_value(state, seat, p, nile) / lam
+        value = pyramid / lam
         if final:
             if need > supply:
                 continue

@@ -66,7 +66,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, permutations, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from karnak.bots.base import Bot, SeatView
 from karnak.core.actions import Action
@@ -581,6 +581,15 @@ def _plan(
 
 
 Values = dict[tuple[int, int, int, int], float]
+#: (board value of the removals, counters removed, running board gain of each placement)
+Plan = tuple[float, int, list[float]]
+#: The greedy turns of :func:`_plan` by (tables, seat, width, places, the temples' squares,
+#: removals, reaches): a function of these alone, and the rollouts of a search lay out cards
+#: on the same few boards thousands of times with other hands. The tables are kept with each
+#: entry (the key holds only their id); entries are never changed once stored, and the cache
+#: is dropped whole when it reaches ``PLANS_KEPT`` entries.
+_PLANS: dict[tuple[Any, ...], tuple[_Tables, dict[int, Plan]]] = {}
+PLANS_KEPT = 8192
 #: The last answer of :func:`arrangement_values` with the state it was for (a search asks
 #: :func:`act` and :func:`candidates` in turn about the same position).
 _LAST: list[tuple[AtonState, int, int, Values]] = []
@@ -619,16 +628,26 @@ def _arrangement_values(state: AtonState, seat: int) -> Values:
     reaches: dict[int, set[int]] = {}
     for arr in arrangements:
         reaches.setdefault(0 if first_round else arr[1] - 2, set()).add(arr[2])
-    plans: dict[tuple[int, int], tuple[float, int, list[float]]] = {}
+    plans: dict[tuple[int, int], Plan] = {}
+    board_key = (id(tab), seat, w, places, *map(tuple, state.temples))
     for amount, wanted in reaches.items():
-        for reach, steps in _plan(model, amount, places, sorted(wanted)).items():
-            removal = sum(gain for stage, gain in steps if stage == 0 and amount)
-            removed = sum(1 for stage, _ in steps if stage == 0 and amount)
-            gains = [0.0]
-            for stage, gain in steps:
-                if stage == 1 or not amount:
-                    gains.append(gains[-1] + gain)
-            plans[(amount, reach)] = (removal, removed, gains)
+        key = (board_key, amount, *sorted(wanted))
+        found = _PLANS.get(key)
+        if found is None or found[0] is not tab:
+            by_reach: dict[int, Plan] = {}
+            for reach, steps in _plan(model, amount, places, sorted(wanted)).items():
+                removal = sum(gain for stage, gain in steps if stage == 0 and amount)
+                removed = sum(1 for stage, _ in steps if stage == 0 and amount)
+                gains = [0.0]
+                for stage, gain in steps:
+                    if stage == 1 or not amount:
+                        gains.append(gains[-1] + gain)
+                by_reach[reach] = (removal, removed, gains)
+            if len(_PLANS) >= PLANS_KEPT:
+                _PLANS.clear()
+            found = _PLANS[key] = (tab, by_reach)
+        for reach, plan in found[1].items():
+            plans[(amount, reach)] = plan
 
     score, other_score = state.score[seat], state.score[other]
     need, other_need = tab.win_points - score, tab.win_points - other_score

@@ -510,6 +510,16 @@ def _me_from_observation(obs: Mapping[str, Any], seat: int, sheet: Sheet) -> _Me
 
 
 # ------------------------------------------------------------------ the model of one decision
+BestRows = dict[str | None, list[tuple[tuple[float, int], ...]]]
+Grid = list[list[float]]
+#: :meth:`_Model._city_values` by (tables, rounds kept, cards, city): a function of these
+#: alone, and a search meets the same few cities in thousands of rollouts. The tables are
+#: kept with each entry (the key holds only their id). Entries are never changed once
+#: stored; the whole cache is dropped when it reaches ``CITY_VALUES_KEPT`` entries.
+_CITY_VALUES: dict[tuple[Any, ...], tuple[_Tables, Grid, Grid, Grid, BestRows, BestRows]] = {}
+CITY_VALUES_KEPT = 4096
+
+
 class _Model:
     """The tables one decision needs: the value of each building on each empty hex, the
     rounds expected to remain, and the worth of resources."""
@@ -730,6 +740,12 @@ class _Model:
         line a card can still reach (see :func:`_rule_future`)."""
         me, tab = self.me, self.tab
         city = me.city
+        keep = math.ceil(self.rounds * SHARE) if self.rounds > 0 else 0
+        key = (id(tab), keep, me.rules, *city)
+        found = _CITY_VALUES.get(key)
+        if found is not None and found[0] is tab:
+            _, self.gain, self.future, self.plan, self.best_on, self.best_end = found
+            return
         n = tab.hexes
         nbrs = tab.nbrs
         cnt = [[0] * 6 for _ in range(n)]
@@ -742,7 +758,6 @@ class _Model:
         gain = [[0.0] * n for _ in range(KINDS + 1)]
         future = [[0.0] * n for _ in range(KINDS + 1)]
         plan = [[0.0] * n for _ in range(KINDS + 1)]
-        keep = math.ceil(self.rounds * SHARE) if self.rounds > 0 else 0
         taken = [[0.0] * n for _ in range(KINDS + 1)]
         for rule, pts in me.rules:
             _rule_gains(rule, pts, ctx, gain)
@@ -762,6 +777,9 @@ class _Model:
         # (the game goes on) and without (it ends with this round)
         self.best_on = self._best(gain, future, plan, W_FUTURE, W_PLAN)
         self.best_end = self._best(gain, future, plan, 0.0, 0.0) if keep > 0 else self.best_on
+        if len(_CITY_VALUES) >= CITY_VALUES_KEPT:
+            _CITY_VALUES.clear()
+        _CITY_VALUES[key] = (tab, gain, future, plan, self.best_on, self.best_end)
 
     def _best(
         self,
@@ -1377,12 +1395,18 @@ def _plague_values(
     included)."""
     me = model.me
     out: list[tuple[float, Action]] = []
+    # plagues that leave the same resources and restriction lead to the same round (the
+    # free ones all leave ``have``): judge each such round once
+    rounds: dict[tuple[Any, ...], float] = {}
     for cost, name, ship, left, restriction in _plague_options(model, have, me.crossed, me.ships):
         if restriction is not None and not _allowed_somewhere(model, restriction):
             continue
-        offered = _offered(me, restriction, column)
-        value = _round_value(model, left, circled, restriction, offered) - cost
-        out.append((value, Plague(name, ship)))
+        key = (restriction, *left)
+        found = rounds.get(key)
+        if found is None:
+            offered = _offered(me, restriction, column)
+            found = rounds[key] = _round_value(model, left, circled, restriction, offered)
+        out.append((found - cost, Plague(name, ship)))
     return out
 
 

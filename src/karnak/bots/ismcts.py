@@ -30,6 +30,10 @@ second of search is only about a thousand noisy rollouts:
 * the policy's move gets a *progressive bias* (Chaslot et al. 2008): a bonus of
   ``prior / (visits + 1)`` in its selection score, which fades as evidence accumulates. When
   rollouts cannot tell two moves apart, the heuristic's choice wins the tie.
+
+Both are asked once per decision at the root, from the first world sampled: a policy and a
+move filter must judge from what the seat sees (the heuristic modules do, and draw nothing
+from the generator), so every world of the information set gets the same answer.
 """
 
 from __future__ import annotations
@@ -177,6 +181,8 @@ class ISMCTSBot(Bot):
             else (40 if evaluator is not None else 10_000)
         )
         self.last_iterations = 0
+        #: The root's (moves, policy's move) for the decision being searched.
+        self._root_moves: tuple[Sequence[Action], Action | None] | None = None
         #: Asked after every iteration: True ends the search early with the best move so far
         #: (a server stopping while the bot thinks in one of its threads).
         self.stop: Callable[[], bool] | None = None
@@ -192,6 +198,7 @@ class ISMCTSBot(Bot):
             return legal[0]
         me = view.seat
         start = time.perf_counter()
+        self._root_moves = None
         if self.model_opponents:
             # The root's candidates depend only on what the seat sees, so any world will do.
             first = view.infoset.sample(rng)
@@ -200,6 +207,9 @@ class ISMCTSBot(Bot):
                 self.last_iterations = 0
                 return root_moves[0]
             legal = root_moves
+            # ... and so do the policy's move and the candidates every iteration would ask
+            # for again at the root: ask once (the policies draw nothing from ``rng``).
+            self._root_moves = self._own_moves(first, me, first.legal_actions(me), rng)
         root = _Node()
         budget = self.budget
         deadline = None if budget.seconds is None else start + budget.seconds
@@ -313,13 +323,18 @@ class ISMCTSBot(Bot):
         path: list[tuple[_Node, Action]] = []
         node = root
         policy = self.policy
+        at_root = self._root_moves
         while not world.is_over():
             movers = world.to_move()
             if me not in movers:
                 seat = movers[0]
                 world.apply_unchecked(seat, policy(world, seat, rng))
                 continue
-            actions, preferred = self._own_moves(world, me, world.legal_actions(me), rng)
+            if at_root is not None:
+                actions, preferred = at_root
+                at_root = None
+            else:
+                actions, preferred = self._own_moves(world, me, world.legal_actions(me), rng)
             if len(actions) == 1:
                 world.apply_unchecked(me, actions[0])
                 continue
