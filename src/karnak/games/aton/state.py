@@ -749,8 +749,7 @@ class AtonState(State):
         """Re-deal what ``seat`` cannot see: the order of its own pile, the opponent's hand,
         pile, exchanged cards and (before the reveal) sealed cartouches, and every future
         shuffle."""
-        world = self.clone(log=False)
-        world.history = []  # it would hold the other priest's sealed cards
+        world = self._copy(False, [])  # the history would hold the other's sealed cards
         world.rng = Rng(rng.next_u64())
         # Each pool is sorted before it is shuffled, so the world drawn depends only on what
         # the seat knows and on ``rng``, never on the true order of the hidden cards.
@@ -780,12 +779,17 @@ class AtonState(State):
 
     # ------------------------------------------------------------------ copies
     def clone(self, *, log: bool = True) -> AtonState:
-        # Written out attribute by attribute: search pays for a clone every iteration.
+        return self._copy(log, self.history.copy())
+
+    def _copy(self, log: bool, history: list[tuple[int, Action]]) -> AtonState:
+        """A clone with ``history`` (resample gives an empty one, without copying this
+        one first). Written out attribute by attribute: search pays for one every
+        iteration."""
         other = AtonState.__new__(AtonState)
         other.game, other.board, other.players, other.n = self.game, self.board, self.players, 2
         other._tables = self._tables
         other.seed, other.options = self.seed, self.options
-        other.history = self.history.copy()
+        other.history = history
         other.log = self.log.copy(enabled=log and self.log.enabled)
         other.rng = Rng(self.rng.state)
         other.round, other.phase, other.revealed = self.round, self.phase, self.revealed
