@@ -109,12 +109,17 @@ def _colour_text(spot: Square) -> str:
 
 
 #: Tables per board, by identity (the entry holds the board, so its id cannot be reused).
+#: A server may load many corrected boards over time: past ``TABLES_KEPT`` boards the cache
+#: starts afresh (states keep their own tables; a board met again rebuilds its tables).
 _TABLES: dict[int, tuple[Board, _Tables]] = {}
+TABLES_KEPT = 32
 
 
 def _tables_of(board: Board) -> _Tables:
     entry = _TABLES.get(id(board))
     if entry is None or entry[0] is not board:
+        if len(_TABLES) >= TABLES_KEPT:
+            _TABLES.clear()
         entry = _TABLES[id(board)] = (board, _Tables(board))
     return entry[1]
 
