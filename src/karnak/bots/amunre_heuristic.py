@@ -837,6 +837,13 @@ def act(state: AmunReState, seat: int, rng: Rng) -> Action:
     return _PHASE_ACTS[state.phase](state, seat)
 
 
+#: Actions a rollout plays before :func:`evaluate` judges the position. Measured against
+#: the search's default of 40 at 200 iterations a decision, two seats each, seats rotated,
+#: 40 games: 27 wins to 13 (34% [24%, 45%] of seat-games against 16% [10%, 26%], Wilson
+#: 95%), with about 1.45 times the iterations per second.
+ROLLOUT_DEPTH = 20
+
+
 def candidates(state: AmunReState, seat: int, actions: Sequence[Action]) -> list[Action]:
     """The moves a search should spend its time on: every legal move but the card sales and
     a harvest increase where no farmer works.

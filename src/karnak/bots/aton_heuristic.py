@@ -832,6 +832,11 @@ def act(state: AtonState, seat: int, rng: Rng) -> Action:
 
 
 # ------------------------------------------------------------------ for the search
+#: Actions a rollout plays before :func:`evaluate` judges the position (about a round).
+#: Measured against the search's default of 40 at 150 iterations a decision, seats
+#: rotated, 48 games: 28.5 wins to 19.5 (59% [45%, 72%] Wilson 95%), and twice the
+#: iterations per second.
+ROLLOUT_DEPTH = 8
 #: Arrangements a search considers at a laying-out decision (the best by the lookahead).
 SEARCH_ARRANGEMENTS = 6
 #: Kinds of square a search considers when placing, removing or taking back a counter.
