@@ -30,7 +30,7 @@ class Rule:
 
 
 def _near(sheet: Sheet, city: City, where: int, kind: int) -> int:
-    return sum(1 for n in sheet.neighbours[where] if city[n] == kind)
+    return [city[n] for n in sheet.neighbours[where]].count(kind)
 
 
 def _near_oasis(sheet: Sheet, where: int) -> bool:
@@ -38,7 +38,14 @@ def _near_oasis(sheet: Sheet, where: int) -> bool:
 
 
 def _sacred_near(sheet: Sheet, where: int) -> int:
-    return sum(1 for n in sheet.neighbours[where] if sheet.hexes[n].sacred)
+    """Sacred Sites next to ``where`` (counted once per sheet: every score asks)."""
+    counts = sheet.memo.get("sacred_near")
+    if counts is None:
+        counts = sheet.memo["sacred_near"] = tuple(
+            sum(1 for n in near if sheet.hexes[n].sacred) for near in sheet.neighbours
+        )
+    found: int = counts[where]
+    return found
 
 
 def _each(city: City, kind: int) -> list[int]:
@@ -160,7 +167,9 @@ def field_sacred_sites(sheet: Sheet, city: City, points: tuple[int, ...]) -> lis
 def most_fields_in_line(sheet: Sheet, city: City) -> int:
     best = 1 if FIELD in city else 0
     for line in sheet.lines:
-        best = max(best, sum(1 for i in line if city[i] == FIELD))
+        count = [city[i] for i in line].count(FIELD)
+        if count > best:
+            best = count
     return best
 
 

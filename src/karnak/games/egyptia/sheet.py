@@ -141,6 +141,9 @@ class Sheet:
     _columns: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
+    _by_column: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         where = {(h.col, h.row): i for i, h in enumerate(self.hexes)}
@@ -172,13 +175,22 @@ class Sheet:
     def columns_of(self, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """For a roll (a value per die), the dice (indexes) in each of the four columns.
 
-        Asked many times a round, so remembered (a few thousand rolls at most)."""
+        Asked many times a round, so remembered: by roll (a few thousand rolls at most),
+        and behind that by the column each die falls in (4 ** dice ways at most, far fewer
+        than rolls), so that a new roll costs one lookup of each die's column."""
         found = self._columns.get(values)
         if found is None:
-            columns: list[list[int]] = [[], [], [], []]
-            for i, die in enumerate(self.dice):
-                columns[die.column_of(values[i])].append(i)
-            found = tuple(tuple(c) for c in columns)
+            if len(values) < len(self.dice):
+                raise IndexError(f"a roll of {len(self.dice)} dice, not {len(values)}")
+            key = tuple(map(Die.column_of, self.dice, values))
+            found = self._by_column.get(key)
+            if found is None:
+                columns: list[list[int]] = [[], [], [], []]
+                for i, column in enumerate(key):
+                    columns[column].append(i)
+                if len(self._by_column) > 65536:
+                    self._by_column.clear()
+                found = self._by_column[key] = tuple(tuple(c) for c in columns)
             if len(self._columns) > 4096:
                 self._columns.clear()
             self._columns[values] = found

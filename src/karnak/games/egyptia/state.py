@@ -23,8 +23,11 @@ full. Choices are asked only where they matter: a cost with a single way to pay 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, ClassVar
 
 from karnak.core.actions import Action
 from karnak.core.events import EventLog
@@ -42,7 +45,16 @@ from karnak.games.egyptia.actions import (
     UseShip,
     bundle_words,
 )
-from karnak.games.egyptia.market import affordable, any_three, end_favor, only_way, payments
+from karnak.games.egyptia.market import (
+    BASIC_FOR_BASIC,
+    BASIC_FOR_FAVOR,
+    affordable,
+    any_three,
+    cost_table,
+    end_favor,
+    only_way,
+    payments,
+)
 from karnak.games.egyptia.pharaoh import EMPTY, card_parts
 from karnak.games.egyptia.sheet import (
     BUILDINGS,
@@ -67,6 +79,7 @@ CHOOSE, CHOSEN, PLAGUE, PLAGUE_PAY, BUILD, BUILD_PAY, GAIN, DONE = (
     "done",
 )
 DECIDING = (CHOOSE, PLAGUE, PLAGUE_PAY, BUILD, BUILD_PAY, GAIN)
+_DECIDING = frozenset(DECIDING)
 STAGE_NAMES = {
     CHOOSE: "choosing a column",
     CHOSEN: "has chosen a column",
@@ -101,8 +114,241 @@ CROSSABLE = tuple(p for p in PLAGUES if p != "death")
 RESTRICTIONS = ("darkness", "boils", "death")
 
 
+class Tables:
+    """What the engine reads on every move, made once per sheet and shared by every state
+    of it: the moves as shared values (they are frozen, so a list of legal moves needs no
+    new objects), the hexes' labels and kinds, and memos of what a column offers and what
+    a builder can afford. Memos are keyed by the values they depend on, never by a state,
+    so a state changed by hand (as the tests do) is still read right."""
+
+    #: Entries a memo keeps before it starts afresh (bounded memory in long runs).
+    MEMO_LIMIT: ClassVar[int] = 1 << 16
+
+    def __init__(self, sheet: Sheet):
+        self.sheet = sheet
+        self.sides = tuple(d.sides for d in sheet.dice)
+        self.dots = sheet.dots
+        #: the circle count past which a track's red dots are reached (never, without any)
+        self.red_from = tuple(
+            d - r if r else sys.maxsize for d, r in zip(sheet.dots, sheet.red, strict=True)
+        )
+        self.labels = tuple(h.label for h in sheet.hexes)
+        self.sacred = tuple(h.sacred for h in sheet.hexes)
+        self.buildable = sheet.buildable
+        #: a city's codes on the buildable hexes, as a tuple (whatever their number)
+        self.pick_buildable: Callable[[list[int]], tuple[int, ...]] = (
+            itemgetter(*self.buildable)
+            if len(self.buildable) > 1
+            else (lambda city: tuple(city[h] for h in self.buildable))
+        )
+        self.near_oasis = frozenset(sheet.neighbours[sheet.oasis])
+        #: Build moves by building code (NAMES order, the Burial Mound last), then by hex
+        self.builds = tuple(tuple(Build(name, label) for label in self.labels) for name in NAMES)
+        self.choose = tuple(Choose(c) for c in range(4))
+        self.use_ship = tuple(UseShip(i + 1) for i in range(len(sheet.ships)))
+        self.hail_fire = tuple(Plague("hail-fire", i + 1) for i in range(len(sheet.ships)))
+        self.plague = {name: Plague(name) for name in PLAGUES}
+        self.gains = tuple(Gain(g) for g in _mound_gains(sheet))
+        self.card_ids_of = {
+            letter: tuple(c.id for c in sheet.cards_of(letter)) for letter in LETTERS_OF_CARDS
+        }
+        self.card_texts: dict[tuple[str, ...], str] = {}
+        #: each die's words in the log, by value (index 0 unused)
+        self.die_texts = tuple(
+            (
+                "",
+                *(
+                    f"d{d.sides}={v} ({TITLES.get(d.building, 'any')})"
+                    for v in range(1, d.sides + 1)
+                ),
+            )
+            for d in sheet.dice
+        )
+        self.ship_moves: dict[tuple[int, ...], tuple[UseShip, ...]] = {}
+        self.offers: dict[tuple[int, ...], tuple[tuple[str, bool], ...]] = {}
+        self.offer_dicts: dict[tuple[int, ...], dict[str, bool]] = {}
+        self.costs_of_offer: dict[
+            tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]
+        ] = {}
+        self.affordable: dict[tuple[Any, ...], tuple[tuple[int, bool, bool], ...]] = {}
+
+    def unused_ships(self, ships: list[int]) -> tuple[UseShip, ...]:
+        key = tuple(ships)
+        found = self.ship_moves.get(key)
+        if found is None:
+            found = tuple(self.use_ship[i] for i, used in enumerate(ships) if used == SHIP_UNUSED)
+            self.ship_moves[key] = found
+        return found
+
+    def offer(self, dice: tuple[int, ...]) -> tuple[tuple[str, bool], ...]:
+        """What a column holding ``dice`` (indexes) offers, in the order the moves list it:
+        (building, built through the wild d20)."""
+        found = self.offers.get(dice)
+        if found is None:
+            direct: set[str] = set()
+            wild = False
+            for i in dice:
+                building = self.sheet.dice[i].building
+                if building == WILD:
+                    wild = True
+                else:
+                    direct.add(building)
+            offered = {b: False for b in BUILDINGS if b in direct}
+            if wild:
+                for b in BUILDINGS:
+                    offered.setdefault(b, True)
+            found = self.offers[dice] = tuple(offered.items())
+            self.offer_dicts[dice] = offered
+        return found
+
+    def offer_dict(self, dice: tuple[int, ...]) -> dict[str, bool]:
+        """:meth:`offer` as a dictionary (shared: read it, never change it)."""
+        found = self.offer_dicts.get(dice)
+        if found is None:
+            self.offer(dice)
+            found = self.offer_dicts[dice]
+        return found
+
+    def offer_costs(self, dice: tuple[int, ...]) -> tuple[tuple[int, int, int, int, int, int], ...]:
+        """For each building a column holding ``dice`` offers: its code, its basic cost and
+        its favor cost on an ordinary hex and on a Sacred Site (the d20 adds its favor)."""
+        found = self.costs_of_offer.get(dice)
+        if found is None:
+            sheet = self.sheet
+            rows = []
+            for building, wild in self.offer(dice):
+                g, d, s, f = sheet.costs[building]
+                f += sheet.wild_favor if wild else 0
+                rows.append((CODES[building], g, d, s, f, f + sheet.sacred_favor))
+            found = self.costs_of_offer[dice] = tuple(rows)
+        return found
+
+    def afford(
+        self, dice: tuple[int, ...], have: Bundle, market: bool
+    ) -> tuple[tuple[int, bool, bool], ...]:
+        """For each building the column offers: its code, whether it can be paid on an
+        ordinary hex and whether on a Sacred Site (one favor more).
+
+        :func:`~karnak.games.egyptia.market.affordable` worked out inline for both favor
+        costs at once (every building decision asks it of up to five buildings)."""
+        key = (dice, have, market)
+        found = self.affordable.get(key)
+        if found is None:
+            h0, h1, h2, h3 = have
+            flags = []
+            for code, c0, c1, c2, plain_favor, holy_favor in self.offer_costs(dice):
+                if not market:
+                    basic = h0 >= c0 and h1 >= c1 and h2 >= c2
+                    flags.append((code, basic and h3 >= plain_favor, basic and h3 >= holy_favor))
+                    continue
+                matched = (
+                    (h0 if h0 < c0 else c0) + (h1 if h1 < c1 else c1) + (h2 if h2 < c2 else c2)
+                )
+                spare_basic = h0 + h1 + h2 - matched
+                short_basic = c0 + c1 + c2 - matched
+                # the ordinary hex, then the Sacred Site (more favor)
+                m3 = h3 if h3 < plain_favor else plain_favor
+                by_favor = h3 - m3 if h3 - m3 < short_basic else short_basic
+                plain = (
+                    BASIC_FOR_BASIC * (short_basic - by_favor)
+                    + BASIC_FOR_FAVOR * (plain_favor - m3)
+                    <= spare_basic
+                )
+                m3 = h3 if h3 < holy_favor else holy_favor
+                by_favor = h3 - m3 if h3 - m3 < short_basic else short_basic
+                holy = (
+                    BASIC_FOR_BASIC * (short_basic - by_favor) + BASIC_FOR_FAVOR * (holy_favor - m3)
+                    <= spare_basic
+                )
+                flags.append((code, plain, holy))
+            found = tuple(flags)
+            if len(self.affordable) >= self.MEMO_LIMIT:
+                self.affordable.clear()
+            self.affordable[key] = found
+        return found
+
+
+def tables_of(sheet: Sheet) -> Tables:
+    """The sheet's :class:`Tables` (made on first use, kept in the sheet's memo)."""
+    found = sheet.memo.get("engine_tables")
+    if found is None:
+        found = sheet.memo["engine_tables"] = Tables(sheet)
+    assert isinstance(found, Tables)
+    return found
+
+
+def _mound_gains(sheet: Sheet) -> list[Bundle]:
+    amount = sheet.mound_basic
+    gains: list[Bundle] = [
+        (g, d, amount - g - d, 0) for g in range(amount, -1, -1) for d in range(amount - g, -1, -1)
+    ]
+    if sheet.mound_favor:
+        gains.append((0, 0, 0, sheet.mound_favor))
+    return gains
+
+
+#: Who is to move, by the stages of a table of up to six builders.
+_MOVERS: dict[tuple[str, ...], tuple[int, ...]] = {}
+
+#: One shared Pay move per bundle (moves are frozen values).
+_PAYS: dict[Bundle, Pay] = {}
+
+
+def _pay_of(bundle: Bundle) -> Pay:
+    found = _PAYS.get(bundle)
+    if found is None:
+        found = _PAYS[bundle] = Pay(bundle)
+    return found
+
+
+#: The Pay moves of each (cost, mask of its table's ways): holdings that afford the same
+#: ways share them.
+_PAY_PICKS: dict[tuple[Bundle, int], tuple[Pay, ...]] = {}
+
+
+def _pay_moves(cost: Bundle, have: Bundle, market: bool) -> tuple[Pay, ...]:
+    """The moves of paying ``cost`` from ``have`` (:func:`payments` as moves)."""
+    if not market:
+        return tuple(map(_pay_of, payments(cost, have, market)))
+    table = cost_table(cost)
+    key = (cost, table.within(have))
+    found = _PAY_PICKS.get(key)
+    if found is None:
+        if len(_PAY_PICKS) >= Tables.MEMO_LIMIT:
+            _PAY_PICKS.clear()
+        found = _PAY_PICKS[key] = tuple(map(_pay_of, table.select(key[1])))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _frogs_moves(have: Bundle) -> tuple[Pay, ...]:
+    return tuple(map(_pay_of, any_three(have)))
+
+
+#: Whether a rules version is 1.1 or newer (waiting builders may use ships; the end-of-game
+#: trade stops at the end of the favor track), by version.
+_RULES_1_1: dict[str, bool] = {}
+
+
 def article(title: str) -> str:
     return f"{'an' if title[0] in 'AEIOU' else 'a'} {title}"
+
+
+#: "a Pyramid", "an Obelisk" ... by building name
+ARTICLED = {name: article(title) for name, title in TITLES.items()}
+#: A bundle of ``amount`` of one resource, by resource index.
+_ONE: tuple[Callable[[int], Bundle], ...] = (
+    lambda a: (a, 0, 0, 0),
+    lambda a: (0, a, 0, 0),
+    lambda a: (0, 0, a, 0),
+    lambda a: (0, 0, 0, a),
+)
+
+
+@lru_cache(maxsize=4096)
+def _words(bundle: Bundle) -> str:
+    """:func:`bundle_words`, remembered: every payment and gain writes a note."""
+    return bundle_words(bundle)
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:
@@ -113,8 +359,23 @@ class EgyptiaState(State):
     """The whole game: the dice, the Pharaoh cards and every builder's sheet and round."""
 
     # per-seat lists copied element-wise (each element is a list)
-    _SHEET = ("circled", "spent", "productivity", "crossed", "ships", "city")
-    _ROUND = ("stage", "column", "restriction", "pending", "deaths", "red", "round_notes")
+    _SHEET: ClassVar[tuple[str, ...]] = (
+        "circled",
+        "spent",
+        "productivity",
+        "crossed",
+        "ships",
+        "city",
+    )
+    _ROUND: ClassVar[tuple[str, ...]] = (
+        "stage",
+        "column",
+        "restriction",
+        "pending",
+        "deaths",
+        "red",
+        "round_notes",
+    )
 
     def __init__(
         self,
@@ -128,6 +389,7 @@ class EgyptiaState(State):
     ):
         self.game = game
         self.sheet = sheet
+        self.tables = tables_of(sheet)
         self.players = tuple(players)
         self.n = len(self.players)
         self.seed = seed
@@ -140,6 +402,9 @@ class EgyptiaState(State):
         self.revealed = False
         self.cards: list[str] = []
         self.dice: list[int] = []  # the value of each die of sheet.dice this round
+        #: the last roll whose columns were asked, never changed in place (clones share it)
+        self._seen_dice: list[int] | None = None
+        self._seen_columns: tuple[tuple[int, ...], ...] = ()
         n, hexes = self.n, len(sheet.hexes)
         # the sheets
         self.circled = [list(sheet.start) for _ in range(n)]
@@ -172,43 +437,72 @@ class EgyptiaState(State):
         chosen = self.options.get("cards") or ""
         wanted = [c.strip().upper() for c in str(chosen).split(",") if c.strip()]
         by_letter = {w[0]: w for w in wanted}
+        t = self.tables
         for letter in LETTERS_OF_CARDS:
             if letter in by_letter:
                 self.cards.append(by_letter[letter])
             else:
-                self.cards.append(self.rng.choice(self.sheet.cards_of(letter)).id)
-        texts = ", ".join(f"{c} ({self.sheet.card(c).text})" for c in self.cards)
-        self.log.add("The Pharaoh's demands: {cards}.", cards=texts)
+                self.cards.append(self.rng.choice(t.card_ids_of[letter]))
+        if self.log.enabled:
+            key = tuple(self.cards)
+            texts = t.card_texts.get(key)
+            if texts is None:
+                texts = ", ".join(f"{c} ({self.sheet.card(c).text})" for c in self.cards)
+                if len(t.card_texts) >= t.MEMO_LIMIT:
+                    t.card_texts.clear()
+                t.card_texts[key] = texts
+            self.log.add("The Pharaoh's demands: {cards}.", cards=texts)
 
     def _start_round(self) -> None:
         self.round += 1
         self.revealed = False
-        self.dice = [1 + self.rng.below(d.sides) for d in self.sheet.dice]
-        for s in range(self.n):
-            self.stage[s] = CHOOSE
-            self.column[s] = -1
-            self.restriction[s] = None
-            self.pending[s] = None
-            self.round_notes[s] = []
+        below = self.rng.below
+        self.dice = [1 + below(sides) for sides in self.tables.sides]
+        n = self.n
+        self.stage = [CHOOSE] * n
+        self.column = [-1] * n
+        self.restriction = [None] * n
+        self.pending = [None] * n
+        self.round_notes = [[] for _ in range(n)]
         self._publish()
         if self.log.enabled:  # search copies skip the words
+            columns = self._columns()
             shown = "; ".join(
-                f"{RESOURCES[c]}: " + (", ".join(self._die_text(i) for i in self.dice_in(c)) or "-")
+                f"{RESOURCES[c]}: " + (", ".join(map(self._die_text, columns[c])) or "-")
                 for c in range(4)
             )
             self.log.add("Round {round}: the dice fall as {dice}.", round=self.round, dice=shown)
 
     def _die_text(self, index: int) -> str:
+        value = self.dice[index]
+        texts = self.tables.die_texts[index]
+        if 0 < value < len(texts):
+            return texts[value]
         die = self.sheet.dice[index]
-        return f"d{die.sides}={self.dice[index]} ({TITLES.get(die.building, 'any')})"
+        return f"d{die.sides}={value} ({TITLES.get(die.building, 'any')})"
 
     # ------------------------------------------------------------------ reading the board
+    def _columns(self) -> tuple[tuple[int, ...], ...]:
+        """The dice (indexes) of each column this round: the sheet's remembered answer,
+        kept for the roll it was asked for (a list compared is cheaper than a tuple made
+        and hashed; the dice may also be set by hand, so they are compared every time)."""
+        if self.dice == self._seen_dice:
+            return self._seen_columns
+        seen = self.dice[:]
+        found = self.sheet.columns_of(tuple(seen))
+        self._seen_dice, self._seen_columns = seen, found
+        return found
+
+    def _column_dice(self, column: int) -> tuple[int, ...]:
+        """The dice (indexes) of ``column`` this round, as the remembered tuple."""
+        return self._columns()[column]
+
     def dice_in(self, column: int) -> list[int]:
         """Indexes (into ``sheet.dice``) of the dice lying in ``column`` this round."""
-        return list(self.sheet.columns_of(tuple(self.dice))[column])
+        return list(self._columns()[column])
 
     def column_size(self, column: int) -> int:
-        return len(self.sheet.columns_of(tuple(self.dice))[column])
+        return len(self._columns()[column])
 
     def have(self, seat: int) -> Bundle:
         c, s = self.circled[seat], self.spent[seat]
@@ -223,36 +517,26 @@ class EgyptiaState(State):
 
     def empty_hexes(self, seat: int) -> list[int]:
         city = self.city[seat]
-        return [i for i in self.sheet.buildable if city[i] == EMPTY]
+        return [i for i in self.tables.buildable if city[i] == EMPTY]
 
     def allowed_hexes(self, seat: int, restriction: str | None = None) -> list[int]:
         """Empty hexes the builder may build on under this round's plague."""
         rule = restriction if restriction is not None else self.restriction[seat]
-        hexes = self.empty_hexes(seat)
+        city = self.city[seat]
+        buildable = self.tables.buildable
         if rule == "darkness":
-            hexes = [h for h in hexes if not self.sheet.hexes[h].sacred]
-        elif rule == "boils":
-            near = self.sheet.neighbours[self.sheet.oasis]
-            hexes = [h for h in hexes if h not in near]
-        return hexes
+            sacred = self.tables.sacred
+            return [h for h in buildable if city[h] == EMPTY and not sacred[h]]
+        if rule == "boils":
+            near = self.tables.near_oasis
+            return [h for h in buildable if city[h] == EMPTY and h not in near]
+        return [h for h in buildable if city[h] == EMPTY]
 
     def offered_buildings(self, seat: int) -> dict[str, bool]:
         """Buildings the chosen column offers: name -> built through the wild d20."""
         if self.restriction[seat] == "death":
             return {}
-        direct: set[str] = set()
-        wild = False
-        for i in self.dice_in(self.column[seat]):
-            building = self.sheet.dice[i].building
-            if building == WILD:
-                wild = True
-            else:
-                direct.add(building)
-        offered = {b: False for b in BUILDINGS if b in direct}
-        if wild:
-            for b in BUILDINGS:
-                offered.setdefault(b, True)
-        return offered
+        return dict(self.tables.offer_dict(self._column_dice(self.column[seat])))
 
     def build_cost(self, building: str, hex_index: int, wild: bool) -> Bundle:
         if building == MOUND:
@@ -265,21 +549,21 @@ class EgyptiaState(State):
         return (g, d, s, f)
 
     def mound_gains(self) -> list[Bundle]:
-        amount = self.sheet.mound_basic
-        gains: list[Bundle] = [
-            (g, d, amount - g - d, 0)
-            for g in range(amount, -1, -1)
-            for d in range(amount - g, -1, -1)
-        ]
-        if self.sheet.mound_favor:
-            gains.append((0, 0, 0, self.sheet.mound_favor))
-        return gains
+        return _mound_gains(self.sheet)
 
     # ------------------------------------------------------------------ who decides
     def to_move(self) -> tuple[int, ...]:
         if self.over:
             return ()
-        return tuple(s for s in range(self.n) if self.stage[s] in DECIDING)
+        stage = self.stage
+        if self.n > 6:
+            return tuple([s for s in range(self.n) if stage[s] in _DECIDING])
+        # few builders: remembered by the stages (8 ** 6 combinations at most)
+        key = tuple(stage)
+        found = _MOVERS.get(key)
+        if found is None:
+            found = _MOVERS[key] = tuple([s for s in range(self.n) if stage[s] in _DECIDING])
+        return found
 
     def is_simultaneous(self) -> bool:
         return not self.over
@@ -288,30 +572,44 @@ class EgyptiaState(State):
         if self.over or not 0 <= seat < self.n:
             return []
         stage = self.stage[seat]
-        if stage not in DECIDING:
+        t = self.tables
+        ships = t.ship_moves.get(tuple(self.ships[seat]))
+        if ships is None:
+            ships = t.unused_ships(self.ships[seat])
+        moves: list[Action]
+        if stage == BUILD:
+            moves = self._build_moves(seat)
+        elif stage == CHOOSE:
+            return [*t.choose, *ships]
+        elif stage == GAIN:
+            return [*t.gains, *ships]
+        elif stage in (PLAGUE_PAY, BUILD_PAY):
+            return [*self._pay_moves(seat), *ships]
+        elif stage == PLAGUE:
+            moves = self._plague_moves(seat)
+        else:
             # A builder waiting for the others (column chosen, or done building) may still
             # use a ship: the book allows it at any point of the game (rules 1.1).
-            return self._ship_moves(seat) if self.game.rules_at_least("1.1") else []
-        moves: list[Action] = []
-        if stage == CHOOSE:
-            moves.extend(Choose(c) for c in range(4))
-        elif stage == PLAGUE:
-            moves.extend(self._plague_moves(seat))
-        elif stage in (PLAGUE_PAY, BUILD_PAY):
-            moves.extend(Pay(p) for p in self._pending_payments(seat))
-        elif stage == BUILD:
-            moves.extend(self._build_moves(seat))
-        elif stage == GAIN:
-            moves.extend(Gain(g) for g in self.mound_gains())
-        moves.extend(self._ship_moves(seat))
+            return list(ships) if self._rules_1_1() else []
+        moves += ships
         return moves
 
+    def _rules_1_1(self) -> bool:
+        """Whether the game plays rules 1.1 or newer (asked on many moves, so remembered
+        by version)."""
+        version = self.game.version
+        found = _RULES_1_1.get(version)
+        if found is None:
+            found = _RULES_1_1[version] = self.game.rules_at_least("1.1")
+        return found
+
     def _ship_moves(self, seat: int) -> list[Action]:
-        return [UseShip(i + 1) for i, used in enumerate(self.ships[seat]) if used == SHIP_UNUSED]
+        return list(self.tables.unused_ships(self.ships[seat]))
 
     def _plague_moves(self, seat: int) -> list[Action]:
         have = self.have(seat)
         crossed = self.crossed[seat]
+        t = self.tables
         moves: list[Action] = []
         for name in PLAGUES:
             if name in crossed:
@@ -327,44 +625,85 @@ class EgyptiaState(State):
                     continue
             elif name == "hail-fire":
                 moves.extend(
-                    Plague(name, i + 1)
-                    for i, used in enumerate(self.ships[seat])
-                    if used == SHIP_UNUSED
+                    t.hail_fire[i] for i, used in enumerate(self.ships[seat]) if used == SHIP_UNUSED
                 )
                 continue
-            moves.append(Plague(name))
+            moves.append(t.plague[name])
         return moves
 
     def _build_moves(self, seat: int) -> list[Action]:
-        have = self.have(seat)
-        market = self.market_open(seat)
-        hexes = self.allowed_hexes(seat)
-        sheet = self.sheet
-        labels = [sheet.hexes[h].label for h in hexes]
-        sacred = [sheet.hexes[h].sacred for h in hexes]
+        t = self.tables
+        rule = self.restriction[seat]
+        city = self.city[seat]
+        hexes = [h for h in t.buildable if city[h] == EMPTY]
+        if rule is not None:
+            if rule == "darkness":
+                sacred = t.sacred
+                hexes = [h for h in hexes if not sacred[h]]
+            elif rule == "boils":
+                near = t.near_oasis
+                hexes = [h for h in hexes if h not in near]
+        if len(hexes) < 2:  # itemgetter below wants two hexes or more to give a tuple
+            return self._build_moves_on(seat, hexes)
         moves: list[Action] = []
-        for building, wild in self.offered_buildings(seat).items():
-            g, d, s, f = sheet.costs[building]
-            f += sheet.wild_favor if wild else 0
-            plain = affordable((g, d, s, f), have, market)
-            holy = affordable((g, d, s, f + sheet.sacred_favor), have, market)
-            for label, on_site in zip(labels, sacred, strict=True):
-                if holy if on_site else plain:
-                    moves.append(Build(building, label))
-        moves.extend(Build(MOUND, label) for label in labels)
+        pick = itemgetter(*hexes)
+        if rule != "death":
+            dice = self._columns()[self.column[seat]]
+            c, s = self.circled[seat], self.spent[seat]
+            key = (dice, (c[0] - s[0], c[1] - s[1], c[2] - s[2], c[3] - s[3]), rule != "darkness")
+            flags = t.affordable.get(key)
+            if flags is None:
+                flags = t.afford(*key)
+            plain_hexes: list[int] | None = None
+            holy_hexes: list[int] | None = None
+            for code, plain, holy in flags:
+                row = t.builds[code]
+                if plain and holy:
+                    moves += pick(row)
+                elif plain:
+                    if plain_hexes is None:
+                        sacred = t.sacred
+                        plain_hexes = [h for h in hexes if not sacred[h]]
+                    moves += [row[h] for h in plain_hexes]
+                elif holy:
+                    if holy_hexes is None:
+                        sacred = t.sacred
+                        holy_hexes = [h for h in hexes if sacred[h]]
+                    moves += [row[h] for h in holy_hexes]
+        moves += pick(t.builds[MOUND_CODE])
         return moves
 
-    def _pending_payments(self, seat: int) -> tuple[Bundle, ...]:
+    def _build_moves_on(self, seat: int, hexes: list[int]) -> list[Action]:
+        """:meth:`_build_moves` on the given hexes (the general way, for one hex or none)."""
+        t = self.tables
+        rule = self.restriction[seat]
+        moves: list[Action] = []
+        if rule != "death":
+            dice = self._columns()[self.column[seat]]
+            sacred = t.sacred
+            for code, plain, holy in t.afford(dice, self.have(seat), rule != "darkness"):
+                row = t.builds[code]
+                moves += [row[h] for h in hexes if (holy if sacred[h] else plain)]
+        row = t.builds[MOUND_CODE]
+        moves += [row[h] for h in hexes]
+        return moves
+
+    def _pay_moves(self, seat: int) -> tuple[Pay, ...]:
         pending = self.pending[seat]
         assert pending is not None
         have = self.have(seat)
         if pending[0] == "plague":
             name = pending[1]
             if name == "frogs":
-                return any_three(have)
-            return payments(PLAGUE_COST[name], have, True)
+                return _frogs_moves(have)
+            return _pay_moves(PLAGUE_COST[name], have, True)
         _, building, hex_index, wild = pending
-        return payments(self.build_cost(building, hex_index, wild), have, self.market_open(seat))
+        return _pay_moves(
+            self.build_cost(building, hex_index, wild), have, self.restriction[seat] != "darkness"
+        )
+
+    def _pending_payments(self, seat: int) -> tuple[Bundle, ...]:
+        return tuple(p.bundle for p in self._pay_moves(seat))
 
     def _single_payment(self, seat: int) -> Bundle | None:
         """The pending cost's payment when there is only one way (then nobody is asked)."""
@@ -434,86 +773,95 @@ class EgyptiaState(State):
     # ------------------------------------------------------------------ applying
     def apply_unchecked(self, seat: int, action: Action) -> None:
         self.history.append((seat, action))
-        if isinstance(action, Choose):
-            self._choose(seat, action.column)
-        elif isinstance(action, UseShip):
-            self._use_ship(seat, action.ship - 1)
-        elif isinstance(action, Plague):
-            self._plague(seat, action.name, action.ship - 1)
-        elif isinstance(action, Build):
+        # the kinds are disjoint, so the order only puts the frequent ones first
+        if isinstance(action, Build):
             self._build(seat, action.building, self.sheet.by_label[action.hex])
+        elif isinstance(action, Choose):
+            self._choose(seat, action.column)
         elif isinstance(action, Pay):
             self._pay(seat, action.bundle)
         elif isinstance(action, Gain):
             self._gain_mound(seat, action.bundle)
+        elif isinstance(action, UseShip):
+            self._use_ship(seat, action.ship - 1)
+        elif isinstance(action, Plague):
+            self._plague(seat, action.name, action.ship - 1)
         else:  # pragma: no cover - the parser makes only these kinds
             raise TypeError(f"not an Egyptia move: {action!r}")
 
     def _note(self, seat: int, text: str) -> None:
         """A private line now; the round's notes are shown to everyone at its end."""
         self.round_notes[seat].append(text)
-        if self.n > 1:  # alone, the round's end follows at once and tells the same
+        if self.n > 1 and self.log.enabled:  # alone, the round's end tells the same
             self.log.add("{who} {what}.", audience=(seat,), who=self.players[seat], what=text)
 
     def _circle(self, seat: int, bundle: Bundle) -> Bundle:
         """Circle resources on the tracks (what does not fit on a track is lost)."""
-        got = []
         circled = self.circled[seat]
-        dots, red = self.sheet.dots, self.sheet.red
-        for i, amount in enumerate(bundle):
-            take = min(amount, dots[i] - circled[i])
-            circled[i] += take
-            got.append(take)
-            if red[i] and circled[i] > dots[i] - red[i]:
-                self.red[seat] = True
-        return (got[0], got[1], got[2], got[3])
-
-    def _spend(self, seat: int, bundle: Bundle) -> None:
-        spent = self.spent[seat]
-        for i, amount in enumerate(bundle):
-            spent[i] += amount
+        d0, d1, d2, d3 = self.tables.dots
+        a0, a1, a2, a3 = bundle
+        room = d0 - circled[0]
+        t0 = a0 if a0 < room else room
+        room = d1 - circled[1]
+        t1 = a1 if a1 < room else room
+        room = d2 - circled[2]
+        t2 = a2 if a2 < room else room
+        room = d3 - circled[3]
+        t3 = a3 if a3 < room else room
+        circled[0] += t0
+        circled[1] += t1
+        circled[2] += t2
+        circled[3] += t3
+        r0, r1, r2, r3 = self.tables.red_from
+        if circled[0] > r0 or circled[1] > r1 or circled[2] > r2 or circled[3] > r3:
+            self.red[seat] = True
+        return (t0, t1, t2, t3)
 
     def _choose(self, seat: int, column: int) -> None:
         self.column[seat] = column
         self.stage[seat] = CHOSEN
-        self.log.add(
-            "{who} chooses the {column} column.",
-            audience=(seat,),
-            who=self.players[seat],
-            column=RESOURCES[column],
-        )
-        if all(stage == CHOSEN for stage in self.stage):
+        if self.log.enabled:
+            self.log.add(
+                "{who} chooses the {column} column.",
+                audience=(seat,),
+                who=self.players[seat],
+                column=RESOURCES[column],
+            )
+        if self.stage.count(CHOSEN) == self.n:
             self._reveal()
 
     def _reveal(self) -> None:
         self.revealed = True
+        columns = self._columns()
+        log = self.log.enabled
+        stage = self.stage
+        steps = self.sheet.steps
         for seat in range(self.n):
             column = self.column[seat]
-            size = self.column_size(column)
-            amount = size + self.modifier(seat, column)
-            bundle = [0, 0, 0, 0]
-            bundle[column] = amount
-            got = self._circle(seat, (bundle[0], bundle[1], bundle[2], bundle[3]))
-            plague = " and must suffer a plague" if size >= 3 else ""
-            lost = (
-                f" ({amount - got[column]} do not fit on the track)" if got[column] < amount else ""
-            )
-            self.log.add(
-                "{who} takes the {column} column ({size}): {amount}{lost}{plague}.",
-                who=self.players[seat],
-                column=RESOURCES[column],
-                size=plural(size, "die", "dice"),
-                amount=f"{got[column]} {RESOURCES[column]}",
-                lost=lost,
-                plague=plague,
-            )
-            self.stage[seat] = PLAGUE if size >= 3 else BUILD
+            size = len(columns[column])
+            step = self.productivity[seat][column] if column < FAVOR else 0
+            amount = size + steps[step - 1] if step else size  # the productivity bonus
+            bundle = _ONE[column](amount)
+            got = self._circle(seat, bundle)[column]
+            if log:
+                plague = " and must suffer a plague" if size >= 3 else ""
+                lost = f" ({amount - got} do not fit on the track)" if got < amount else ""
+                self.log.add(
+                    "{who} takes the {column} column ({size}): {amount}{lost}{plague}.",
+                    who=self.players[seat],
+                    column=RESOURCES[column],
+                    size=plural(size, "die", "dice"),
+                    amount=f"{got} {RESOURCES[column]}",
+                    lost=lost,
+                    plague=plague,
+                )
+            stage[seat] = PLAGUE if size >= 3 else BUILD
         self._publish()
 
     def _use_ship(self, seat: int, ship: int) -> None:
         self.ships[seat][ship] = SHIP_USED
         got = self._circle(seat, self.sheet.ships[ship])
-        self._note(seat, f"uses ship {ship + 1} for {bundle_words(got)}")
+        self._note(seat, f"uses ship {ship + 1} for {_words(got)}")
 
     def _plague(self, seat: int, name: str, ship: int) -> None:
         if name != "death":
@@ -542,13 +890,29 @@ class EgyptiaState(State):
 
     def _build(self, seat: int, building: str, hex_index: int) -> None:
         if building == MOUND:
-            self.city[seat][hex_index] = CODES[MOUND]
-            self._note(seat, f"builds a Burial Mound on {self.sheet.hexes[hex_index].label}")
+            self.city[seat][hex_index] = MOUND_CODE
+            self._note(seat, f"builds a Burial Mound on {self.tables.labels[hex_index]}")
             self.stage[seat] = GAIN
             return
-        wild = self.offered_buildings(seat)[building]
+        if self.restriction[seat] == "death":
+            raise KeyError(building)  # as reading the empty offer would: nothing is offered
+        t = self.tables
+        sheet = self.sheet
+        dice = self._columns()[self.column[seat]]
+        offered = t.offer_dicts.get(dice)
+        if offered is None:
+            offered = t.offer_dict(dice)
+        wild = offered[building]
+        g, d, s, f = sheet.costs[building]  # build_cost, inline
+        if wild:
+            f += sheet.wild_favor
+        if t.sacred[hex_index]:
+            f += sheet.sacred_favor
         self.pending[seat] = ["build", building, hex_index, wild]
-        single = self._single_payment(seat)
+        # whether to ask at all: only when there is more than one way to pay
+        c, p = self.circled[seat], self.spent[seat]
+        have = (c[0] - p[0], c[1] - p[1], c[2] - p[2], c[3] - p[3])
+        single = only_way((g, d, s, f), have, self.restriction[seat] != "darkness")
         if single is not None:
             self._pay(seat, single)
         else:
@@ -558,10 +922,14 @@ class EgyptiaState(State):
         pending = self.pending[seat]
         assert pending is not None
         self.pending[seat] = None
-        self._spend(seat, bundle)
+        spent = self.spent[seat]
+        spent[0] += bundle[0]
+        spent[1] += bundle[1]
+        spent[2] += bundle[2]
+        spent[3] += bundle[3]
         if pending[0] == "plague":
             title = PLAGUE_TITLES[pending[1]]
-            self._note(seat, f"suffers {title}, losing {bundle_words(bundle)}")
+            self._note(seat, f"suffers {title}, losing {_words(bundle)}")
             self.stage[seat] = BUILD
             return
         _, building, hex_index, wild = pending
@@ -574,34 +942,40 @@ class EgyptiaState(State):
         how = " through the d20" if wild else ""
         self._note(
             seat,
-            f"builds {article(TITLES[building])}{how} on {self.sheet.hexes[hex_index].label}, "
-            f"paying {bundle_words(bundle)}{boost}",
+            f"builds {ARTICLED[building]}{how} on {self.tables.labels[hex_index]}, "
+            f"paying {_words(bundle)}{boost}",
         )
         self._finish(seat)
 
     def _gain_mound(self, seat: int, bundle: Bundle) -> None:
         got = self._circle(seat, bundle)
-        self._note(seat, f"takes {bundle_words(got)} for the Burial Mound")
+        self._note(seat, f"takes {_words(got)} for the Burial Mound")
         self._finish(seat)
 
     def _finish(self, seat: int) -> None:
         self.stage[seat] = DONE
-        if all(stage == DONE for stage in self.stage):
+        if self.stage.count(DONE) == self.n:
             self._end_round()
 
     def _end_round(self) -> None:
-        for seat in range(self.n):
+        if self.log.enabled:
+            for seat in range(self.n):
+                self.log.add(
+                    "{who} {what}.", who=self.players[seat], what="; ".join(self.round_notes[seat])
+                )
+            built = sum(1 for b in self.city[0] if b != EMPTY)
             self.log.add(
-                "{who} {what}.", who=self.players[seat], what="; ".join(self.round_notes[seat])
+                "Round {round} ends: every city has {built}.",
+                round=self.round,
+                built=plural(built, "building"),
             )
-        built = sum(1 for b in self.city[0] if b != EMPTY)
-        self.log.add(
-            "Round {round} ends: every city has {built}.",
-            round=self.round,
-            built=plural(built, "building"),
-        )
-        full = all(not self.empty_hexes(s) for s in range(self.n))
-        red = [self.players[s] for s in range(self.n) if self.red[s]]
+        pick = self.tables.pick_buildable
+        full = True
+        for city in self.city:
+            if EMPTY in pick(city):
+                full = False
+                break
+        red = [self.players[s] for s in range(self.n) if self.red[s]] if any(self.red) else []
         if full or red:
             why = "the maps are full" if full else f"{', '.join(red)} circled a red dot"
             self.log.add("The game ends: {why}.", why=why)
@@ -635,26 +1009,29 @@ class EgyptiaState(State):
 
         ``view`` scores a published snapshot instead of the live sheet (what others see).
         """
-        src = view if view is not None else self._sheet_of(seat)
-        city = src["city"]
-        have = tuple(c - s for c, s in zip(src["circled"], src["spent"], strict=True))
+        if view is not None:
+            city, circled, spent = view["city"], view["circled"], view["spent"]
+            ship_marks, crossed = view["ships"], view["crossed"]
+        else:  # the live sheet, read in place (nothing here changes it)
+            city, circled, spent = self.city[seat], self.circled[seat], self.spent[seat]
+            ship_marks, crossed = self.ships[seat], self.crossed[seat]
+        have = tuple(c - s for c, s in zip(circled, spent, strict=True))
+        sheet = self.sheet
         cards: list[dict[str, Any]] = []
+        card_total = 0
         for card_id in self.cards:
-            card = self.sheet.cards_by_id[card_id]
-            parts = card_parts(self.sheet, card, city)
-            cards.append({"card": card_id, "parts": parts, "points": sum(parts)})
+            parts = card_parts(sheet, sheet.cards_by_id[card_id], city)
+            points = sum(parts)
+            card_total += points
+            cards.append({"card": card_id, "parts": parts, "points": points})
         # The trade circles favor on its track: it stops where the track ends (rules 1.1).
-        room = (
-            self.sheet.dots[FAVOR] - src["circled"][FAVOR]
-            if self.game.rules_at_least("1.1")
-            else None
-        )
-        favor = end_favor((have[0], have[1], have[2], have[3]), self.sheet.basic_per_favor, room)
-        favor_points = favor // self.sheet.favor_per_point
-        ships = sum(1 for s in src["ships"] if s == SHIP_UNUSED)
-        ship_points = ships * self.sheet.ship_points
-        pestilence = self.sheet.pestilence_points if "pestilence" in src["crossed"] else 0
-        total = sum(int(c["points"]) for c in cards) + favor_points + ship_points - pestilence
+        room = sheet.dots[FAVOR] - circled[FAVOR] if self._rules_1_1() else None
+        favor = end_favor((have[0], have[1], have[2], have[3]), sheet.basic_per_favor, room)
+        favor_points = favor // sheet.favor_per_point
+        ships = list(ship_marks).count(SHIP_UNUSED)
+        ship_points = ships * sheet.ship_points
+        pestilence = sheet.pestilence_points if "pestilence" in crossed else 0
+        total = card_total + favor_points + ship_points - pestilence
         return {
             "cards": cards,
             "favor": favor,
@@ -662,7 +1039,7 @@ class EgyptiaState(State):
             "ships_unused": ships,
             "ship_points": ship_points,
             "pestilence": pestilence,
-            "plagues": len(src["crossed"]),
+            "plagues": len(crossed),
             "total": total,
         }
 
@@ -687,19 +1064,22 @@ class EgyptiaState(State):
     # ------------------------------------------------------------------ seeing
     def _sheet_of(self, seat: int) -> dict[str, Any]:
         return {
-            "circled": list(self.circled[seat]),
-            "spent": list(self.spent[seat]),
-            "productivity": list(self.productivity[seat]),
-            "crossed": list(self.crossed[seat]),
+            "circled": self.circled[seat][:],
+            "spent": self.spent[seat][:],
+            "productivity": self.productivity[seat][:],
+            "crossed": self.crossed[seat][:],
             "deaths": self.deaths[seat],
-            "ships": list(self.ships[seat]),
-            "city": list(self.city[seat]),
+            "ships": self.ships[seat][:],
+            "city": self.city[seat][:],
             "red": self.red[seat],
         }
 
     def _publish(self) -> None:
         """The moment every sheet becomes public (the reveal, a round's end)."""
-        self.public = [self._sheet_of(s) for s in range(self.n)]
+        if self.n == 1:
+            self.public = [self._sheet_of(0)]
+        else:
+            self.public = list(map(self._sheet_of, range(self.n)))
         self.public_cache = {}
 
     def public_stage(self, seat: int) -> str:
@@ -812,21 +1192,26 @@ class EgyptiaState(State):
     # ------------------------------------------------------------------ copies
     def clone(self, *, log: bool = True) -> EgyptiaState:
         other = EgyptiaState.__new__(EgyptiaState)
-        d, src = other.__dict__, self.__dict__
-        d.update(src)
-        other.history = list(self.history)
-        other.log = self.log.copy(enabled=log and self.log.enabled)
-        other.rng = self.rng.copy()
-        other.dice = list(self.dice)
-        for name in self._SHEET:
-            d[name] = [list(x) for x in src[name]]
-        other.stage = list(self.stage)
-        other.column = list(self.column)
-        other.restriction = list(self.restriction)
-        other.pending = [None if p is None else list(p) for p in self.pending]
-        other.deaths = list(self.deaths)
-        other.red = list(self.red)
-        other.round_notes = [list(x) for x in self.round_notes]
+        d = other.__dict__
+        d.update(self.__dict__)
+        other.history = self.history[:]
+        other.log = self.log.copy(enabled=True) if log and self.log.enabled else EventLog(False)
+        other.rng = Rng(self.rng.state)
+        other.dice = self.dice[:]
+        # per-seat lists copied element-wise (each element is a list)
+        other.circled = [x[:] for x in self.circled]
+        other.spent = [x[:] for x in self.spent]
+        other.productivity = [x[:] for x in self.productivity]
+        other.crossed = [x[:] for x in self.crossed]
+        other.ships = [x[:] for x in self.ships]
+        other.city = [x[:] for x in self.city]
+        other.stage = self.stage[:]
+        other.column = self.column[:]
+        other.restriction = self.restriction[:]
+        other.pending = [None if p is None else p[:] for p in self.pending]
+        other.deaths = self.deaths[:]
+        other.red = self.red[:]
+        other.round_notes = [x[:] for x in self.round_notes]
         # published snapshots and the final result are replaced, never changed in place
         return other
 
