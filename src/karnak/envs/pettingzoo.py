@@ -119,6 +119,13 @@ class _Base:
         #: The engine seed of the game being played.
         self.current_seed: int | None = None
 
+    # --- spaces ------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        return self._action_spaces[agent]
+
     def _seat_of(self, agent: str) -> int:
         seat = self._seats.get(agent)
         if seat is None:
@@ -170,13 +177,6 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.agents: list[str] = []
         self._id_state: IdState | None = None
         self._standing: list[float] = []
-
-    # --- spaces ------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
-        return self._action_spaces[agent]
 
     @property
     def id_state(self) -> IdState:
@@ -324,13 +324,6 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
         self.id_count = 0
         self.truncated = False
         self._standing: list[float] = []
-
-    # --- spaces ------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
-        return self._action_spaces[agent]
 
     @property
     def game_state(self) -> State:
