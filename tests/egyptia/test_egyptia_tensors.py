@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import Rng, get_game
@@ -28,22 +28,11 @@ from karnak.games.egyptia.actions import Build, Choose, UseShip
 from karnak.games.egyptia.sheet import RESOURCES
 from karnak.games.egyptia.state import EgyptiaState
 from karnak.games.egyptia.tensors import CITY_KINDS, PUBLIC_STAGES, RANGES, STAGES
+from support.hypothesis_settings import deterministic
 
 GAME = get_game("egyptia")
 SEEDS = st.integers(min_value=0, max_value=2**62)
 CARDS = st.sampled_from(["", "A2,B2,C3,D2,E3", "D2", "A1,E2"])
-
-
-def deterministic(examples: int) -> Any:
-    return settings(
-        max_examples=examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=(Phase.explicit, Phase.generate),
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )
 
 
 def choose(state: EgyptiaState, rng: Rng) -> tuple[int, Any]:

@@ -87,6 +87,7 @@ def game_seed(np_random: np.random.Generator) -> int:
 class _Base:
     """What both environments share: the game, the agents, their spaces, seeding, render."""
 
+    metadata: dict[str, Any]
     base_metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(RENDER_MODES),
         "render_fps": 1,
@@ -118,6 +119,9 @@ class _Base:
         self._np_random: np.random.Generator | None = None
         #: The engine seed of the game being played.
         self.current_seed: int | None = None
+        # each environment class's metadata, named for this game
+        self.metadata = {**self.metadata, "name": f"karnak_{self.idgame.game.name}_v0"}
+        self.agents: list[str] = []
 
     # --- spaces ------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
@@ -173,8 +177,6 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         **game_options: Any,
     ):
         _Base.__init__(self, game, players, rewards, observation, render_mode, game_options)
-        self.metadata = {**type(self).metadata, "name": f"karnak_{self.idgame.game.name}_v0"}
-        self.agents: list[str] = []
         self._id_state: IdState | None = None
         self._standing: list[float] = []
 
@@ -315,8 +317,6 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
         **game_options: Any,
     ):
         _Base.__init__(self, game, players, rewards, observation, render_mode, game_options)
-        self.metadata = {**type(self).metadata, "name": f"karnak_{self.idgame.game.name}_v0"}
-        self.agents: list[str] = []
         self._state: State | None = None
         #: Per seat, what it has spelled so far of its current move.
         self.prefixes: list[Spelling] = [() for _ in self.possible_agents]
