@@ -212,3 +212,42 @@ def test_a_seat_row_without_its_game_cannot_break_the_start(database: str) -> No
         response = client.get(f"/api/games/{created['id']}")
         assert response.status_code == 410, response.text
         assert "is for 3 to 5 players, not 2" in response.json()["error"]
+
+
+@pytest.mark.parametrize("how", ["load", "load_many"])
+def test_a_game_read_while_a_move_lands_reads_as_one_moment(database: str, how: str) -> None:
+    """A move committed between the reads of a game's row and of its seats and actions must
+    not make an intact game read as broken: the reads see one moment, before the move."""
+    from sqlalchemy import event
+
+    from karnak.server.store import GameStore
+
+    with TestClient(create_app(database, bot_workers=0)) as client:
+        created = create(client, humans(3), seed=7)
+        play_some(client, created, 3)
+    game_id = created["id"]
+    reader, writer = GameStore(make_engine(database)), GameStore(make_engine(database))
+    moved: list[int] = []
+
+    def move_now(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        if moved or "FROM seats" not in statement:
+            return  # the row is read; its seats and actions are not yet
+        room = writer.load(game_id)
+        seat = room.state.to_move()[0]
+        entry = room.accept(seat, room.state.legal_actions(seat)[0])
+        writer.append(room, entry, None, room.version_for(None))
+        moved.append(room.version)
+
+    event.listen(reader.engine, "before_cursor_execute", move_now)
+    try:
+        if how == "load":
+            room = reader.load(game_id)
+        else:
+            rooms, failed = reader.load_many([game_id])
+            assert failed == {}
+            (room,) = rooms
+    finally:
+        event.remove(reader.engine, "before_cursor_execute", move_now)
+    assert moved, "the move was not made between the reads"
+    assert room.version == moved[0] - 1  # the moment before the move
+    assert reader.load(game_id).version == moved[0]  # and the move is there after it

@@ -95,6 +95,29 @@ UPDATE_FINISHED = UPDATE_PUBLIC.values(
 )
 
 
+def read_one_moment(session: Session) -> None:
+    """Make every read of ``session``'s transaction see the database at one moment.
+
+    A game is read in several queries (its row, its seats, its actions). Under PostgreSQL's
+    default READ COMMITTED, and under SQLite when each SELECT runs outside a transaction, a
+    move or a departure committed between two of them would pair the row of one moment with
+    the seats or actions of the next, and an intact game would read as broken ("stored at
+    version 1 but its actions replay to version 2"). PostgreSQL's REPEATABLE READ and an
+    explicit SQLite transaction each give one snapshot. Call it before the first query.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        session.connection().exec_driver_sql("BEGIN")
+    else:
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
+def _stale_public_version(row: GameRow, room: Room) -> tuple[str, int, int] | None:
+    """``(game, version, public version)`` when the row lacks the room's exact public
+    version (a game stored before public versions existed), else None."""
+    public = room.version_for(None)
+    return None if row.public_version == public else (row.id, row.version, public)
+
+
 class GameStore:
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -216,12 +239,14 @@ class GameStore:
         """The game rebuilt from its actions; UnknownGameError if there is none,
         StoredGameError (with the reason) if it cannot be rebuilt."""
         with self.sessions() as session:
+            read_one_moment(session)
             row = session.get(GameRow, game_id, options=[selectinload(GameRow.seats)])
             if row is None:
                 raise UnknownGameError(f"there is no game {game_id!r}")
             room = self._rebuilt(session, row)
-            session.commit()
-            return room
+            stale = _stale_public_version(row, room)
+        self._put_public_versions_right([stale] if stale else [])
+        return room
 
     def running_ids(self) -> list[str]:
         """The running games, the most recently active first (the order they load in)."""
@@ -242,7 +267,9 @@ class GameStore:
         """
         rooms: list[Room] = []
         failed: dict[str, str] = {}
+        stale: list[tuple[str, int, int]] = []
         with self.sessions() as session:
+            read_one_moment(session)
             rows = session.scalars(
                 select(GameRow)
                 .where(GameRow.id.in_(list(game_ids)))
@@ -250,27 +277,38 @@ class GameStore:
             ).all()
             for row in rows:
                 try:
-                    rooms.append(self._rebuilt(session, row))
+                    room = self._rebuilt(session, row)
                 except StoredGameError as exc:
                     failed[row.id] = exc.reason
-            session.commit()  # public versions put right by _rebuilt
+                    continue
+                rooms.append(room)
+                fix = _stale_public_version(row, room)
+                if fix:
+                    stale.append(fix)
+        self._put_public_versions_right(stale)
         return rooms, failed
 
-    def _rebuilt(self, session: Session, row: GameRow) -> Room:
-        """``_room``, with any failure told as a StoredGameError naming the game and why.
+    def _put_public_versions_right(self, stale: Sequence[tuple[str, int, int]]) -> None:
+        """Write back the exact public version of games stored before public versions
+        existed: ``(game, version read, public version)``. Its own short transaction, after
+        the reads, and only where the game has not changed since it was read."""
+        if not stale:
+            return
+        with self.engine.begin() as connection:
+            for game_id, version, public in stale:
+                connection.execute(
+                    update(_games)
+                    .where(_games.c.id == game_id, _games.c.version == version)
+                    .values(public_version=public)
+                )
 
-        A running game stored before public versions existed gets its exact public version
-        written back (the caller commits).
-        """
+    def _rebuilt(self, session: Session, row: GameRow) -> Room:
+        """``_room``, with any failure told as a StoredGameError naming the game and why."""
         try:
-            room = self._room(session, row)
+            return self._room(session, row)
         except Exception as exc:  # any broken row is reported as such, never raised as is
             reason = str(exc) if isinstance(exc, KarnakError) else f"{type(exc).__name__}: {exc}"
             raise StoredGameError(row.id, reason, running=row.status == "running") from exc
-        public = room.version_for(None)
-        if row.public_version != public:
-            row.public_version = public
-        return room
 
     def summaries(self, limit: int = 100) -> list[GameSummary]:
         with self.sessions() as session:
