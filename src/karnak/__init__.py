@@ -6,3 +6,9 @@ the clients (:mod:`karnak.cli`) sit on top. Nothing below a client imports a cli
 """
 
 __version__ = "0.1.0"
+
+# Before any engine module is imported: use the compiled hot paths if they match their
+# sources, else the sources themselves (karnak.native).
+from karnak.native import install as _install_native
+
+_install_native()

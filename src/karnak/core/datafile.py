@@ -13,6 +13,7 @@ number a game reads from its file is checked against generous bounds with
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,15 @@ MAX_LINE_CHARS = 2_000
 
 class FileTooLargeError(ValueError):
     """A file holds more bytes than a reader accepts; the message names both figures."""
+
+
+def shipped(package: str, name: str) -> Path:
+    """The path of ``name`` in the ``data`` folder of ``package`` (already imported or being
+    imported). Found through the package rather than a module's ``__file__``: a compiled
+    module's ``__file__`` names its extension file (karnak.native), not its source."""
+    origin = sys.modules[package].__file__
+    assert origin is not None, f"{package} is not a package of files"
+    return Path(origin).with_name("data") / name
 
 
 def size_text(count: int) -> str:

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karnak.core.datafile import out_of_range, read_toml, shown
+from karnak.core.datafile import out_of_range, read_toml, shipped, shown
 from karnak.core.errors import BoardDataError
 
-DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
+DEFAULT_BOARD = shipped("karnak.games.aton", "board.toml")
 FORMAT = "karnak-aton-board/1"
 COLOURS = ("yellow", "green", "black", "blue")
 CONSTANTS = (

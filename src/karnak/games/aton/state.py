@@ -149,7 +149,10 @@ class AtonState(State):
         options: Mapping[str, Any],
         *,
         fresh: bool = True,
+        blank: bool = False,
     ):
+        if blank:
+            return  # an empty shell for ``_copy`` to fill in, field by field
         self.game = game
         self.board = board
         self._tables = _tables_of(board)
@@ -790,7 +793,8 @@ class AtonState(State):
         """A clone with ``history`` (resample gives an empty one, without copying this
         one first). Written out attribute by attribute: search pays for one every
         iteration."""
-        other = AtonState.__new__(AtonState)
+        # Built through ``__init__`` (not ``__new__``): a compiled class always runs it.
+        other = AtonState(self.game, self.board, self.players, self.seed, {}, blank=True)
         other.game, other.board, other.players, other.n = self.game, self.board, self.players, 2
         other._tables = self._tables
         other.seed, other.options = self.seed, self.options
@@ -817,32 +821,31 @@ class AtonState(State):
         return other
 
     def to_json(self) -> dict[str, Any]:
-        src = self.__dict__
         data: dict[str, Any] = {
             **self.common_json(),
             "alloc": [None if a is None else list(a) for a in self.alloc],
             "cleanup": [list(c) for c in self.cleanup],
             "last_scoring": self.last_scoring,
         }
+        # getattr, not __dict__: a compiled class keeps its fields in slots
         for name in self._SCALARS:
-            data[name] = src[name]
+            data[name] = getattr(self, name)
         for name in self._LISTS:
-            data[name] = list(src[name])
+            data[name] = list(getattr(self, name))
         for name in self._NESTED:
-            data[name] = [list(x) for x in src[name]]
+            data[name] = [list(x) for x in getattr(self, name)]
         return data
 
     @classmethod
     def from_json(cls, game: Any, board: Board, data: Mapping[str, Any]) -> AtonState:
         state = cls(game, board, data["players"], data["seed"], data["options"], fresh=False)
         state.restore_common(data)
-        d = state.__dict__
         for name in cls._SCALARS:
-            d[name] = data[name]
+            setattr(state, name, data[name])
         for name in cls._LISTS:
-            d[name] = list(data[name])
+            setattr(state, name, list(data[name]))
         for name in cls._NESTED:
-            d[name] = [list(x) for x in data[name]]
+            setattr(state, name, [list(x) for x in data[name]])
         state.alloc = [None if a is None else list(a) for a in data["alloc"]]
         state.cleanup = [(int(a), int(b)) for a, b in data["cleanup"]]
         state.last_scoring = list(data["last_scoring"])

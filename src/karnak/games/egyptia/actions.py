@@ -203,7 +203,7 @@ def _plague_name(word: str, whole: str) -> str:
 
 def _building(word: str, whole: str) -> str:
     name = "mound" if word in ("burial-mound", "burial") else word
-    if name not in (*BUILDINGS, MOUND):
+    if name != MOUND and name not in BUILDINGS:
         raise InvalidActionTextError(
             f"{whole!r}: {word!r} is not a building; buildings are {', '.join((*BUILDINGS, MOUND))}"
         )

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karnak.core.datafile import out_of_range, read_toml, shown
+from karnak.core.datafile import out_of_range, read_toml, shipped, shown
 from karnak.core.errors import BoardDataError
 
-DEFAULT_SHEET = Path(__file__).with_name("data") / "sheet.toml"
+DEFAULT_SHEET = shipped("karnak.games.egyptia", "sheet.toml")
 FORMAT = "karnak-egyptia-sheet/1"
 
 RESOURCES = ("grain", "diamond", "stone", "favor")
@@ -271,7 +271,7 @@ def _dice(data: Any, source: str, confidence: dict[str, str]) -> tuple[Die, ...]
         sides = _int(entry.get("die"), f"{source}: dice.die", SIDES_BOUNDS)
         where = f"{source}: d{sides}"
         building = entry.get("building")
-        if building not in (*BUILDINGS, WILD):
+        if building != WILD and building not in BUILDINGS:
             raise BoardDataError(
                 f"{where}: building must be one of {', '.join((*BUILDINGS, WILD))}"
             )

@@ -386,7 +386,10 @@ class EgyptiaState(State):
         options: Mapping[str, Any],
         *,
         fresh: bool = True,
+        blank: bool = False,
     ):
+        if blank:
+            return  # an empty shell for ``clone`` to fill in, field by field
         self.game = game
         self.sheet = sheet
         self.tables = tables_of(sheet)
@@ -1191,9 +1194,21 @@ class EgyptiaState(State):
 
     # ------------------------------------------------------------------ copies
     def clone(self, *, log: bool = True) -> EgyptiaState:
-        other = EgyptiaState.__new__(EgyptiaState)
-        d = other.__dict__
-        d.update(self.__dict__)
+        # Field by field through ``__init__`` (not ``__new__`` and ``__dict__``): a compiled
+        # class always runs ``__init__`` and keeps its fields in slots.
+        other = EgyptiaState(self.game, self.sheet, self.players, self.seed, {}, blank=True)
+        other.game, other.sheet, other.tables = self.game, self.sheet, self.tables
+        other.players, other.n, other.seed, other.options = (
+            self.players,
+            self.n,
+            self.seed,
+            self.options,
+        )
+        other.round, other.over, other.revealed = self.round, self.over, self.revealed
+        other.cards = self.cards  # drawn once at the start, never changed
+        other._seen_dice, other._seen_columns = self._seen_dice, self._seen_columns
+        other.public, other.public_cache = self.public, self.public_cache
+        other.final = self.final
         other.history = self.history[:]
         other.log = self.log.copy(enabled=True) if log and self.log.enabled else EventLog(False)
         other.rng = Rng(self.rng.state)
@@ -1234,7 +1249,7 @@ class EgyptiaState(State):
             "final": self.final,
         }
         for name in self._SHEET:
-            data[name] = [list(x) for x in self.__dict__[name]]
+            data[name] = [list(x) for x in getattr(self, name)]
         return data
 
     @classmethod
@@ -1256,7 +1271,7 @@ class EgyptiaState(State):
         state.public = [dict(p) for p in data["public"]]
         state.final = data["final"]
         for name in cls._SHEET:
-            state.__dict__[name] = [list(x) for x in data[name]]
+            setattr(state, name, [list(x) for x in data[name]])
         return state
 
 
