@@ -19,6 +19,8 @@ from karnak.core import Rng, get_game
 
 #: (game, players, options, seeds)
 TABLES: list[tuple[str, int, dict[str, Any], range]] = [
+    ("amunre", 3, {}, range(2)),
+    ("amunre", 5, {}, range(1)),
     ("aton", 2, {}, range(12)),
     ("egyptia", 1, {}, range(6)),
     ("egyptia", 2, {}, range(6)),
@@ -27,6 +29,7 @@ TABLES: list[tuple[str, int, dict[str, Any], range]] = [
 ]
 #: (game, seats, seeds): bots over the engines (the ismcts budget is in iterations)
 BOT_GAMES = [
+    ("amunre", ["heuristic", "ismcts:30", "heuristic"], range(1)),
     ("aton", ["heuristic", "ismcts:40"], range(2)),
     ("egyptia", ["heuristic", "ismcts:20"], range(1)),
     ("egyptia", ["ismcts:20"], range(1)),

@@ -160,3 +160,16 @@ def test_every_module_of_the_set_exists_and_none_is_named_twice() -> None:
     assert len(set(MODULES)) == len(MODULES)
     for source in MODULES:
         assert (loader.PACKAGE / source).is_file(), source
+
+
+def test_every_clone_copies_every_field_of_its_state() -> None:
+    """As pure Python (where ``vars()`` sees every field): the written-out clones miss none."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("clone_fields.py"))],
+        env={**os.environ, "KARNAK_NATIVE": "0"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    assert "clones checked" in done.stdout

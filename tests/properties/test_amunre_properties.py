@@ -414,9 +414,8 @@ FIELDS = (
 
 def fingerprint(state: AmunReState) -> list[Any]:
     """A cheap stand-in for ``to_json`` (the full comparison runs once per state)."""
-    d = state.__dict__
     return [
-        *copy.deepcopy([d[f] for f in FIELDS]),
+        *copy.deepcopy([getattr(state, f) for f in FIELDS]),
         len(state.history),
         len(state.log),
         state.rng.state,
@@ -424,8 +423,12 @@ def fingerprint(state: AmunReState) -> list[Any]:
 
 
 def same_fingerprint(state: AmunReState, print_: list[Any]) -> bool:
-    d = state.__dict__
-    now = [*(d[f] for f in FIELDS), len(state.history), len(state.log), state.rng.state]
+    now = [
+        *(getattr(state, f) for f in FIELDS),
+        len(state.history),
+        len(state.log),
+        state.rng.state,
+    ]
     return now == print_
 
 
@@ -685,7 +688,7 @@ def public_parts(state: AmunReState) -> dict[str, Any]:
         "picked": [p >= 0 for p in state.picks],
         "committed": [o is not None for o in state.offers],
         **{
-            name: state.__dict__[name]
+            name: getattr(state, name)
             for name in (
                 "round",
                 "phase",

@@ -42,6 +42,14 @@ MODULES: tuple[str, ...] = (
     "games/egyptia/pharaoh.py",
     "games/egyptia/state.py",
     "games/egyptia/tensors.py",
+    "games/amunre/board.py",
+    "games/amunre/scoring.py",
+    "games/amunre/state.py",
+    "games/amunre/tensors.py",
+    "bots/ismcts.py",
+    "bots/amunre_heuristic.py",
+    "bots/aton_heuristic.py",
+    "bots/egyptia_heuristic.py",
 )
 #: mypyc's shared runtime of the group is the module ``karnak.native.runtime__mypyc``.
 GROUP = "karnak.native.runtime"

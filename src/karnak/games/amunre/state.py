@@ -22,7 +22,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
@@ -168,7 +168,10 @@ class AmunReState(State):
         options: Mapping[str, Any],
         *,
         fresh: bool = True,
+        blank: bool = False,
     ):
+        if blank:
+            return  # an empty shell for ``clone`` to fill in, field by field
         self.game = game
         self.board = board
         self.cat: Catalogue = game.catalogue
@@ -1286,7 +1289,7 @@ class AmunReState(State):
         return tensors.observation_string(self, seat)
 
     # ------------------------------------------------------------------ copies
-    _LIST_FIELDS = (
+    _LIST_FIELDS: ClassVar[tuple[str, ...]] = (
         "gold",
         "score",
         "discard",
@@ -1314,8 +1317,15 @@ class AmunReState(State):
         "increase_prov",
         "bonus_played",
     )
-    _NESTED_FIELDS = ("hand", "face_down", "prov_hand", "reward_queue", "bonus_kinds", "own")
-    _SCALAR_FIELDS = (
+    _NESTED_FIELDS: ClassVar[tuple[str, ...]] = (
+        "hand",
+        "face_down",
+        "prov_hand",
+        "reward_queue",
+        "bonus_kinds",
+        "own",
+    )
+    _SCALAR_FIELDS: ClassVar[tuple[str, ...]] = (
         "round",
         "phase",
         "temple",
@@ -1336,7 +1346,10 @@ class AmunReState(State):
     )
 
     def clone(self, *, log: bool = True) -> AmunReState:
-        other = AmunReState.__new__(AmunReState)
+        """Written out field by field (one line per name of the field tuples above, which a
+        test holds it to): search pays for a clone every iteration, and a compiled class
+        (karnak.native) has neither ``__new__`` without ``__init__`` nor ``__dict__``."""
+        other = AmunReState(self.game, self.board, self.players, self.seed, {}, blank=True)
         other.game = self.game
         other.board = self.board
         other.cat = self.cat
@@ -1351,14 +1364,55 @@ class AmunReState(State):
         other.history = list(self.history)
         other.log = self.log.copy(enabled=log and self.log.enabled)
         other.rng = self.rng.copy()
-        d = other.__dict__
-        src = self.__dict__
-        for name in self._SCALAR_FIELDS:
-            d[name] = src[name]
-        for name in self._LIST_FIELDS:
-            d[name] = list(src[name])
-        for name in self._NESTED_FIELDS:
-            d[name] = [list(x) for x in src[name]]
+        other.round = self.round
+        other.phase = self.phase
+        other.temple = self.temple
+        other.bank = self.bank
+        other.farmer_supply = self.farmer_supply
+        other.stone_supply = self.stone_supply
+        other.start = self.start
+        other.current = self.current
+        other.market_pos = self.market_pos
+        other.stage = self.stage
+        other.bought_farmers = self.bought_farmers
+        other.bought_stones = self.bought_stones
+        other.offering_total = self.offering_total
+        other.adjust_pos = self.adjust_pos
+        other.new_start = self.new_start
+        other.harvest_pos = self.harvest_pos
+        other.scoring_pos = self.scoring_pos
+        other.gold = list(self.gold)
+        other.score = list(self.score)
+        other.discard = list(self.discard)
+        other.deck = list(self.deck)
+        other.owner = list(self.owner)
+        other.field_farmers = list(self.field_farmers)
+        other.free_farmers = list(self.free_farmers)
+        other.stones = list(self.stones)
+        other.pyramids = list(self.pyramids)
+        other.free_gold = list(self.free_gold)
+        other.on_auction = list(self.on_auction)
+        other.used_this_kingdom = list(self.used_this_kingdom)
+        other.province_deck = list(self.province_deck)
+        other.picks = list(self.picks)
+        other.revealed_picks = list(self.revealed_picks)
+        other.bid_prov = list(self.bid_prov)
+        other.bid_space = list(self.bid_space)
+        other.overbid = list(self.overbid)
+        other.blockade = list(self.blockade)
+        other.played = list(self.played)
+        other.offers = list(self.offers)
+        other.revealed = list(self.revealed)
+        other.adjusters = list(self.adjusters)
+        other.eight_gold_prov = list(self.eight_gold_prov)
+        other.increase_prov = list(self.increase_prov)
+        other.bonus_played = list(self.bonus_played)
+        other.hand = [list(x) for x in self.hand]
+        other.face_down = [list(x) for x in self.face_down]
+        other.prov_hand = [list(x) for x in self.prov_hand]
+        other.reward_queue = [list(x) for x in self.reward_queue]
+        other.bonus_kinds = [list(x) for x in self.bonus_kinds]
+        other.own = [list(x) for x in self.own]
         other.scorings = list(self.scorings)
         return other
 
@@ -1424,21 +1478,21 @@ class AmunReState(State):
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
-        src = self.__dict__
         data: dict[str, Any] = {
             **self.common_json(),
             "scorings": self.scorings,
         }
+        # getattr, not __dict__: a compiled class keeps its fields in slots
         for name in self._SCALAR_FIELDS:
-            data[name] = src[name]
+            data[name] = getattr(self, name)
         for name in self._LIST_FIELDS:
-            value = src[name]
+            value = getattr(self, name)
             if name in ("offers", "revealed"):
                 value = [None if o is None else o.to_json() for o in value]
             data[name] = list(value)
         for name in self._NESTED_FIELDS:
             if name != "own":
-                data[name] = [list(x) for x in src[name]]
+                data[name] = [list(x) for x in getattr(self, name)]
         return data
 
     @classmethod
@@ -1446,17 +1500,16 @@ class AmunReState(State):
         state = cls(game, board, data["players"], data["seed"], data["options"], fresh=False)
         state.restore_common(data)
         state.scorings = [list(x) for x in data["scorings"]]
-        d = state.__dict__
         for name in cls._SCALAR_FIELDS:
-            d[name] = data[name]
+            setattr(state, name, data[name])
         for name in cls._LIST_FIELDS:
             value = list(data[name])
             if name in ("offers", "revealed"):
                 value = [None if o is None else A.action_from_json(o) for o in value]
-            d[name] = value
+            setattr(state, name, value)
         for name in cls._NESTED_FIELDS:
             if name != "own":
-                d[name] = [list(x) for x in data[name]]
+                setattr(state, name, [list(x) for x in data[name]])
         state._rebuild_own()
         return state
 
