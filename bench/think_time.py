@@ -60,6 +60,25 @@ TARGETS: dict[str, dict[float, float]] = {
 }
 
 
+def build_name() -> str:
+    """Which engines ran: the compiled hot paths (karnak.native) or the pure-Python sources."""
+    import karnak.native
+
+    return "compiled" if karnak.native.status().active else "pure Python"
+
+
+def merged(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Runs of one game and build pooled into one result, rows ordered by think time (runs
+    made at different times, a think time each, are one curve). Rows of equal think time
+    are kept apart: a seed range is one sample."""
+    pooled: dict[tuple[str, str], dict[str, Any]] = {}
+    for result in results:
+        key = (result["game"], result.get("build", "pure Python"))
+        into = pooled.setdefault(key, {**result, "rows": [], "build": key[1]})
+        into["rows"] = sorted([*into["rows"], *result["rows"]], key=lambda r: r["think"])
+    return list(pooled.values())
+
+
 def duel(key: str, think: float, games: int, seed: int, jobs: int) -> dict[str, Any]:
     name, opponents, _chance = SETUPS[key]
     spec = f"ismcts:{think:g}s"
@@ -107,7 +126,7 @@ def markdown(result: dict[str, Any]) -> str:
     key = result["game"]
     is_solo = key == "egyptia-solo"
     lines = [
-        f"# Think time: {key}",
+        f"## Think time: {key}, {result.get('build', 'pure Python')}",
         "",
         f"`ismcts:<T>s` against {', '.join(SETUPS[key][1]) or 'the heuristic on the same seeds'}"
         f"; seats rotated; seed {result['seed']}; {result['conditions']}.",
@@ -140,33 +159,52 @@ def markdown(result: dict[str, Any]) -> str:
 
 
 def plot(results: list[dict[str, Any]], out: Path) -> None:
+    """One panel per game, one curve per build (compiled, pure Python), targets marked."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(results), figsize=(3.8 * len(results), 3.2), squeeze=False)
-    for ax, result in zip(axes[0], results, strict=True):
-        key = result["game"]
-        rows = result["rows"]
-        xs = [r["think"] for r in rows]
+    runs = merged(results)
+    games = sorted({run["game"] for run in runs}, key=list(SETUPS).index)
+    fig, axes = plt.subplots(1, len(games), figsize=(3.8 * len(games), 3.4), squeeze=False)
+    colours = {"compiled": "#8a5a1f", "pure Python": "#4a6fa5"}
+    for ax, key in zip(axes[0], games, strict=True):
         scale = 1 if key == "egyptia-solo" else 100
-        ys = [r["rate"] * scale for r in rows]
-        errors = [
-            [(r["rate"] - r["low"]) * scale for r in rows],
-            [(r["high"] - r["rate"]) * scale for r in rows],
-        ]
-        ax.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, color="#8a5a1f")
+        thinks: set[float] = set()
+        for run in (r for r in runs if r["game"] == key):
+            rows = run["rows"]
+            xs = [r["think"] for r in rows]
+            thinks.update(xs)
+            errors = [
+                [(r["rate"] - r["low"]) * scale for r in rows],
+                [(r["high"] - r["rate"]) * scale for r in rows],
+            ]
+            games_a_point = "/".join(str(r["games"]) for r in rows)
+            ax.errorbar(
+                xs,
+                [r["rate"] * scale for r in rows],
+                yerr=errors,
+                marker="o",
+                capsize=3,
+                color=colours.get(run["build"], "#555"),
+                label=f"{run['build']} ({games_a_point} games)",
+            )
         chance = SETUPS[key][2] * scale
-        ax.axhline(chance, ls="--", color="grey", lw=1, label="level" if scale == 1 else "chance")
+        ax.axhline(chance, ls="--", color="grey", lw=1)
         for think, target in TARGETS[key].items():
             ax.plot([think], [target * scale], marker="_", ms=18, color="#2a7", mew=2)
+            thinks.add(think)
         ax.set_xscale("log")
-        ax.set_xticks(xs, [f"{x:g}" for x in xs])
+        ax.minorticks_off()
+        ticks = sorted(thinks)
+        ax.set_xticks(ticks, [f"{x:g}" for x in ticks])
         ax.set_xlabel("think time a decision (s)")
         ax.set_ylabel("points above the heuristic" if scale == 1 else "win rate (%)")
-        ax.set_title(f"{key} ({rows[0]['games'] if rows else 0} games a point)")
+        ax.set_title(key + (" (level: dashed)" if scale == 1 else " (chance: dashed)"))
+        ax.legend(fontsize=7, loc="lower right")
         ax.grid(alpha=0.3)
+    fig.suptitle("ismcts against the heuristic; green bars: issue 16's targets", fontsize=9)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
@@ -182,11 +220,18 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--plot", type=Path, help="draw the --results files")
     parser.add_argument("--results", nargs="+", type=Path, default=[])
+    parser.add_argument("--report", type=Path, help="with --plot: the pooled tables, Markdown")
     args = parser.parse_args()
     if args.plot:
         if not args.results:
             parser.error("--plot needs --results")
-        plot([json.loads(f.read_text(encoding="utf-8")) for f in args.results], args.plot)
+        results = [json.loads(f.read_text(encoding="utf-8")) for f in args.results]
+        plot(results, args.plot)
+        if args.report:
+            runs = sorted(
+                merged(results), key=lambda r: (list(SETUPS).index(r["game"]), r["build"])
+            )
+            args.report.write_text("\n".join(markdown(r) for r in runs), encoding="utf-8")
         return
     if args.game is None:
         parser.error("name a game, or --plot with --results")
@@ -207,8 +252,9 @@ def main() -> None:
     result = {
         "game": args.game,
         "seed": args.seed,
+        "build": build_name(),
         "conditions": f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {args.jobs} process(es)",
+        f"{platform.machine()}, {args.jobs} process(es), {build_name()}",
         "rows": rows,
     }
     report = markdown(result)

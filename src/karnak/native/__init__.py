@@ -2,9 +2,9 @@
 they match their sources.
 
 Why
-    Search bots and training loops spend nearly all their time in a few engine modules
-    (the dice, the states, the boards and the tensors). Compiled with mypyc, the same source
-    runs one and a half to two times faster. Pure Python stays the reference: it is what
+    Search bots and training loops spend nearly all their time in a few modules (the dice,
+    the games' states, boards and tensors, the search and the heuristics). Compiled with
+    mypyc, the same source runs one and a half to two times faster. Pure Python stays the reference: it is what
     runs wherever nothing was compiled, and a test plays the same games both ways and
     compares every answer.
 

@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             "karnak." + s.removesuffix(".py").replace("/", ".") for s in MODULES
         }:
             return 0
-    print(f"compiling {len(MODULES)} engine modules with mypyc (under a minute) ...", flush=True)
+    print(f"compiling {len(MODULES)} engine modules with mypyc (a minute or two) ...", flush=True)
     said = io.StringIO()  # mypyc's notes, shown only if the build fails
     try:
         with contextlib.redirect_stdout(said):
