@@ -40,7 +40,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from karnak.bots.base import Bot, SeatView
 from karnak.core.actions import Action
@@ -76,51 +76,51 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ tuning constants
 #: Points one gold is worth with five rounds to go and in the last round (linear between).
-LAMBDA_EARLY = 0.40
-LAMBDA_LATE = 0.25
+LAMBDA_EARLY: Final = 0.40
+LAMBDA_LATE: Final = 0.25
 #: Expected worth (gold) of a power card drawn blind, before the last round and in it.
-CARD_VALUE = 2.5
-CARD_VALUE_LAST = 1.5
+CARD_VALUE: Final = 2.5
+CARD_VALUE_LAST: Final = 1.5
 #: Prior of the temple space when nothing is known yet; weight of the last temple seen.
-TEMPLE_PRIOR = 2.0
-TEMPLE_MEMORY = 0.5
+TEMPLE_PRIOR: Final = 2.0
+TEMPLE_MEMORY: Final = 0.5
 #: Chance that the caravans (temple space 1-2) pay, after a high and after a low temple.
-CARAVAN_AFTER_HIGH = 0.5
-CARAVAN_AFTER_LOW = 0.65
+CARAVAN_AFTER_HIGH: Final = 0.5
+CARAVAN_AFTER_LOW: Final = 0.65
 #: Share of a complete set (3 points) credited to each pyramid of a balanced layer.
-SET_CREDIT = 1.0
+SET_CREDIT: Final = 1.0
 #: Worth (points) of a pyramid for the next kingdom, where someone else may own it.
-PYRAMID_FUTURE = 0.3
+PYRAMID_FUTURE: Final = 0.3
 #: Confidence that a Nile-side majority won now is still ours at the scoring.
-NILE_CONFIDENCE = (0.8, 0.5, 0.35)  # indexed by rounds left in the kingdom after this one
+NILE_CONFIDENCE: Final = (0.8, 0.5, 0.35)  # indexed by rounds left in the kingdom after this one
 #: A stone that does not complete a pyramid now keeps this share of its value.
-PARTIAL_STONE = 0.85
+PARTIAL_STONE: Final = 0.85
 #: Least surplus (gold) over its price that a farmer must return.
-FARMER_MARGIN = 0.5
+FARMER_MARGIN: Final = 0.5
 #: Bid at most this share of a province's value.
-BID_FRACTION = 0.8
+BID_FRACTION: Final = 0.8
 #: Gold kept out of any bid above 0, for the market.
-BID_RESERVE = 0
+BID_RESERVE: Final = 0
 #: Surplus (gold) given up for bidding on a card that already holds a marker: between close
 #: values the uncontested card wins (a larger penalty measured clearly worse in self-play).
-CONTEST_PENALTY = 0.5
+CONTEST_PENALTY: Final = 0.5
 #: Surplus (gold) above which a bid is guarded with a bidding blockade.
-BLOCKADE_SURPLUS = 6.0
+BLOCKADE_SURPLUS: Final = 6.0
 #: Gold kept back for the offering when shopping.
-OFFER_RESERVE = 1
+OFFER_RESERVE: Final = 1
 #: Least spread (gold) between the temple spaces' values for a correction card to be played.
-CORRECTION_STAKE = 4.0
+CORRECTION_STAKE: Final = 4.0
 #: Share of its gold over which an opponent's offer is modelled as spread evenly (1: random).
-OPPONENT_SPREAD = 1.0
+OPPONENT_SPREAD: Final = 1.0
 #: Largest offer considered (the model's benefit is flat beyond it).
-OFFER_CAP = 30
+OFFER_CAP: Final = 30
 
 #: Chance that a bonus card held before the third province is known will score.
-BONUS_HELD_CHANCE = 0.35
+BONUS_HELD_CHANCE: Final = 0.35
 #: Weight of gold and income to come, converted to points, in the evaluation.
-WEALTH_WEIGHT = 1.0
+WEALTH_WEIGHT: Final = 1.0
 EGYPT_BONUS, SIDE_BONUS, BANK_BONUS = K["egypt_bonus"], K["side_bonus"], K["bank_bonus"]
-CARD_BONUS = K["card_bonus"]
+CARD_BONUS: Final = K["card_bonus"]
 ADJUST_UP, ADJUST_DOWN = A.Adjust(3), A.Adjust(-3)
 
 
@@ -149,7 +149,7 @@ class _Tables:
     gold_ranking: tuple[int, ...]
 
 
-_TABLES: dict[int, tuple[Board, _Tables]] = {}
+_TABLES: Final[dict[int, tuple[Board, _Tables]]] = {}
 
 
 def _tables(board: Board) -> _Tables:
@@ -815,7 +815,7 @@ def _act_scoring(state: AmunReState, seat: int) -> Action:
     return A.DONE
 
 
-_PHASE_ACTS = {
+_PHASE_ACTS: Final = {
     AUCTION: _act_auction,
     MARKET: _act_market,
     OFFERING: _act_offering,
@@ -841,7 +841,7 @@ def act(state: AmunReState, seat: int, rng: Rng) -> Action:
 #: the search's default of 40 at 200 iterations a decision, two seats each, seats rotated,
 #: 40 games: 27 wins to 13 (34% [24%, 45%] of seat-games against 16% [10%, 26%], Wilson
 #: 95%), with about 1.45 times the iterations per second.
-ROLLOUT_DEPTH = 20
+ROLLOUT_DEPTH: Final = 20
 
 
 def candidates(state: AmunReState, seat: int, actions: Sequence[Action]) -> list[Action]:

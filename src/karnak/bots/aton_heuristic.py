@@ -66,7 +66,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, permutations, product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from karnak.bots.base import Bot, SeatView
 from karnak.core.actions import Action
@@ -80,40 +80,46 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ tuning constants
 #: Points-worth of winning at once (and of losing at once, negated).
-WIN = 100.0
+WIN: Final = 100.0
 #: An instant-win set (all yellow, all green, a whole temple) that one turn could finish is
 #: worth a win times the chance of a hand that finishes it, times a share: ``OWN_THREAT`` for
 #: the seat's own sets (the other priest will usually answer first), ``THEIR_THREAT`` for the
 #: other's (it must be answered now). Held alone but further away, a set counts
 #: ``SET_THREAT`` times the share held, to the fourth power, times the same shares.
-OWN_THREAT = 0.05
-THEIR_THREAT = 0.35
-SET_THREAT = 12.0
+OWN_THREAT: Final = 0.05
+THEIR_THREAT: Final = 0.35
+SET_THREAT: Final = 12.0
 #: Width of a majority's softening when the scoring follows the current turn, when it comes
 #: at the end of the round, and the extra width per round still expected before it.
-WIDTH_FINAL = 0.35
-WIDTH_NOW = 0.8
-WIDTH_PER_ROUND = 0.5
+WIDTH_FINAL: Final = 0.35
+WIDTH_NOW: Final = 0.8
+WIDTH_PER_ROUND: Final = 0.5
 #: Counters the Kingdom of the Dead gains in an average round (to guess when it fills).
-KINGDOM_PER_ROUND = 2.0
+KINGDOM_PER_ROUND: Final = 2.0
 #: Weight of the board value against points already scored (cartouche 1).
-BOARD_WEIGHT = 2.0
+BOARD_WEIGHT: Final = 2.0
 #: Worth of acting second in the round, and the extra when the round ends with a scoring.
-ORDER_BASE = 1.0
-ORDER_SCORING = 3.0
+ORDER_BASE: Final = 1.0
+ORDER_SCORING: Final = 3.0
 #: Removals the other priest is expected to make in a round (to guess whether it scores).
-OPPONENT_REMOVALS = 1.0
+OPPONENT_REMOVALS: Final = 1.0
 #: Cost of a counter that finds no free square and goes to the Kingdom of the Dead.
-OVERFLOW = 0.5
+OVERFLOW: Final = 0.5
 #: Least gain (card pips) a fresh hand must promise for the exchange counter to be used.
-EXCHANGE_PIPS = 3.0
+EXCHANGE_PIPS: Final = 3.0
 #: Width (points) of the logistic in :func:`evaluate`, and its growth per point still missing
 #: to the 40 that end the game.
-EVAL_WIDTH = 3.0
-EVAL_WIDTH_PER_POINT = 0.25
+EVAL_WIDTH: Final = 3.0
+EVAL_WIDTH_PER_POINT: Final = 0.25
 
 YELLOW, GREEN, BLACK, BLUE, BONUS = 0, 1, 2, 3, 4
-_COLOUR_CODES = {"yellow": YELLOW, "green": GREEN, "black": BLACK, "blue": BLUE, "bonus": BONUS}
+_COLOUR_CODES: Final = {
+    "yellow": YELLOW,
+    "green": GREEN,
+    "black": BLACK,
+    "blue": BLUE,
+    "bonus": BONUS,
+}
 TEMPLE_2_POINTS, TEMPLE_4_PER_BLUE, BLACK_POINTS = 5.0, 3.0, 8.0
 
 
@@ -141,7 +147,7 @@ class _Tables:
     cards_per_value: int
 
 
-_TABLES: dict[int, tuple[Board, _Tables]] = {}
+_TABLES: Final[dict[int, tuple[Board, _Tables]]] = {}
 
 
 def _tables(board: Board) -> _Tables:
@@ -210,7 +216,7 @@ def _hand_odds() -> dict[tuple[int, int, int], float]:
 
 
 #: (least card 2, least card 3, least card 4) -> chance a fresh hand allows it (0: any).
-HAND_ODDS = _hand_odds()
+HAND_ODDS: Final = _hand_odds()
 
 
 def _threat(mine: int, theirs: int, total: int, reach: int) -> float:
@@ -588,11 +594,11 @@ Plan = tuple[float, int, list[float]]
 #: on the same few boards thousands of times with other hands. The tables are kept with each
 #: entry (the key holds only their id); entries are never changed once stored, and the cache
 #: is dropped whole when it reaches ``PLANS_KEPT`` entries.
-_PLANS: dict[tuple[Any, ...], tuple[_Tables, dict[int, Plan]]] = {}
-PLANS_KEPT = 8192
+_PLANS: Final[dict[tuple[Any, ...], tuple[_Tables, dict[int, Plan]]]] = {}
+PLANS_KEPT: Final = 8192
 #: The last answer of :func:`arrangement_values` with the state it was for (a search asks
 #: :func:`act` and :func:`candidates` in turn about the same position).
-_LAST: list[tuple[AtonState, int, int, Values]] = []
+_LAST: Final[list[tuple[AtonState, int, int, Values]]] = []
 
 
 def arrangement_values(state: AtonState, seat: int) -> Values:
@@ -724,7 +730,7 @@ def _square(state: AtonState, k: int, occupant: int) -> tuple[int, int]:
 
 
 #: Choices looked at against the other priest's turn still to come this round.
-REPLY_CANDIDATES = 8
+REPLY_CANDIDATES: Final = 8
 
 
 def _reply(model: _Model, amount: int, reach: int) -> float:
@@ -836,15 +842,15 @@ def act(state: AtonState, seat: int, rng: Rng) -> Action:
 #: Measured against the search's default of 40 at 150 iterations a decision, seats
 #: rotated, 48 games: 28.5 wins to 19.5 (59% [45%, 72%] Wilson 95%), and twice the
 #: iterations per second.
-ROLLOUT_DEPTH = 8
+ROLLOUT_DEPTH: Final = 8
 #: Arrangements a search considers at a laying-out decision (the best by the lookahead).
-SEARCH_ARRANGEMENTS = 6
+SEARCH_ARRANGEMENTS: Final = 6
 #: Kinds of square a search considers when placing, removing or taking back a counter.
-SEARCH_KINDS = 4
+SEARCH_KINDS: Final = 4
 #: Moves rated further below the best than this (points of the lookahead for arrangements,
 #: board value for kinds of square) are left out of the search.
-SEARCH_MARGIN_ARRANGEMENT = 4.0
-SEARCH_MARGIN_KIND = 1.5
+SEARCH_MARGIN_ARRANGEMENT: Final = 4.0
+SEARCH_MARGIN_KIND: Final = 1.5
 
 
 def candidates(state: AtonState, seat: int, actions: Sequence[Action]) -> list[Action]:

@@ -58,7 +58,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from karnak.bots.base import Bot, SeatView
 from karnak.core.actions import Action
@@ -84,69 +84,69 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ tuning constants
 #: Points a resource is worth while the rounds left can build with it.
-ETA = 1.0
+ETA: Final = 1.0
 #: Resources a round of building uses, on average.
-CBAR = 3.3
+CBAR: Final = 3.3
 #: Resources a round produces, on average, before productivity, and the share of the
 #: productivity bonuses that a round brings (the column of a track is not always taken).
-P_BASE = 2.2
-MOD_SHARE = 0.35
+P_BASE: Final = 2.2
+MOD_SHARE: Final = 0.35
 #: Basic resources of each kind (grain, diamond, stone) a round of building uses; holdings
 #: beyond this times the rounds left (at most ``HORIZON``) plus one are a surplus, worth
 #: ``SURPLUS`` as much.
-NEED = (1.0, 1.1, 1.4)
-SURPLUS = 0.5
-HORIZON = 6.0
+NEED: Final = (1.0, 1.1, 1.4)
+SURPLUS: Final = 0.5
+HORIZON: Final = 6.0
 #: Width of the smooth minimum between resources and what the rounds can use.
-SMOOTH = 2.0
-SMOOTH2 = SMOOTH * SMOOTH
-HALF_SMOOTH = 0.5 * SMOOTH
+SMOOTH: Final = 2.0
+SMOOTH2: Final = SMOOTH * SMOOTH
+HALF_SMOOTH: Final = 0.5 * SMOOTH
 #: Extra worth of a favor kept (it pays Sacred Sites and the wild die; it scores more).
-FAVOR_KEEP = 0.15
+FAVOR_KEEP: Final = 0.15
 #: Least gain over keeping a ship for which it is used.
-SHIP_MARGIN = 0.25
+SHIP_MARGIN: Final = 0.25
 #: Weight of the future (spots made or spoiled) against points scored at once.
-W_FUTURE = 0.15
+W_FUTURE: Final = 0.15
 #: Weight of the count or line a card that grows faster than its buildings (D2, E2) can
 #: still reach.
-W_PLAN = 0.7
+W_PLAN: Final = 0.7
 #: Share of the rounds left expected to build each card's own building.
-SHARE = 0.3
+SHARE: Final = 0.3
 #: Weight of the second and further spots one building makes (they compete for the same
 #: few builds of their kind).
-DIMINISH = 0.3
+DIMINISH: Final = 0.3
 #: The builds expected of a card's building, counted for the cards whose points grow faster
 #: than the buildings (D2, E2), as a multiple of the share above.
-CONVEX = 1.0
+CONVEX: Final = 1.0
 #: Credit of a spot one neighbour short of scoring (C3's second Pyramid, B3's second
 #: production building, B1's Pyramid).
-PARTIAL = 0.35
+PARTIAL: Final = 0.35
 #: Cost of crossing off a plague (it cannot be chosen again; one more plague for ties).
-CROSS_COST = 0.4
+CROSS_COST: Final = 0.4
 #: Points-worth of winning, against the points themselves, in games with others.
-WIN_VALUE = 3.0
+WIN_VALUE: Final = 3.0
 #: The same for the chance of winning that ending the game would throw away.
-LOSS_VALUE = 12.0
+LOSS_VALUE: Final = 12.0
 #: Share of the worth of going on that ending the game does not lose (with others).
-KEEP_FUTURE = 1.0
+KEEP_FUTURE: Final = 1.0
 #: Width (points) of the margin's logistic when the game ends now, and its growth per
 #: round still to come.
-WIN_WIDTH = 3.0
-WIN_WIDTH_PER_ROUND = 1.5
+WIN_WIDTH: Final = 3.0
+WIN_WIDTH_PER_ROUND: Final = 1.5
 #: What an opponent is expected to add to its score in the round being played.
-ROUND_GAIN = 0.0
+ROUND_GAIN: Final = 0.0
 #: Chance that an opponent takes a column that circles its red dot, per such column (of 4).
-HAZARD = 0.5
+HAZARD: Final = 0.5
 #: Prior production per round and track for an opponent (weighted as this many rounds).
-PRIOR_RATE = 1.3
-PRIOR_ROUNDS = 2.0
+PRIOR_RATE: Final = 1.3
+PRIOR_ROUNDS: Final = 2.0
 
 PY, QU, MI, OB, FI, MD = range(6)  # building codes (pharaoh.py: PYRAMID ... MOUND)
-KINDS = 5
-PRODUCTION = (QU, MI, FI)
-CODE = {name: i for i, name in enumerate(BUILDINGS)}
+KINDS: Final = 5
+PRODUCTION: Final = (QU, MI, FI)
+CODE: Final = {name: i for i, name in enumerate(BUILDINGS)}
 CODE[MOUND] = MD
-WILD_DIE = -1
+WILD_DIE: Final = -1
 
 
 # ------------------------------------------------------------------ sheet tables
@@ -184,7 +184,7 @@ class _Tables:
     pestilence: int
 
 
-_TABLES: dict[int, tuple[Sheet, _Tables]] = {}
+_TABLES: Final[dict[int, tuple[Sheet, _Tables]]] = {}
 
 
 def _tables(sheet: Sheet) -> _Tables:
@@ -377,7 +377,7 @@ class _Public:
 
 #: The outlook of the last published snapshot seen (ISMCTS rollouts reuse it many times).
 #: Replaced whole, never changed in place, so bots thinking in threads cannot mix two.
-_PUBLIC: list[_Public | None] = [None]
+_PUBLIC: Final[list[_Public | None]] = [None]
 
 
 def _public_key(state: EgyptiaState) -> tuple[Any, ...]:
@@ -424,7 +424,7 @@ def _me_from_state(state: EgyptiaState, seat: int) -> _Me:
 
 
 RuleList = tuple[tuple[str, tuple[int, ...]], ...]
-_RULES: dict[tuple[int, tuple[str, ...]], tuple[Sheet, RuleList]] = {}
+_RULES: Final[dict[tuple[int, tuple[str, ...]], tuple[Sheet, RuleList]]] = {}
 
 
 def _rules(sheet: Sheet, cards: tuple[str, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -516,8 +516,10 @@ Grid = list[list[float]]
 #: alone, and a search meets the same few cities in thousands of rollouts. The tables are
 #: kept with each entry (the key holds only their id). Entries are never changed once
 #: stored; the whole cache is dropped when it reaches ``CITY_VALUES_KEPT`` entries.
-_CITY_VALUES: dict[tuple[Any, ...], tuple[_Tables, Grid, Grid, Grid, BestRows, BestRows]] = {}
-CITY_VALUES_KEPT = 4096
+_CITY_VALUES: Final[
+    dict[tuple[Any, ...], tuple[_Tables, Grid, Grid, Grid, BestRows, BestRows]]
+] = {}
+CITY_VALUES_KEPT: Final = 4096
 
 
 class _Model:
@@ -1090,7 +1092,7 @@ def _rule_gains(rule: str, pts: tuple[int, ...], ctx: _City, gain: list[list[flo
 
 
 #: The building each card scores.
-OWN = {
+OWN: Final = {
     "pyramid_by_oasis": PY,
     "pyramid_on_sacred_site": PY,
     "pyramid_alone": PY,
@@ -1108,7 +1110,7 @@ OWN = {
     "field_oasis_no_pyramid": FI,
 }
 #: The buildings whose arrival next to a spot changes what the card's building scores there.
-SENSITIVE: dict[str, tuple[int, ...]] = {
+SENSITIVE: Final[dict[str, tuple[int, ...]]] = {
     "pyramid_alone": (PY,),
     "quarry_pyramid_no_obelisk": (PY, OB),
     "quarry_production": PRODUCTION,
@@ -1139,7 +1141,7 @@ def _spot_mine_obelisk_pyramid(
 #: What each card's own building would score on hex ``h`` with neighbours counted by ``c``
 #: (``o``: Obelisks built); a spot one neighbour short gets ``PARTIAL`` credit. D2 and E2
 #: are judged by :func:`_count_future` and :func:`_lines_future` instead.
-SPOTS: dict[str, SpotFn] = {
+SPOTS: Final[dict[str, SpotFn]] = {
     "pyramid_by_oasis": lambda pts, tab, h, c, o: pts[0] if tab.near_oasis[h] else pts[1],
     "pyramid_on_sacred_site": lambda pts, tab, h, c, o: pts[0] if tab.sacred[h] else pts[1],
     "pyramid_alone": lambda pts, tab, h, c, o: pts[1] if c[PY] else pts[0],
@@ -1529,7 +1531,7 @@ def act(state: EgyptiaState, seat: int, rng: Rng) -> Action:
 #: The last state, position (actions so far, the seat's stage and tracks) and rating:
 #: ISMCTS asks for the policy's move and for the candidates of the same decision one after
 #: the other. Replaced whole, never changed in place (bots may think in threads).
-_LAST: list[tuple[Any, tuple[Any, ...], list[tuple[float, Action]]]] = [(None, (), [])]
+_LAST: Final[list[tuple[Any, tuple[Any, ...], list[tuple[float, Action]]]]] = [(None, (), [])]
 
 
 def _rated_in(state: EgyptiaState, seat: int) -> list[tuple[float, Action]]:
@@ -1545,20 +1547,20 @@ def _rated_in(state: EgyptiaState, seat: int) -> list[tuple[float, Action]]:
 # ------------------------------------------------------------------ for the search
 #: Moves a search considers at one decision (the best by the heuristic's worth), and how far
 #: below the best a move may be rated and still be searched.
-SEARCH_MOVES = 3
-SEARCH_MARGIN = 4.0
+SEARCH_MOVES: Final = 3
+SEARCH_MARGIN: Final = 4.0
 #: Actions a rollout plays before :func:`evaluate` judges the position.
-ROLLOUT_DEPTH = 8
+ROLLOUT_DEPTH: Final = 8
 #: Solo: the score that counts as an even result and the width of the reward's logistic.
-SOLO_MID = 55.0
-SOLO_WIDTH = 8.0
+SOLO_MID: Final = 55.0
+SOLO_WIDTH: Final = 8.0
 #: Points-worth of a resource in :func:`evaluate` while the game goes on, and the width
 #: (points) of the logistic that turns a lead into a chance of winning.
-EVAL_RESOURCE = 0.6
-EVAL_WIDTH = 4.0
+EVAL_RESOURCE: Final = 0.6
+EVAL_WIDTH: Final = 4.0
 #: What an ordinary build of the rounds left scores, against which D2's and E2's growth is
 #: counted in :func:`evaluate`.
-GROWTH_BASE = 4.0
+GROWTH_BASE: Final = 4.0
 
 
 def candidates(state: EgyptiaState, seat: int, actions: Sequence[Action]) -> list[Action]:

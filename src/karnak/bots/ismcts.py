@@ -43,7 +43,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from karnak.bots.base import Bot, Budget, SeatView, register_bot
 from karnak.bots.heuristic import HEURISTIC_MODULES
@@ -59,8 +59,8 @@ Evaluator = Callable[["State"], Sequence[float]]
 Reward = Callable[["State"], Sequence[float]]
 Candidates = Callable[["State", int, Sequence[Action]], Sequence[Action]]
 
-DEFAULT_BUDGET = Budget(seconds=1.0)
-CHECK_EVERY = 16  # iterations between checks whether the decision is already settled
+DEFAULT_BUDGET: Final = Budget(seconds=1.0)
+CHECK_EVERY: Final = 16  # iterations between checks whether the decision is already settled
 
 
 @dataclass(slots=True)

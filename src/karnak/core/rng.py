@@ -9,13 +9,13 @@ SplitMix64, which is simple, fast in pure Python and statistically fine for shuf
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_LIMITS: dict[int, int] = {}  # rejection bound per range size, cached (bigint maths is slow)
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
+_LIMITS: Final[dict[int, int]] = {}  # rejection bound per range size, cached (bigint maths is slow)
 
 
 class Rng:

@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from karnak.core.datafile import out_of_range, read_toml
 from karnak.core.errors import BoardDataError
 
-BOARD_FORMAT = "karnak-amunre-board/1"
-CONFIDENCES = ("printed", "one source", "reconstructed")
+BOARD_FORMAT: Final = "karnak-amunre-board/1"
+CONFIDENCES: Final = ("printed", "one source", "reconstructed")
 
 #: The twelve power-card kinds whose effects the rules implement, in display order.
-CARD_KINDS = (
+CARD_KINDS: Final = (
     "blockade",
     "overbid",
     "free_farmer",
@@ -36,10 +36,10 @@ CARD_KINDS = (
     "side_bonus",
     "bank_bonus",
 )
-BONUS_KINDS = ("card_bonus", "farmer_bonus", "egypt_bonus", "side_bonus", "bank_bonus")
-PHASES = ("auction", "market", "offering", "harvest", "scoring")
+BONUS_KINDS: Final = ("card_bonus", "farmer_bonus", "egypt_bonus", "side_bonus", "bank_bonus")
+PHASES: Final = ("auction", "market", "offering", "harvest", "scoring")
 
-PROVINCE_INT_FIELDS = (
+PROVINCE_INT_FIELDS: Final = (
     "card_limit",
     "fields",
     "printed_farmers",
@@ -50,7 +50,7 @@ PROVINCE_INT_FIELDS = (
     "caravan",
     "temples",
 )
-PROVINCE_FIELDS = ("half", "side", "nile", *PROVINCE_INT_FIELDS)
+PROVINCE_FIELDS: Final = ("half", "side", "nile", *PROVINCE_INT_FIELDS)
 
 # The bounds of every figure, (lowest, highest). A corrected board is trusted data, but the
 # engine builds moves, decks and offers from these numbers (a card limit of 10**8 is 10**8
@@ -58,7 +58,7 @@ PROVINCE_FIELDS = ("half", "side", "nile", *PROVINCE_INT_FIELDS)
 # several times what any printing of the game could need (the shipped value is in the
 # comment). Together they keep a game's gold, and so its longest move list, in the
 # thousands.
-PROVINCE_BOUNDS = {
+PROVINCE_BOUNDS: Final = {
     "card_limit": (0, 10),  # 4 at most
     "fields": (0, 20),  # 5
     "printed_farmers": (0, 20),  # 2
@@ -69,7 +69,7 @@ PROVINCE_BOUNDS = {
     "caravan": (0, 30),  # 8
     "temples": (0, 10),  # 2
 }
-CONSTANT_BOUNDS = {
+CONSTANT_BOUNDS: Final = {
     "start_gold": (0, 100),  # 20
     "start_builders": (0, 5),  # 1
     "stones": (1, 200),  # 15
@@ -85,11 +85,11 @@ CONSTANT_BOUNDS = {
     "sell_price": (0, 10),  # 1
 }
 #: Farmers in the supply, per edition (45 and 48).
-FARMER_BOUNDS = (1, 200)
+FARMER_BOUNDS: Final = (1, 200)
 #: Cards of one power-card kind (8 at most).
-CARD_COUNT_BOUNDS = (1, 30)
+CARD_COUNT_BOUNDS: Final = (1, 30)
 #: The lists of numbers: (fewest entries, most entries, lowest value, highest value).
-LIST_BOUNDS = {
+LIST_BOUNDS: Final = {
     "bid_spaces": (1, 20, 0, 200),  # 9 spaces, 0 to 36
     # Offering totals can be negative (corrections), so the thresholds may be too.
     "temple_thresholds": (1, 10, -200, 200),  # 3 thresholds, 2 to 22
@@ -97,7 +97,7 @@ LIST_BOUNDS = {
     "gold_ranking_points": (1, 5, 0, 100),  # 6, 4, 2
 }
 #: Provinces on the board: 15 are printed, and 15 is also what 5 players need.
-PROVINCE_COUNT_BOUNDS = (15, 40)
+PROVINCE_COUNT_BOUNDS: Final = (15, 40)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
@@ -53,9 +53,9 @@ PICK, AUCTION, MARKET, OFFERING, ADJUST, REWARDS, HARVEST, SCORING, OVER = (
     "scoring",
     "over",
 )
-SIMULTANEOUS = (PICK, OFFERING)
+SIMULTANEOUS: Final = (PICK, OFFERING)
 
-K = {kind: i for i, kind in enumerate(CARD_KINDS)}
+K: Final = {kind: i for i, kind in enumerate(CARD_KINDS)}
 BLOCKADE, OVERBID, FREE_FARMER, BUILDER, CORRECTION = (
     K["blockade"],
     K["overbid"],
@@ -64,13 +64,13 @@ BLOCKADE, OVERBID, FREE_FARMER, BUILDER, CORRECTION = (
     K["correction"],
 )
 EIGHT_GOLD, HARVEST_INCREASE = K["eight_gold"], K["harvest_increase"]
-BONUS = tuple(K[b] for b in BONUS_KINDS)
-NKINDS = len(CARD_KINDS)
-SELLS = tuple(A.Sell(kind) for kind in CARD_KINDS)
+BONUS: Final = tuple(K[b] for b in BONUS_KINDS)
+NKINDS: Final = len(CARD_KINDS)
+SELLS: Final = tuple(A.Sell(kind) for kind in CARD_KINDS)
 
-KINGDOM_NAMES = ("old kingdom", "new kingdom")
+KINGDOM_NAMES: Final = ("old kingdom", "new kingdom")
 #: Words of each edition's rule book, for the log.
-TERMS = {
+TERMS: Final = {
     "2003": {"leader": "pharaoh", "card": "power card", "cards": "power card(s)"},
     "2016": {"leader": "Start Player", "card": "Favor card", "cards": "Favor card(s)"},
 }
@@ -1530,7 +1530,7 @@ def _detail(line: ScoreLines) -> str:
     return ", ".join(parts) or "nothing"
 
 
-_HANDLERS: dict[str, Any] = {
+_HANDLERS: Final[dict[str, Any]] = {
     "bid": AmunReState._do_bid,
     "buy_cards": AmunReState._do_buy_cards,
     "farmer": AmunReState._do_farmer,

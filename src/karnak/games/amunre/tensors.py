@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from karnak.core.tensors import FloatVector, Part, TensorLayout
 from karnak.games.amunre.board import BONUS_KINDS, CARD_KINDS, Board, default_board
@@ -35,12 +35,12 @@ from karnak.games.amunre.board import BONUS_KINDS, CARD_KINDS, Board, default_bo
 if TYPE_CHECKING:
     from karnak.games.amunre.state import AmunReState
 
-PHASES = ("pick", "auction", "market", "offering", "adjust", "rewards", "harvest", "scoring")
-PHASE_INDEX = {name: i for i, name in enumerate((*PHASES, "over"))}
-NKINDS = len(CARD_KINDS)
-BONUS_INDEX = {kind: i for i, kind in enumerate(BONUS_KINDS)}
+PHASES: Final = ("pick", "auction", "market", "offering", "adjust", "rewards", "harvest", "scoring")
+PHASE_INDEX: Final = {name: i for i, name in enumerate((*PHASES, "over"))}
+NKINDS: Final = len(CARD_KINDS)
+BONUS_INDEX: Final = {kind: i for i, kind in enumerate(BONUS_KINDS)}
 #: The items counted per province in ``province_items``.
-PROVINCE_ITEMS = (
+PROVINCE_ITEMS: Final = (
     "field farmers",
     "free farmers",
     "empty fields",
@@ -49,10 +49,10 @@ PROVINCE_ITEMS = (
     "face-down cards",
     "free gold / 10",
 )
-GOLD_SCALE = 50.0
-POINTS_SCALE = 50.0
-FREE_GOLD_SCALE = 10.0
-TOTAL_SCALE = 30.0
+GOLD_SCALE: Final = 50.0
+POINTS_SCALE: Final = 50.0
+FREE_GOLD_SCALE: Final = 10.0
+TOTAL_SCALE: Final = 30.0
 
 
 def _expert(options: Mapping[str, Any] | None) -> bool:
@@ -160,7 +160,7 @@ class _Offsets:
     top_bid: int
 
 
-_CACHE: dict[tuple[int, int, bool], tuple[Board, _Offsets]] = {}
+_CACHE: Final[dict[tuple[int, int, bool], tuple[Board, _Offsets]]] = {}
 
 
 def _offsets(board: Board, players: int, expert: bool) -> _Offsets:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from karnak.core.errors import InvalidActionTextError
 
@@ -66,7 +66,7 @@ class Place:
 
 
 AtonAction = Exchange | Allocate | Remove | Place
-USAGE = "moves are: exchange | allocate C1 C2 C3 C4 | remove T.S | place T.S"
+USAGE: Final = "moves are: exchange | allocate C1 C2 C3 C4 | remove T.S | place T.S"
 
 
 def _square(text: str, whole: str) -> tuple[int, int]:

@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from karnak.core.datafile import out_of_range, read_toml, shipped, shown
 from karnak.core.errors import BoardDataError
 
-DEFAULT_BOARD = shipped("karnak.games.aton", "board.toml")
-FORMAT = "karnak-aton-board/1"
-COLOURS = ("yellow", "green", "black", "blue")
-CONSTANTS = (
+DEFAULT_BOARD: Final = shipped("karnak.games.aton", "board.toml")
+FORMAT: Final = "karnak-aton-board/1"
+COLOURS: Final = ("yellow", "green", "black", "blue")
+CONSTANTS: Final = (
     "counters",
     "cards_per_value",
     "hand_size",
@@ -26,12 +26,12 @@ CONSTANTS = (
     "win_points",
     "squares_per_temple",
 )
-CARD_VALUES = (1, 2, 3, 4)
-TEMPLES = 4
+CARD_VALUES: Final = (1, 2, 3, 4)
+TEMPLES: Final = 4
 #: The bounds of each constant, (lowest, highest), the shipped value in the comment. The
 #: engine builds piles, stocks and temples from these numbers, so each is held to a range
 #: several times the printed one. The hand is exactly four cards: one for each cartouche.
-CONSTANT_BOUNDS = {
+CONSTANT_BOUNDS: Final = {
     "counters": (1, 100),  # 29 per player
     "cards_per_value": (2, 50),  # 9; a tie at cartouche 2 needs cards left in the piles
     "hand_size": (4, 4),  # 4
@@ -40,7 +40,7 @@ CONSTANT_BOUNDS = {
     "squares_per_temple": (1, 50),  # 12
 }
 #: Points of a bonus square (1 or 2).
-BONUS_BOUNDS = (1, 20)
+BONUS_BOUNDS: Final = (1, 20)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from karnak.core.actions import Action
 from karnak.core.events import EventLog
@@ -28,9 +28,9 @@ from karnak.games.aton import tensors
 from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board, Square
 
-EMPTY = -1
+EMPTY: Final = -1
 ALLOCATE, REMOVE, PLACE, CLEANUP, OVER = "allocate", "remove", "place", "cleanup", "over"
-PHASE_NAMES = {
+PHASE_NAMES: Final = {
     ALLOCATE: "laying out cards",
     REMOVE: "removing counters",
     PLACE: "placing counters",
@@ -40,15 +40,15 @@ PHASE_NAMES = {
 #: Cartouche 2 ties that survive both cartouches are broken by revealing pile cards; if a
 #: whole pass of both piles finds no lower card (only possible with identical piles), red
 #: begins, as red does at equal points after a scoring. Our ruling: the book is silent.
-TIE_REVEAL_LIMIT = 80
+TIE_REVEAL_LIMIT: Final = 80
 T = TypeVar("T")
 #: Colours whose every square, held by one priest, wins at once (in the order checked).
-WINNING_COLOURS = ("yellow", "green")
+WINNING_COLOURS: Final = ("yellow", "green")
 
 #: Moves are frozen values, so the hot paths hand out shared instances instead of building
 #: new ones: the exchange, and the lay-outs of each hand (keyed by its sorted cards).
-_EXCHANGE = Exchange()
-_LAY_OUTS: dict[tuple[int, ...], tuple[Allocate, ...]] = {}
+_EXCHANGE: Final = Exchange()
+_LAY_OUTS: Final[dict[tuple[int, ...], tuple[Allocate, ...]]] = {}
 
 
 def _lay_outs(hand: list[int]) -> tuple[Allocate, ...]:
@@ -111,8 +111,8 @@ def _colour_text(spot: Square) -> str:
 #: Tables per board, by identity (the entry holds the board, so its id cannot be reused).
 #: A server may load many corrected boards over time: past ``TABLES_KEPT`` boards the cache
 #: starts afresh (states keep their own tables; a board met again rebuilds its tables).
-_TABLES: dict[int, tuple[Board, _Tables]] = {}
-TABLES_KEPT = 32
+_TABLES: Final[dict[int, tuple[Board, _Tables]]] = {}
+TABLES_KEPT: Final = 32
 
 
 def _tables_of(board: Board) -> _Tables:

@@ -61,7 +61,7 @@ from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -71,12 +71,12 @@ from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board, default_board
 if TYPE_CHECKING:
     from karnak.games.aton.state import AtonState
 
-PHASES = ("allocate", "remove", "place", "cleanup", "over")
-COLOURS = ("yellow", "green", "black", "blue", "bonus")
-SCORING_RULES = 6  # temples 1-4, black squares, bonus squares (AtonState.scoring_lines)
-ROUND_SCALE = 32
-SCORE_CAP = 3.0
-VALUES = len(CARD_VALUES)
+PHASES: Final = ("allocate", "remove", "place", "cleanup", "over")
+COLOURS: Final = ("yellow", "green", "black", "blue", "bonus")
+SCORING_RULES: Final = 6  # temples 1-4, black squares, bonus squares (AtonState.scoring_lines)
+ROUND_SCALE: Final = 32
+SCORE_CAP: Final = 3.0
+VALUES: Final = len(CARD_VALUES)
 
 
 def _check(players: int, options: Mapping[str, Any] | None) -> None:
@@ -129,7 +129,7 @@ def _observation_parts(squares: int) -> tuple[Part, ...]:
     )
 
 
-INFORMATION_PARTS = (
+INFORMATION_PARTS: Final = (
     Part("own_face_down", (VALUES,), "own exchanged cards in the discards by value / hand_size"),
     Part("own_pile", (VALUES,), "own draw pile by value / cards_per_value"),
     Part(
@@ -164,10 +164,10 @@ def information_state_layout(
 
 #: Where each part before ``temples`` starts: the same for every board (no part there has a
 #: temple's length in its shape), so the filling code uses these numbers directly.
-_AT = {
+_AT: Final = {
     p.part.name: p.start for p in _layouts(1)[0] if p.start < _layouts(1)[0].place("temples").start
 }
-HEAD = _layouts(1)[0].place("temples").start
+HEAD: Final = _layouts(1)[0].place("temples").start
 SEAT, PHASE, TO_MOVE, ROUND = _AT["seat"], _AT["phase"], _AT["to_move"], _AT["round"]
 SCORE, STOCK, PILE, HAND = _AT["score"], _AT["stock"], _AT["pile"], _AT["hand"]
 EXCHANGE_USED, COMMITTED = _AT["exchange_used"], _AT["committed"]
@@ -180,7 +180,7 @@ CARTOUCHES, OWN_HAND, REVEALED, FIRST = (
 )
 REACH, PENDING, CLEANUP_TEMPLE = _AT["reach"], _AT["pending"], _AT["cleanup_temple"]
 KINGDOM, LAST_SCORING, WINNER = _AT["kingdom"], _AT["last_scoring"], _AT["winner"]
-PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
+PHASE_INDEX: Final = {name: i for i, name in enumerate(PHASES)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +199,7 @@ class _Plan:
     summary: int  # where the information state's own parts start
 
 
-_PLANS: dict[int, _Plan] = {}
+_PLANS: Final[dict[int, _Plan]] = {}
 
 
 def _plan(board: Board) -> _Plan:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from karnak.core.errors import InvalidActionTextError
 from karnak.games.egyptia.sheet import BUILDINGS, LETTERS, MOUND, RESOURCES, Bundle
 
-PLAGUES = (
+PLAGUES: Final = (
     "locusts",
     "blood",
     "dust-storm",
@@ -28,7 +28,7 @@ PLAGUES = (
     "hail-fire",
     "death",
 )
-PLAGUE_TITLES = {
+PLAGUE_TITLES: Final = {
     "locusts": "Locusts",
     "blood": "Blood",
     "dust-storm": "Dust Storm",
@@ -41,7 +41,7 @@ PLAGUE_TITLES = {
     "death": "Death",
 }
 #: What each plague does, in a few words (``{pestilence}``: the points it costs at the end).
-PLAGUE_EFFECTS = {
+PLAGUE_EFFECTS: Final = {
     "locusts": "lose 2 grain",
     "blood": "lose 2 diamond",
     "dust-storm": "lose 2 stone",
@@ -60,8 +60,8 @@ def plague_effect(name: str, pestilence: int = 2) -> str:
     return PLAGUE_EFFECTS[name].format(pestilence=pestilence)
 
 
-_PLAGUE_ALIASES = {"dust": "dust-storm", "duststorm": "dust-storm", "hailfire": "hail-fire"}
-USAGE = (
+_PLAGUE_ALIASES: Final = {"dust": "dust-storm", "duststorm": "dust-storm", "hailfire": "hail-fire"}
+USAGE: Final = (
     "moves are: choose grain|diamond|stone|favor | ship N | plague NAME [SHIP] | "
     "build BUILDING HEX | pay 1g+2d | gain 2s"
 )
@@ -79,7 +79,7 @@ def bundle_words(bundle: Bundle) -> str:
     return ", ".join(parts) or "nothing"
 
 
-_PART = re.compile(r"^(\d*)([a-z]+)$")
+_PART: Final = re.compile(r"^(\d*)([a-z]+)$")
 
 
 def parse_bundle(text: str, whole: str) -> Bundle:

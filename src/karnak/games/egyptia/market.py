@@ -16,12 +16,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import Final
 
 from karnak.games.egyptia.sheet import BASIC, FAVOR, Bundle
 
 #: How many basic resources buy one basic / one favor, and favor buys one basic.
-BASIC_FOR_BASIC = 2
-BASIC_FOR_FAVOR = 3
+BASIC_FOR_BASIC: Final = 2
+BASIC_FOR_FAVOR: Final = 3
 
 
 def covers(cost: Bundle, paid: Bundle) -> bool:

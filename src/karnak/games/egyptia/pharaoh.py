@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from karnak.games.egyptia.sheet import Card, Sheet
 
-EMPTY = -1
+EMPTY: Final = -1
 PYRAMID, QUARRY, MINE, OBELISK, FIELD, MOUND = range(6)
-PRODUCTION = (QUARRY, MINE, FIELD)
+PRODUCTION: Final = (QUARRY, MINE, FIELD)
 
 City = Sequence[int]  # building code per hex of the sheet (EMPTY where nothing is built)
 RuleFn = Callable[["Sheet", City, tuple[int, ...]], list[int]]
@@ -186,7 +186,7 @@ def field_oasis_no_pyramid(sheet: Sheet, city: City, points: tuple[int, ...]) ->
     ]
 
 
-RULES: dict[str, Rule] = {
+RULES: Final[dict[str, Rule]] = {
     "pyramid_by_oasis": Rule(pyramid_by_oasis, 2),
     "pyramid_on_sacred_site": Rule(pyramid_on_sacred_site, 2),
     "pyramid_alone": Rule(pyramid_alone, 2),

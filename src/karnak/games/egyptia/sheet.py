@@ -11,24 +11,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from karnak.core.datafile import out_of_range, read_toml, shipped, shown
 from karnak.core.errors import BoardDataError
 
-DEFAULT_SHEET = shipped("karnak.games.egyptia", "sheet.toml")
-FORMAT = "karnak-egyptia-sheet/1"
+DEFAULT_SHEET: Final = shipped("karnak.games.egyptia", "sheet.toml")
+FORMAT: Final = "karnak-egyptia-sheet/1"
 
-RESOURCES = ("grain", "diamond", "stone", "favor")
+RESOURCES: Final = ("grain", "diamond", "stone", "favor")
 GRAIN, DIAMOND, STONE, FAVOR = range(4)
-BASIC = (GRAIN, DIAMOND, STONE)
-LETTERS = "gdsf"  # short names of the resources in move texts: 2g, 1d+1f
+BASIC: Final = (GRAIN, DIAMOND, STONE)
+LETTERS: Final = "gdsf"  # short names of the resources in move texts: 2g, 1d+1f
 
-BUILDINGS = ("pyramid", "quarry", "mine", "obelisk", "field")
-MOUND = "mound"
-WILD = "any"
-LETTERS_OF_CARDS = ("A", "B", "C", "D", "E")
-HEX_KINDS = {".": "plain", "S": "sacred", "O": "oasis"}
+BUILDINGS: Final = ("pyramid", "quarry", "mine", "obelisk", "field")
+MOUND: Final = "mound"
+WILD: Final = "any"
+LETTERS_OF_CARDS: Final = ("A", "B", "C", "D", "E")
+HEX_KINDS: Final = {".": "plain", "S": "sacred", "O": "oasis"}
 
 Bundle = tuple[int, int, int, int]  # grain, diamond, stone, favor
 
@@ -36,27 +36,27 @@ Bundle = tuple[int, int, int, int]  # grain, diamond, stone, favor
 # rolls the dice, lists the moves and sizes the sheets from these numbers, so each is held
 # to a range several times the printed one; a game ends at the latest when the map is full,
 # so the map's size bounds its length.
-DICE_BOUNDS = (1, 12)  # 6 dice
-SIDES_BOUNDS = (4, 100)  # d4 to d20; a face for each of the four columns at least
-RESOURCE_BOUNDS = (0, 20)  # one resource of a cost or a ship's gift: 2 at most
-STEP_COUNT_BOUNDS = (1, 10)  # 4 steps of productivity
-STEP_BOUNDS = (1, 20)  # +1 to +4
-SURCHARGE_BOUNDS = (0, 10)  # 1 or 2
-HEX_BOUNDS = (2, 100)  # 19 hexes
-MAP_ROWS = 26  # rows are lettered A to Z
-SHIP_BOUNDS = (0, 10)  # 3 ships
-DOT_BOUNDS = (1, 100)  # 18 or 12 dots on a track
-SCORING_BOUNDS = {
+DICE_BOUNDS: Final = (1, 12)  # 6 dice
+SIDES_BOUNDS: Final = (4, 100)  # d4 to d20; a face for each of the four columns at least
+RESOURCE_BOUNDS: Final = (0, 20)  # one resource of a cost or a ship's gift: 2 at most
+STEP_COUNT_BOUNDS: Final = (1, 10)  # 4 steps of productivity
+STEP_BOUNDS: Final = (1, 20)  # +1 to +4
+SURCHARGE_BOUNDS: Final = (0, 10)  # 1 or 2
+HEX_BOUNDS: Final = (2, 100)  # 19 hexes
+MAP_ROWS: Final = 26  # rows are lettered A to Z
+SHIP_BOUNDS: Final = (0, 10)  # 3 ships
+DOT_BOUNDS: Final = (1, 100)  # 18 or 12 dots on a track
+SCORING_BOUNDS: Final = {
     "favor_per_point": (1, 20),  # 2
     "basic_per_favor": (1, 20),  # 3
     "ship_points": (0, 100),  # 2
     "pestilence_points": (0, 100),  # 2
 }
-RANK_COUNT_BOUNDS = (1, 20)  # 5 ranks
-RANK_BOUNDS = (0, 10_000)  # from 0 to 70 points
-CARD_COUNT_BOUNDS = (5, 100)  # 15 cards, at least one of each letter
-CARD_POINTS_BOUNDS = (0, 1_000)  # up to 189
-CARD_POINTS_COUNT = 100  # values of one card: 18 at most
+RANK_COUNT_BOUNDS: Final = (1, 20)  # 5 ranks
+RANK_BOUNDS: Final = (0, 10_000)  # from 0 to 70 points
+CARD_COUNT_BOUNDS: Final = (5, 100)  # 15 cards, at least one of each letter
+CARD_POINTS_BOUNDS: Final = (0, 1_000)  # up to 189
+CARD_POINTS_COUNT: Final = 100  # values of one card: 18 at most
 
 
 @dataclass(frozen=True)
@@ -515,5 +515,5 @@ def default_sheet() -> Sheet:
 
 
 # The names every game's board module offers to the command line (``--board FILE``).
-DEFAULT_BOARD = DEFAULT_SHEET
+DEFAULT_BOARD: Final = DEFAULT_SHEET
 load_board = load_sheet

@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from karnak.core.actions import Action
 from karnak.core.events import EventLog
@@ -78,9 +78,9 @@ CHOOSE, CHOSEN, PLAGUE, PLAGUE_PAY, BUILD, BUILD_PAY, GAIN, DONE = (
     "gain",
     "done",
 )
-DECIDING = (CHOOSE, PLAGUE, PLAGUE_PAY, BUILD, BUILD_PAY, GAIN)
-_DECIDING = frozenset(DECIDING)
-STAGE_NAMES = {
+DECIDING: Final = (CHOOSE, PLAGUE, PLAGUE_PAY, BUILD, BUILD_PAY, GAIN)
+_DECIDING: Final = frozenset(DECIDING)
+STAGE_NAMES: Final = {
     CHOOSE: "choosing a column",
     CHOSEN: "has chosen a column",
     PLAGUE: "choosing a plague",
@@ -90,10 +90,10 @@ STAGE_NAMES = {
     GAIN: "taking the Burial Mound's resources",
     DONE: "done for this round",
 }
-MOUND_CODE = len(BUILDINGS)
-CODES = {**{name: i for i, name in enumerate(BUILDINGS)}, MOUND: MOUND_CODE}
-NAMES = (*BUILDINGS, MOUND)
-TITLES = {
+MOUND_CODE: Final = len(BUILDINGS)
+CODES: Final = {**{name: i for i, name in enumerate(BUILDINGS)}, MOUND: MOUND_CODE}
+NAMES: Final = (*BUILDINGS, MOUND)
+TITLES: Final = {
     "pyramid": "Pyramid",
     "quarry": "Quarry",
     "mine": "Mine",
@@ -101,7 +101,7 @@ TITLES = {
     "field": "Field",
     "mound": "Burial Mound",
 }
-PLAGUE_COST: dict[str, Bundle] = {
+PLAGUE_COST: Final[dict[str, Bundle]] = {
     "locusts": (2, 0, 0, 0),
     "blood": (0, 2, 0, 0),
     "dust-storm": (0, 0, 2, 0),
@@ -109,9 +109,9 @@ PLAGUE_COST: dict[str, Bundle] = {
 }
 SHIP_UNUSED, SHIP_USED, SHIP_LOST = 0, 1, 2
 #: Plagues crossed off the sheet (Death is never crossed off: it may come again).
-CROSSABLE = tuple(p for p in PLAGUES if p != "death")
+CROSSABLE: Final = tuple(p for p in PLAGUES if p != "death")
 #: Plagues that only restrict this round's building.
-RESTRICTIONS = ("darkness", "boils", "death")
+RESTRICTIONS: Final = ("darkness", "boils", "death")
 
 
 class Tables:
@@ -193,7 +193,7 @@ class Tables:
                     wild = True
                 else:
                     direct.add(building)
-            offered = {b: False for b in BUILDINGS if b in direct}
+            offered: dict[str, bool] = {b: False for b in BUILDINGS if b in direct}
             if wild:
                 for b in BUILDINGS:
                     offered.setdefault(b, True)
@@ -288,10 +288,10 @@ def _mound_gains(sheet: Sheet) -> list[Bundle]:
 
 
 #: Who is to move, by the stages of a table of up to six builders.
-_MOVERS: dict[tuple[str, ...], tuple[int, ...]] = {}
+_MOVERS: Final[dict[tuple[str, ...], tuple[int, ...]]] = {}
 
 #: One shared Pay move per bundle (moves are frozen values).
-_PAYS: dict[Bundle, Pay] = {}
+_PAYS: Final[dict[Bundle, Pay]] = {}
 
 
 def _pay_of(bundle: Bundle) -> Pay:
@@ -303,7 +303,7 @@ def _pay_of(bundle: Bundle) -> Pay:
 
 #: The Pay moves of each (cost, mask of its table's ways): holdings that afford the same
 #: ways share them.
-_PAY_PICKS: dict[tuple[Bundle, int], tuple[Pay, ...]] = {}
+_PAY_PICKS: Final[dict[tuple[Bundle, int], tuple[Pay, ...]]] = {}
 
 
 def _pay_moves(cost: Bundle, have: Bundle, market: bool) -> tuple[Pay, ...]:
@@ -327,7 +327,7 @@ def _frogs_moves(have: Bundle) -> tuple[Pay, ...]:
 
 #: Whether a rules version is 1.1 or newer (waiting builders may use ships; the end-of-game
 #: trade stops at the end of the favor track), by version.
-_RULES_1_1: dict[str, bool] = {}
+_RULES_1_1: Final[dict[str, bool]] = {}
 
 
 def article(title: str) -> str:
@@ -335,9 +335,9 @@ def article(title: str) -> str:
 
 
 #: "a Pyramid", "an Obelisk" ... by building name
-ARTICLED = {name: article(title) for name, title in TITLES.items()}
+ARTICLED: Final = {name: article(title) for name, title in TITLES.items()}
 #: A bundle of ``amount`` of one resource, by resource index.
-_ONE: tuple[Callable[[int], Bundle], ...] = (
+_ONE: Final[tuple[Callable[[int], Bundle], ...]] = (
     lambda a: (a, 0, 0, 0),
     lambda a: (0, a, 0, 0),
     lambda a: (0, 0, a, 0),

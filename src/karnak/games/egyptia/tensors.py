@@ -23,7 +23,7 @@ reveal events, public to all), so a copy without a log (a search copy) has zeros
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -38,30 +38,30 @@ if TYPE_CHECKING:
     from karnak.games.egyptia.state import EgyptiaState
 
 #: The viewer's own stage, in this order (the state's stage names).
-STAGES = ("choose", "chosen", "plague", "plague_pay", "build", "build_pay", "gain", "done")
+STAGES: Final = ("choose", "chosen", "plague", "plague_pay", "build", "build_pay", "gain", "done")
 #: What the others may know of a builder's stage (``EgyptiaState.public_stage``).
-PUBLIC_STAGES = ("choosing", "chosen", "building", "done")
+PUBLIC_STAGES: Final = ("choosing", "chosen", "building", "done")
 #: The plagues that restrict a round's building.
-RESTRICTIONS = ("darkness", "boils", "death")
+RESTRICTIONS: Final = ("darkness", "boils", "death")
 #: The plagues crossed off a sheet (Death may come again and is counted instead).
-CROSSABLE = tuple(p for p in PLAGUES if p != "death")
+CROSSABLE: Final = tuple(p for p in PLAGUES if p != "death")
 #: What a hex holds: empty, then the building codes 0 to 5 (pyramid ... field, Burial Mound).
-CITY_KINDS = ("empty", *BUILDINGS, "mound")
-SHIP_KINDS = ("unused", "used", "lost")
-POINTS_SCALE = 100.0
-COST_SCALE = 10.0
+CITY_KINDS: Final = ("empty", *BUILDINGS, "mound")
+SHIP_KINDS: Final = ("unused", "used", "lost")
+POINTS_SCALE: Final = 100.0
+COST_SCALE: Final = 10.0
 #: The template of the public reveal event (``EgyptiaState._reveal``), one per builder in
 #: seat order: the information state counts them.
-REVEAL_PREFIX = "{who} takes the {column} column"
+REVEAL_PREFIX: Final = "{who} takes the {column} column"
 
 #: The documented range of each part, where it is not [0, 1] (checked by the tests).
-RANGES: dict[str, tuple[float, float]] = {
+RANGES: Final[dict[str, tuple[float, float]]] = {
     "seat_score": (-1.0, 4.0),
     "seat_card_points": (0.0, 2.0),
 }
-_STAGE_INDEX = {name: i for i, name in enumerate(STAGES)}
+_STAGE_INDEX: Final = {name: i for i, name in enumerate(STAGES)}
 #: The public stage of each stage (``EgyptiaState.public_stage``), as its index.
-_PUBLIC_INDEX = {
+_PUBLIC_INDEX: Final = {
     name: PUBLIC_STAGES.index(
         "chosen"
         if name == "chosen"
@@ -73,10 +73,10 @@ _PUBLIC_INDEX = {
     )
     for name in STAGES
 }
-_DECIDING = frozenset(("choose", "plague", "plague_pay", "build", "build_pay", "gain"))
-SHIP_UNUSED = 0
-_PUBLIC_KEY = -1  # the key of the encoded published sheets in ``state.public_cache``
-_REVEALS_KEY = -2  # and of the tally of the reveal events, kept with them
+_DECIDING: Final = frozenset(("choose", "plague", "plague_pay", "build", "build_pay", "gain"))
+SHIP_UNUSED: Final = 0
+_PUBLIC_KEY: Final = -1  # the key of the encoded published sheets in ``state.public_cache``
+_REVEALS_KEY: Final = -2  # and of the tally of the reveal events, kept with them
 
 
 def _observation_parts(players: int, sheet: Sheet) -> list[Part]:
@@ -173,7 +173,7 @@ def information_state_layout(
 
 # ------------------------------------------------------------------------------ sheets
 #: The per-builder sheet parts, consecutive in the layout (one row per relative seat).
-_SHEET_PARTS = (
+_SHEET_PARTS: Final = (
     "seat_have",
     "seat_circled",
     "seat_productivity",
@@ -185,7 +185,7 @@ _SHEET_PARTS = (
     "seat_card_points",
     "seat_score",
 )
-_CARD_CACHE = 8_192  # cities remembered with their card points (cleared when full)
+_CARD_CACHE: Final = 8_192  # cities remembered with their card points (cleared when full)
 
 
 class _Plan:
