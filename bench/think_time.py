@@ -51,6 +51,8 @@ SETUPS: dict[str, tuple[str, list[str], float]] = {
     "egyptia": ("egyptia", ["heuristic"], 0.5),
     "egyptia-solo": ("egyptia", [], 0.0),
 }
+#: Games a think time needs before its row counts against a target (issue 16).
+MIN_GAMES = 200
 #: Issue 16's targets: think time -> win rate (or mean points above the heuristic, solo).
 TARGETS: dict[str, dict[float, float]] = {
     "aton": {0.25: 0.65, 1.0: 0.80},
@@ -148,6 +150,8 @@ def markdown(result: dict[str, Any]) -> str:
             )
         else:
             verdict = "-" if target is None else ("met" if row["rate"] >= target else "not met")
+            if target is not None and row["games"] < MIN_GAMES:  # too few to count
+                verdict += f" on {row['games']} games (needs {MIN_GAMES})"
             think = row["think_per_decision"]
             lines.append(
                 f"| {row['think']:g} s | {row['games']} | {row['rate']:.1%} "

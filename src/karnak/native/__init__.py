@@ -4,7 +4,7 @@ they match their sources.
 Why
     Search bots and training loops spend nearly all their time in a few modules (the dice,
     the games' states, boards and tensors, the search and the heuristics). Compiled with
-    mypyc, the same source runs one and a half to two times faster. Pure Python stays the
+    mypyc, the same source runs 1.6 to 2 times faster. Pure Python stays the
     reference: it is what runs wherever nothing was compiled, and a test plays the same
     games both ways and compares every answer.
 
