@@ -55,6 +55,11 @@ MODULES: tuple[str, ...] = (
 GROUP = "karnak.native.runtime"
 
 
+def module_name(source: str) -> str:
+    """``games/aton/state.py`` -> ``karnak.games.aton.state``."""
+    return "karnak." + source.removesuffix(".py").replace("/", ".")
+
+
 def compiled_path(source: str) -> Path:
     path = PACKAGE / source
     return path.with_name(path.name.removesuffix(".py") + SUFFIX)
@@ -123,7 +128,7 @@ def build(jobs: int) -> float:
         "runtime": f"{GROUP}__mypyc",
         "python": sys.version.split()[0],
         "modules": {
-            "karnak." + source.removesuffix(".py").replace("/", "."): {
+            module_name(source): {
                 "source": source,
                 "sha256": digests[source],
             }
@@ -148,9 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--jobs is from 1 to 64")
     if args.if_stale:
         found, _ = check()
-        if found.active and set(found.modules) == {
-            "karnak." + s.removesuffix(".py").replace("/", ".") for s in MODULES
-        }:
+        if found.active and set(found.modules) == {module_name(s) for s in MODULES}:
             return 0
     print(f"compiling {len(MODULES)} engine modules with mypyc (a minute or two) ...", flush=True)
     said = io.StringIO()  # mypyc's notes, shown only if the build fails
