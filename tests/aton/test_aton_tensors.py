@@ -278,3 +278,68 @@ def test_a_scoring_shows_in_last_scoring_and_the_cleanup_temple() -> None:
     assert layout.view(red, "cleanup_temple").tolist() == [1, 0, 0, 0]  # Red picks in temple 1
     assert layout.view(blue, "to_move").tolist() == [0, 1]
     assert "take back from temple 1" in state.observation_string(BLUE)
+
+
+@deterministic(15)
+@given(seed=SEEDS, board=st.sampled_from(sorted(GAMES)))
+def test_counted_slices_agree_with_the_cards_and_counters_they_count(seed: int, board: str) -> None:
+    """The slices filled from counts (one pass over each pile, not one ``count`` per value)
+    hold exactly what counting the state's own lists value by value gives."""
+    game = GAMES[board]
+    layout = game.information_state_layout(2)
+    b = game.board
+    squares = len(b.temples[0])
+    for state in positions(game, seed, every=5):
+        for seat in (RED, BLUE):
+            other = 1 - seat
+            tensor = state.information_state_tensor(seat)
+
+            def part(name: str, vector: np.ndarray[Any, Any] = tensor) -> list[float]:
+                return [float(x) for x in layout.view(vector, name).ravel()]
+
+            def by_value(cards: list[int]) -> list[int]:
+                return [cards.count(v) for v in (1, 2, 3, 4)]
+
+            shown = [
+                [
+                    d - f
+                    for d, f in zip(
+                        by_value(state.discards[s]), by_value(state.face_down[s]), strict=True
+                    )
+                ]
+                for s in (seat, other)
+            ]
+            per = float(b.cards_per_value)
+            assert part("discards_shown") == pytest.approx([c / per for row in shown for c in row])
+            assert part("own_hand") == pytest.approx(
+                [c / b.hand_size for c in by_value(state.hands[seat])]
+            )
+            assert part("own_face_down") == pytest.approx(
+                [c / b.hand_size for c in by_value(state.face_down[seat])]
+            )
+            assert part("own_pile") == pytest.approx([c / per for c in by_value(state.piles[seat])])
+            laid = state.alloc[other] if state.revealed else None
+            seen = [
+                s + (laid.count(v) if laid else 0)
+                for s, v in zip(shown[1], (1, 2, 3, 4), strict=True)
+            ]
+            assert part("opponent_unseen") == pytest.approx([(per - s) / per for s in seen])
+            kingdom = [state.kingdom.count(s) / b.kingdom_squares for s in (seat, other)]
+            assert part("kingdom") == pytest.approx(kingdom)
+            temples = [
+                1.0 if state.temples[t][q] == s else 0.0
+                for s in (seat, other)
+                for t in range(4)
+                for q in range(squares)
+            ]
+            assert part("temples") == temples
+
+
+def test_a_tensor_is_the_callers_own_copy() -> None:
+    """Writing into a returned tensor changes neither the next one nor the board's template."""
+    state = GAME.new_state(["Red", "Blue"], seed=9)
+    for make in (state.observation_tensor, state.information_state_tensor):
+        first = make(RED)
+        before = first.copy()
+        first[:] = 7.0
+        assert np.array_equal(make(RED), before)

@@ -57,13 +57,10 @@ never from the opponent's hand, pile order, exchanged cards or sealed cartouches
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from karnak.core.tensors import FloatVector, Part, TensorLayout
 from karnak.games.aton.board import CARD_VALUES, TEMPLES, Board, default_board
@@ -186,14 +183,15 @@ PHASE_INDEX: Final = {name: i for i, name in enumerate(PHASES)}
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """What a board fixes: its scales, where the grids start, and templates of both vectors
-    holding the constant board colours (as ``array('f')``: filled item by item in Python,
-    then handed to numpy without a copy, which is cheaper than converting a list)."""
+    holding the constant board colours. A tensor is a copy of its template, filled item by
+    item through a ``memoryview``: the cheapest item write CPython offers from Python or
+    compiled code (no argument parsing, unlike ``array``; no index object, unlike numpy)."""
 
     board: Board
     observation: TensorLayout
     information: TensorLayout
-    observation_template: array[float]
-    information_template: array[float]
+    observation_template: FloatVector
+    information_template: FloatVector
     squares: int
     temples: int  # where the part ``temples`` starts
     summary: int  # where the information state's own parts start
@@ -219,8 +217,8 @@ def _plan(board: Board) -> _Plan:
         board,
         observation,
         information,
-        array("f", template[: observation.size].tobytes()),
-        array("f", template.tobytes()),
+        template[: observation.size].copy(),
+        template,
         squares,
         observation.place("temples").start,
         observation.size,
@@ -231,7 +229,28 @@ def _plan(board: Board) -> _Plan:
     return plan
 
 
-def _fill(state: AtonState, seat: int, plan: _Plan, head: array[float]) -> None:
+def _cells(vector: FloatVector) -> memoryview[float]:
+    """``vector``'s items as a writable view (format ``f``, one dimension)."""
+    return cast("memoryview[float]", vector.data)
+
+
+def _by_value(cards: list[int]) -> tuple[int, int, int, int]:
+    """How many cards of each value 1-4: one pass with native comparisons, where four
+    ``list.count`` calls would compare every card four times through the object protocol."""
+    ones = twos = threes = fours = 0
+    for card in cards:
+        if card == 1:
+            ones += 1
+        elif card == 2:
+            twos += 1
+        elif card == 3:
+            threes += 1
+        else:
+            fours += 1
+    return ones, twos, threes, fours
+
+
+def _fill(state: AtonState, seat: int, plan: _Plan, head: memoryview[float]) -> None:
     """Write the observation part of ``head``, a copy of a template (zeros but the board)."""
     board, phase = plan.board, state.phase
     other = 1 - seat
@@ -252,8 +271,10 @@ def _fill(state: AtonState, seat: int, plan: _Plan, head: array[float]) -> None:
     head[ROUND] = min(state.round, ROUND_SCALE) / ROUND_SCALE
     revealed = state.revealed
     kingdom = state.kingdom
-    for rel, s in ((0, seat), (1, other)):
-        head[SCORE + rel] = min(state.score[s] / win, SCORE_CAP)
+    for rel in (0, 1):
+        s = seat if rel == 0 else other
+        score = state.score[s] / win
+        head[SCORE + rel] = score if score < SCORE_CAP else SCORE_CAP
         head[STOCK + rel] = state.stock[s] / board.counters
         head[PILE + rel] = len(state.piles[s]) / (VALUES * cards)
         head[HAND + rel] = len(state.hands[s]) / hand_size
@@ -269,18 +290,29 @@ def _fill(state: AtonState, seat: int, plan: _Plan, head: array[float]) -> None:
                 head[base + 2 * VALUES + laid[2]] = 1.0
                 head[base + 3 * VALUES + laid[3]] = 1.0
         discards, face_down = state.discards[s], state.face_down[s]
-        base = DISCARDS_SHOWN + rel * VALUES - 1
-        if face_down:
-            for value in CARD_VALUES:
-                head[base + value] = (discards.count(value) - face_down.count(value)) / cards
-            head[DISCARDS_FACE_DOWN + rel] = len(face_down) / hand_size
-        elif discards:
-            for value in CARD_VALUES:
-                head[base + value] = discards.count(value) / cards
+        if discards:
+            ones, twos, threes, fours = _by_value(discards)
+            if face_down:
+                ones_down, twos_down, threes_down, fours_down = _by_value(face_down)
+                ones -= ones_down
+                twos -= twos_down
+                threes -= threes_down
+                fours -= fours_down
+                head[DISCARDS_FACE_DOWN + rel] = len(face_down) / hand_size
+            base = DISCARDS_SHOWN + rel * VALUES
+            head[base] = ones / cards
+            head[base + 1] = twos / cards
+            head[base + 2] = threes / cards
+            head[base + 3] = fours / cards
         if kingdom:
             head[KINGDOM + rel] = kingdom.count(s) / board.kingdom_squares
-    for card in state.hands[seat]:
-        head[OWN_HAND - 1 + card] += 1.0 / hand_size
+    hand = state.hands[seat]
+    if hand:
+        ones, twos, threes, fours = _by_value(hand)
+        head[OWN_HAND] = ones / hand_size
+        head[OWN_HAND + 1] = twos / hand_size
+        head[OWN_HAND + 2] = threes / hand_size
+        head[OWN_HAND + 3] = fours / hand_size
     if revealed:
         head[REVEALED] = 1.0
         head[FIRST + (state.order[0] != seat)] = 1.0
@@ -293,53 +325,76 @@ def _fill(state: AtonState, seat: int, plan: _Plan, head: array[float]) -> None:
         source = state.cleanup_temple(mover, temple)
         if source >= 0:
             head[CLEANUP_TEMPLE + source] = 1.0
-    for index, line in enumerate(state.last_scoring):
-        points = line["points"]
-        head[LAST_SCORING + 2 * index] = min(points[seat] / win, 1.0)
-        head[LAST_SCORING + 2 * index + 1] = min(points[other] / win, 1.0)
+    at = LAST_SCORING
+    for line in state.last_scoring:
+        points: list[int] = line["points"]  # typed, so the arithmetic below is native
+        own, theirs = points[seat] / win, points[other] / win
+        head[at] = own if own < 1.0 else 1.0
+        head[at + 1] = theirs if theirs < 1.0 else 1.0
+        at += 2
     if state.winner is not None:
         head[WINNER + (state.winner != seat)] = 1.0
-    squares = TEMPLES * plan.squares
-    square = plan.temples  # the viewer's channel; the opponent's is ``squares`` further
+    # The viewer's channel of ``temples``; the opponent's is a whole channel further.
+    square = plan.temples
+    opponent = TEMPLES * plan.squares
     for row in state.temples:
-        if seat in row or other in row:
-            for occupant in row:
-                if occupant >= 0:
-                    head[square if occupant == seat else square + squares] = 1.0
-                square += 1
-        else:
-            square += plan.squares
+        for occupant in row:
+            if occupant >= 0:
+                head[square if occupant == seat else square + opponent] = 1.0
+            square += 1
 
 
 def observation_tensor(state: AtonState, seat: int) -> FloatVector:
     """What ``seat`` sees now, laid out by :func:`observation_layout`."""
     plan = _plan(state.board)
-    vector = array("f", plan.observation_template)
-    _fill(state, seat, plan, vector)
-    return np.frombuffer(vector, dtype=np.float32)
+    vector = plan.observation_template.copy()
+    _fill(state, seat, plan, _cells(vector))
+    return vector
 
 
 def information_state_tensor(state: AtonState, seat: int) -> FloatVector:
     """The observation followed by the witnessed summary (:func:`information_state_layout`)."""
     plan = _plan(state.board)
-    vector = array("f", plan.information_template)
-    _fill(state, seat, plan, vector)
+    vector = plan.information_template.copy()
+    cells = _cells(vector)
+    _fill(state, seat, plan, cells)
     board = plan.board
     cards, hand_size = float(board.cards_per_value), float(board.hand_size)
     other = 1 - seat
-    face_down, pile = state.face_down[seat], state.piles[seat]
-    discards = state.discards[other]
-    opponent_face_down = state.face_down[other]
-    shown_cartouches = state.alloc[other] if state.revealed else None
     at = plan.summary
-    for index, value in enumerate(CARD_VALUES):
-        vector[at + index] = face_down.count(value) / hand_size
-        vector[at + VALUES + index] = pile.count(value) / cards
-        seen = discards.count(value) - opponent_face_down.count(value)
-        if shown_cartouches is not None:
-            seen += shown_cartouches.count(value)
-        vector[at + 2 * VALUES + index] = (board.cards_per_value - seen) / cards
-    return np.frombuffer(vector, dtype=np.float32)
+    ones, twos, threes, fours = _by_value(state.face_down[seat])
+    cells[at] = ones / hand_size
+    cells[at + 1] = twos / hand_size
+    cells[at + 2] = threes / hand_size
+    cells[at + 3] = fours / hand_size
+    ones, twos, threes, fours = _by_value(state.piles[seat])
+    at += VALUES
+    cells[at] = ones / cards
+    cells[at + 1] = twos / cards
+    cells[at + 2] = threes / cards
+    cells[at + 3] = fours / cards
+    # The opponent's cards not seen: all of a value but its shown discards (all discards
+    # less the face-down ones) and, once revealed, its cartouches.
+    ones, twos, threes, fours = _by_value(state.discards[other])
+    ones_down, twos_down, threes_down, fours_down = _by_value(state.face_down[other])
+    ones -= ones_down
+    twos -= twos_down
+    threes -= threes_down
+    fours -= fours_down
+    laid = state.alloc[other]
+    if state.revealed and laid is not None:
+        ones_laid, twos_laid, threes_laid, fours_laid = _by_value(laid)
+        ones += ones_laid
+        twos += twos_laid
+        threes += threes_laid
+        fours += fours_laid
+    every = board.cards_per_value
+    at += VALUES
+    cells[at] = (every - ones) / cards
+    cells[at + 1] = (every - twos) / cards
+    cells[at + 2] = (every - threes) / cards
+    cells[at + 3] = (every - fours) / cards
+    return vector
 
 
 def _cards(cards: list[int] | None) -> str:
