@@ -151,11 +151,11 @@ def parallel_loop(game: str, players: int) -> Callable[[float], int]:
             observations, _ = env.reset(seed=seed)
             seed += 1
             while env.agents:
-                actions = {
-                    agent: pick(o["action_mask"], rng)
-                    for agent, o in observations.items()
-                    if o["action_mask"].any()
-                }
+                actions = {}
+                for agent, o in observations.items():
+                    ids = np.flatnonzero(o["action_mask"])  # empty for a seat not acting
+                    if len(ids):
+                        actions[agent] = int(ids[rng.below(len(ids))])
                 observations, *_ = env.step(actions)
                 steps += len(actions)
         return steps
@@ -315,6 +315,13 @@ def best(loops: dict[str, Callable[[float], int]], seconds: float, repeat: int) 
     return rates
 
 
+def engines() -> str:
+    """Which engines ran: the compiled hot paths (karnak.native) or the pure-Python sources."""
+    import karnak.native
+
+    return "compiled" if karnak.native.status().active else "pure Python"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per row and round")
@@ -353,9 +360,9 @@ def main() -> None:
         "# Research adapters: steps per second",
         "",
         f"{platform.python_implementation()} {platform.python_version()} on "
-        f"{platform.machine()}, one process; each row the best of {args.repeat} rounds of "
-        f"{args.seconds:g} s, the rows taking turns. Random legal ids; the acting seat's "
-        "information state tensor and mask at every step.",
+        f"{platform.machine()}, engines {engines()}, one process; each row the best of "
+        f"{args.repeat} rounds of {args.seconds:g} s, the rows taking turns. Random legal "
+        "ids; the acting seat's information state tensor and mask at every step.",
         "",
         "| game | players | loop | steps/s | vs oh_hell | overhead |",
         "|---|---|---|---|---|---|",

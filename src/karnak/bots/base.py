@@ -11,6 +11,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from karnak.core.errors import KarnakError
@@ -28,9 +29,14 @@ class SeatView:
     """All a bot may use: whose seat, what the seat sees, what it may do, what it knows."""
 
     seat: int
-    observation: dict[str, Any]
     legal_actions: Sequence[Action]
     infoset: InfoSet
+
+    @cached_property
+    def observation(self) -> dict[str, Any]:
+        """What the seat sees, built at the first read: most bots never read it (the random
+        bot, the search), and in Amun-Re building it costs more than a random move."""
+        return self.infoset.observation()
 
     @property
     def game(self) -> Game:
@@ -38,9 +44,7 @@ class SeatView:
 
     @staticmethod
     def of(state: State, seat: int) -> SeatView:
-        return SeatView(
-            seat, state.observation(seat), state.legal_actions(seat), state.infoset(seat)
-        )
+        return SeatView(seat, state.legal_actions(seat), state.infoset(seat))
 
 
 @dataclass(frozen=True)
