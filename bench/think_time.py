@@ -21,7 +21,12 @@ budgets are wall-clock time: run on an idle machine with ``--jobs`` no larger th
     python bench/think_time.py aton --think 0.25,1,4 --games 200 --jobs 2 \\
         --json bench/results/think_aton.json --out bench/results/think_aton.md
     python bench/think_time.py --plot bench/results/think_time.png \\
-        --results bench/results/think_*.json
+        --results bench/results/think/*.json --report bench/results/think_time.md
+
+A long run can be made in seeded chunks (``--seed 61 --games 140`` after ``--games 60``;
+with more than two players, chunks of a multiple of the table size keep the rotation): the
+plot and the report pool rows of one game, build and think time that played different seeds
+into one sample, and list the seeds each row played.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ try:
 except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from karnak.bots.arena import play_game, run_arena
+from karnak.bots.arena import play_game, run_arena, wilson_interval
 from karnak.core import get_game
 
 #: game key -> (engine game, opponents of the search bot, chance of a win)
@@ -69,16 +74,101 @@ def build_name() -> str:
     return "compiled" if karnak.native.status().active else "pure Python"
 
 
+def _seed_ranges(row: dict[str, Any], seed: int) -> list[list[int]]:
+    """The seeds a row played, as ``[first, last]`` ranges (older files name only the run's
+    first seed: their row played ``games`` seeds from there)."""
+    return row.get("seeds") or [[seed, seed + row["games"] - 1]]
+
+
+def _overlaps(a: list[list[int]], b: list[list[int]]) -> bool:
+    return any(x[0] <= y[1] and y[0] <= x[1] for x in a for y in b)
+
+
+def _pool(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rows of one think time on disjoint seeds as one sample: wins and games added up and
+    the interval taken again (solo: the paired differences put together)."""
+    if len(rows) == 1:
+        return rows[0]
+    games = sum(r["games"] for r in rows)
+    seeds = sorted(rng for r in rows for rng in r["seeds"])
+    pooled: dict[str, Any] = {
+        "think": rows[0]["think"],
+        "games": games,
+        "seeds": seeds,
+        "minutes": sum(r["minutes"] for r in rows),
+    }
+    if "differences" in rows[0]:  # Egyptia solo
+        differences = [d for r in rows for d in r["differences"]]
+        mean = statistics.fmean(differences)
+        half = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences))
+        searched = sum(r["mean_score"] * r["games"] for r in rows) / games
+        return {
+            **pooled,
+            "differences": differences,
+            "mean_score": searched,
+            "rate": mean,
+            "low": mean - half,
+            "high": mean + half,
+        }
+    wins = sum(r["wins"] for r in rows)
+    low, high = wilson_interval(wins, games)
+    thinks = [(r["think_per_decision"], r["games"]) for r in rows]
+    think = (
+        None
+        if any(t is None for t, _ in thinks)
+        else sum(t * n for t, n in thinks) / games  # weighted by games: an approximation
+    )
+    return {
+        **pooled,
+        "wins": wins,
+        "rate": wins / games,
+        "low": low,
+        "high": high,
+        "think_per_decision": think,
+    }
+
+
 def merged(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Runs of one game and build pooled into one result, rows ordered by think time (runs
-    made at different times, a think time each, are one curve). Rows of equal think time
-    are kept apart: a seed range is one sample."""
+    made at different times, a think time each, are one curve). Rows of one think time that
+    played different seeds (a long run made in seeded chunks) are pooled into one sample;
+    rows that repeat seeds are kept apart, as separate samples. A solo row is pooled only
+    if it kept its per-seed differences."""
     pooled: dict[tuple[str, str], dict[str, Any]] = {}
     for result in results:
         key = (result["game"], result.get("build", "pure Python"))
         into = pooled.setdefault(key, {**result, "rows": [], "build": key[1]})
-        into["rows"] = sorted([*into["rows"], *result["rows"]], key=lambda r: r["think"])
+        for row in result["rows"]:
+            into["rows"].append({**row, "seeds": _seed_ranges(row, result["seed"])})
+    for run in pooled.values():
+        groups: list[list[dict[str, Any]]] = []
+        for row in sorted(run["rows"], key=lambda r: (r["think"], -r["games"], r["seeds"])):
+            fits = (
+                g
+                for g in groups
+                if g[0]["think"] == row["think"]
+                and ("differences" in g[0]) == ("differences" in row)
+                and not any(_overlaps(m["seeds"], row["seeds"]) for m in g)
+                and (run["game"] != "egyptia-solo" or "differences" in row)
+            )
+            group = next(fits, None)
+            if group is None:
+                groups.append([row])
+            else:
+                group.append(row)
+        run["rows"] = sorted((_pool(g) for g in groups), key=lambda r: r["think"])
     return list(pooled.values())
+
+
+def seeds_text(ranges: list[list[int]]) -> str:
+    """``[[1, 60], [61, 200]]`` as ``1-200``: contiguous ranges joined."""
+    joined: list[list[int]] = []
+    for first, last in sorted(ranges):
+        if joined and first == joined[-1][1] + 1:
+            joined[-1][1] = last
+        else:
+            joined.append([first, last])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in joined)
 
 
 def duel(key: str, think: float, games: int, seed: int, jobs: int) -> dict[str, Any]:
@@ -91,6 +181,7 @@ def duel(key: str, think: float, games: int, seed: int, jobs: int) -> dict[str, 
     return {
         "think": think,
         "games": games,
+        "seeds": [[seed, seed + games - 1]],
         "wins": row.wins,
         "rate": row.win_rate,
         "low": low,
@@ -116,6 +207,8 @@ def solo(think: float, games: int, seed: int) -> dict[str, Any]:
     return {
         "think": think,
         "games": games,
+        "seeds": [[seed, seed + games - 1]],
+        "differences": differences,
         "mean_score": statistics.fmean(searched),
         "rate": mean,  # the mean difference, plotted like a rate
         "low": mean - half,
@@ -131,20 +224,26 @@ def markdown(result: dict[str, Any]) -> str:
         f"## Think time: {key}, {result.get('build', 'pure Python')}",
         "",
         f"`ismcts:<T>s` against {', '.join(SETUPS[key][1]) or 'the heuristic on the same seeds'}"
-        f"; seats rotated; seed {result['seed']}; {result['conditions']}.",
+        f"; seats rotated; {result['conditions']}.",
         "",
     ]
     if is_solo:
-        lines += ["| think | games | mean score | above the heuristic (95%) | target | minutes |"]
+        lines += [
+            "| think | games | seeds | mean score | above the heuristic (95%) | target | minutes |"
+        ]
     else:
-        lines += ["| think | games | win rate (Wilson 95%) | think a decision | target | minutes |"]
-    lines.append("|---|---|---|---|---|---|")
+        lines += [
+            "| think | games | seeds | win rate (Wilson 95%) | think a decision | target "
+            "| minutes |"
+        ]
+    lines.append("|---|---|---|---|---|---|---|")
     for row in result["rows"]:
         target = TARGETS[key].get(row["think"])
+        seeds = seeds_text(_seed_ranges(row, result["seed"]))
         if is_solo:
             verdict = "-" if target is None else ("met" if row["low"] >= target else "not met")
             lines.append(
-                f"| {row['think']:g} s | {row['games']} | {row['mean_score']:.1f} "
+                f"| {row['think']:g} s | {row['games']} | {seeds} | {row['mean_score']:.1f} "
                 f"| {row['rate']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}] "
                 f"| {'' if target is None else f'+{target:g} '}{verdict} | {row['minutes']:.0f} |"
             )
@@ -154,7 +253,7 @@ def markdown(result: dict[str, Any]) -> str:
                 verdict += f" on {row['games']} games (needs {MIN_GAMES})"
             think = row["think_per_decision"]
             lines.append(
-                f"| {row['think']:g} s | {row['games']} | {row['rate']:.1%} "
+                f"| {row['think']:g} s | {row['games']} | {seeds} | {row['rate']:.1%} "
                 f"[{row['low']:.1%}, {row['high']:.1%}] "
                 f"| {'-' if think is None else f'{think:.2f} s'} "
                 f"| {'' if target is None else f'{target:.0%} '}{verdict} | {row['minutes']:.0f} |"
