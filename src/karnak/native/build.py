@@ -82,9 +82,15 @@ def build(jobs: int) -> float:
 
     started = time.perf_counter()
     digests = {source: digest(PACKAGE / source) for source in MODULES}
-    root = PACKAGE.parent  # mypyc names modules from paths relative to the folder above karnak
     with tempfile.TemporaryDirectory(prefix="karnak-native-") as tmp:
         work = Path(tmp)
+        # mypyc names modules from paths relative to the folder it runs in, and mypy reads
+        # that folder as the user's code: a folder holding only (a link to) the package, not
+        # the one above it, which for an installed wheel is site-packages, whose own
+        # modules (typing_extensions, ...) mypy would then refuse as shadowing the library.
+        root = work / "src"
+        root.mkdir()
+        (root / "karnak").symlink_to(PACKAGE, target_is_directory=True)
         here = Path.cwd()
         os.chdir(root)
         try:
