@@ -52,9 +52,9 @@ def test_the_levels_of_a_small_table() -> None:
         "ismcts:1s",
     ]
     assert default_level(amunre, 4, **LIMITS) == "expert"
-    # Aton's search needs more time to beat its heuristic, and there is one bot
+    # Aton, one bot: the same levels as everywhere
     aton = get_game("aton")
-    assert level_spec("expert", aton, 1, **LIMITS) == "ismcts:2s"
+    assert level_spec("expert", aton, 1, **LIMITS) == "ismcts:1s"
     assert default_level(aton, 1, **LIMITS) == "expert"
 
 

@@ -408,7 +408,7 @@ def test_the_lobby_describes_each_game_and_names_bot_levels(browser: Any, server
     # every game and count: the first seat a person, the others bots at the default level
     for name, count, default in (
         ("amunre", "4", "ismcts:1s"),
-        ("aton", "2", "ismcts:2s"),
+        ("aton", "2", "ismcts:1s"),
         ("egyptia", "4", "ismcts:1s"),
         ("egyptia", "30", "heuristic"),
     ):

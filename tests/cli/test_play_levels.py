@@ -14,7 +14,7 @@ from karnak.cli.main import app
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["play", "aton", "--opponents", "expert"], {"1": "ismcts:2s"}),
+        (["play", "aton", "--opponents", "expert"], {"1": "ismcts:1s"}),
         (["play", "aton", "--opponents", "Easy"], {"1": "random"}),
         (
             ["play", "amunre", "--players", "3", "--opponents", "medium,hard"],

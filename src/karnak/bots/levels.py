@@ -5,12 +5,12 @@ A person choosing an opponent thinks in strength, not in bot specs, so the lobby
 ``karnak play --opponents`` offer four levels. Each is a spec of the registry
 (:func:`karnak.bots.make_bot`), chosen per game from the measured strengths
 (``bench/results``): ``random`` loses every game to the heuristic, each game's
-``heuristic`` is instant, and ``ismcts`` with the heuristic gains on it as it thinks longer
-(Amun-Re: 54 of 100 against heuristics at 0.25 s, 67.5% at 1 s, both measured before
-the engines and rollouts got faster; Aton: 79.5% of 200 games against the heuristic at
-0.25 s as pure Python, and its levels still think longer, from the days when its search
-was slow; Egyptia: level at 0.25 s with two builders, 62% against two heuristics, also at
-the old speed). ``bench/results/think`` holds the current figures.
+``heuristic`` is instant, and ``ismcts`` with the heuristic gains on it as it thinks longer.
+Against the heuristic at 0.25 s a move, over 200 games each: Aton 79.5%, Egyptia (two
+builders) 71.2%, Amun-Re (against three) 61.0%; ``bench/results/think_time.md`` has these
+and the longer think times, and ``bench/results/ladder_<game>.md`` every level on one scale per
+game. Every game now uses the same four levels: Aton's searching levels once thought longer
+(0.5 s and 2 s), when its search made about 100 iterations a second instead of 1,600.
 
 A server bounds what the bots of one game may think together (``max_game_think``) and
 what one decision may take (``max_think``). At a big table (Egyptia seats up to 98 bots)
@@ -45,12 +45,10 @@ STANDARD_LEVELS = {
     "expert": "ismcts:1s",
 }
 
-#: Each level's bot per game. Aton's searching levels think longer (one bot only): chosen
-#: when its search made about 100 iterations a second; it makes 900-1,700 now, and the
-#: levels are to be set again from a ladder run (bench/ladder.py).
+#: Each level's bot per game (the same in every game since Aton's search got fast).
 GAME_LEVELS: dict[str, dict[str, str]] = {
     "amunre": STANDARD_LEVELS,
-    "aton": {**STANDARD_LEVELS, "hard": "ismcts:0.5s", "expert": "ismcts:2s"},
+    "aton": STANDARD_LEVELS,
     "egyptia": STANDARD_LEVELS,
 }
 
