@@ -48,6 +48,13 @@ from karnak.core import get_game
 TABLE_SIZE = {"aton": 2, "amunre": 4, "egyptia": 2}
 
 
+def engines() -> str:
+    """Which engines ran: the compiled hot paths (karnak.native) or the pure-Python sources."""
+    import karnak.native
+
+    return "compiled" if karnak.native.status().active else "pure Python"
+
+
 def default_bots(game: str) -> list[str]:
     return [GAME_LEVELS[game][level] for level in LEVELS]
 
@@ -118,7 +125,7 @@ def run(game_name: str, bots: list[str], games: int, seed: int, jobs: int) -> di
         "seed": seed,
         "seconds": elapsed,
         "conditions": f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {jobs} process(es)",
+        f"{platform.machine()}, {jobs} process(es), engines {engines()}",
         "bots": [
             {
                 "bot": label,
