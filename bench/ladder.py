@@ -44,15 +44,9 @@ except ImportError:  # a checkout without the package installed
 from karnak.bots.arena import GameOutcome, RatingBook, normalise_spec, play_game, wilson_interval
 from karnak.bots.levels import GAME_LEVELS, LEVELS
 from karnak.core import get_game
+from karnak.native import engines
 
 TABLE_SIZE = {"aton": 2, "amunre": 4, "egyptia": 2}
-
-
-def engines() -> str:
-    """Which engines ran: the compiled hot paths (karnak.native) or the pure-Python sources."""
-    import karnak.native
-
-    return "compiled" if karnak.native.status().active else "pure Python"
 
 
 def default_bots(game: str) -> list[str]:

@@ -70,6 +70,7 @@ from karnak.envs import IdGame, register_openspiel
 from karnak.envs.batch import BatchStepper
 from karnak.envs.gymnasium import KarnakGymEnv
 from karnak.envs.pettingzoo import KarnakAECEnv, KarnakParallelEnv
+from karnak.native import engines
 
 TABLES = {"aton": 2, "amunre": 3, "egyptia": 2}
 
@@ -313,13 +314,6 @@ def best(loops: dict[str, Callable[[float], int]], seconds: float, repeat: int) 
         for name, loop in loops.items():
             rates[name] = max(rates[name], timed(loop, seconds))
     return rates
-
-
-def engines() -> str:
-    """Which engines ran: the compiled hot paths (karnak.native) or the pure-Python sources."""
-    import karnak.native
-
-    return "compiled" if karnak.native.status().active else "pure Python"
 
 
 def main() -> None:

@@ -48,6 +48,7 @@ except ImportError:  # a checkout without the package installed
 
 from karnak.bots.arena import play_game, run_arena, wilson_interval
 from karnak.core import get_game
+from karnak.native import engines
 
 #: game key -> (engine game, opponents of the search bot, chance of a win)
 SETUPS: dict[str, tuple[str, list[str], float]] = {
@@ -65,13 +66,6 @@ TARGETS: dict[str, dict[float, float]] = {
     "egyptia": {0.25: 0.65, 1.0: 0.75},
     "egyptia-solo": {1.0: 5.0},
 }
-
-
-def build_name() -> str:
-    """Which engines ran: the compiled hot paths (karnak.native) or the pure-Python sources."""
-    import karnak.native
-
-    return "compiled" if karnak.native.status().active else "pure Python"
 
 
 def _seed_ranges(row: dict[str, Any], seed: int) -> list[list[int]]:
@@ -355,9 +349,9 @@ def main() -> None:
     result = {
         "game": args.game,
         "seed": args.seed,
-        "build": build_name(),
+        "build": engines(),
         "conditions": f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {args.jobs} process(es), {build_name()}",
+        f"{platform.machine()}, {args.jobs} process(es), {engines()}",
         "rows": rows,
     }
     report = markdown(result)

@@ -366,9 +366,8 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
             mask = np.zeros(idgame.num_actions, dtype=np.int8)
         return {"observation": vector, "action_mask": mask}
 
-    def _observations(self, acting: tuple[int, ...] | None = None) -> dict[str, Observation]:
-        if acting is None:
-            acting = self.acting()
+    def _observations(self) -> dict[str, Observation]:
+        acting = self.acting()
         return {a: self._observe(self._seats[a], acting) for a in self.agents}
 
     # --- the loop ----------------------------------------------------------------------
@@ -446,16 +445,15 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
         after = standing(state, self.idgame.description.rewards)
         rewards = {a: after[s] - self._standing[s] for s, a in enumerate(self.possible_agents)}
         self._standing = after
+        observations = self._observations()
         over = state.is_over()
-        ended = over or self.truncated
-        observations = self._observations(() if ended else tuple(state.to_move()))
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, self.truncated and not over)
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         rewards = {a: rewards[a] for a in self.agents}
         if self.render_mode == "human":
             self.render()
-        if ended:
+        if self.is_over():
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 

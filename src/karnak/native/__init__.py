@@ -22,4 +22,9 @@ How
 
 from karnak.native.loader import NativeStatus, install, status
 
-__all__ = ["NativeStatus", "install", "status"]
+__all__ = ["NativeStatus", "engines", "install", "status"]
+
+
+def engines() -> str:
+    """Which engines run, as benchmark reports write it: ``compiled`` or ``pure Python``."""
+    return "compiled" if status().active else "pure Python"
