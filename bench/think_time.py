@@ -236,6 +236,8 @@ def markdown(result: dict[str, Any]) -> str:
         seeds = seeds_text(_seed_ranges(row, result["seed"]))
         if is_solo:
             verdict = "-" if target is None else ("met" if row["low"] >= target else "not met")
+            if target is not None and row["games"] < MIN_GAMES:  # too few seeds to count
+                verdict += f" on {row['games']} seeds (needs {MIN_GAMES})"
             lines.append(
                 f"| {row['think']:g} s | {row['games']} | {seeds} | {row['mean_score']:.1f} "
                 f"| {row['rate']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}] "

@@ -92,3 +92,16 @@ def test_solo_rows_pool_their_paired_differences(think_time: ModuleType) -> None
     (row,) = pooled["rows"]
     assert row["games"] == 5 and row["rate"] == pytest.approx(4.0)
     assert row["low"] < 4.0 < row["high"]
+
+
+def test_a_row_short_of_200_is_not_counted_against_its_target(think_time: ModuleType) -> None:
+    """Whether duels or solo seeds: a target is judged only on 200 of them."""
+    short = think_time.markdown(run(1, 100, 80.0))
+    assert "80% met on 100 games (needs 200)" in short
+    solo_row = {"think": 1.0, "games": 150, "seeds": [[1, 150]], "differences": [9.0] * 150}
+    solo_row |= {"mean_score": 70.0, "rate": 9.0, "low": 7.5, "high": 10.5, "minutes": 1.0}
+    solo = {"game": "egyptia-solo", "seed": 1, "build": "compiled", "conditions": "t"}
+    text = think_time.markdown(solo | {"rows": [solo_row]})
+    assert "+5 met on 150 seeds (needs 200)" in text
+    solo_row |= {"games": 200, "seeds": [[1, 200]]}
+    assert "+5 met |" in think_time.markdown(solo | {"rows": [solo_row]})
