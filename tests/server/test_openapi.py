@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -154,17 +155,18 @@ def test_the_docs_page_needs_no_other_site(client: TestClient) -> None:
 #: The app under test, on a database of its own (schemathesis keeps it started for the rest
 #: of the process; the folder goes when the process ends).
 FOLDER = tempfile.TemporaryDirectory(prefix="karnak-schemathesis-")
-APP = create_app(f"sqlite:///{Path(FOLDER.name) / 'karnak.sqlite3'}", bot_workers=0, settings=FUZZ)
+
+
+def app_on(file_name: str) -> FastAPI:
+    """A server on database ``file_name`` in the folder of the run (its lifespan is started
+    by schemathesis on the first request and kept until the process ends)."""
+    return create_app(f"sqlite:///{Path(FOLDER.name) / file_name}", bot_workers=0, settings=FUZZ)
+
+
+APP = app_on("karnak.sqlite3")
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 #: How many servers the stateful test has started (one per scenario, each on its own file).
 SERVERS = itertools.count(1)
-
-
-def fresh_app() -> Any:
-    """A server with an empty database, in the folder of the run (its lifespan is started by
-    schemathesis on the first request and kept until the process ends)."""
-    database = Path(FOLDER.name) / f"scenario-{next(SERVERS)}.sqlite3"
-    return create_app(f"sqlite:///{database}", bot_workers=0, settings=FUZZ)
 
 
 @schema.parametrize()
@@ -190,7 +192,7 @@ def test_the_api_keeps_its_description_over_sequences() -> None:
         scenario, would find its data generation inconsistent."""
 
         def setup(self) -> None:
-            self.app = fresh_app()
+            self.app = app_on(f"scenario-{next(SERVERS)}.sqlite3")
 
         def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
             return {"app": self.app}
