@@ -45,7 +45,9 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     while not page.locator("#result-panel:not([hidden])").count():
         moves = page.locator("button.move:enabled")
         controls = page.locator("#bid-review, #offer-review")
-        if moves.count() == 0 and controls.count() == 0:
+        # counted once: the page redraws while bots move, so two reads may disagree
+        move_count, control_count = moves.count(), controls.count()
+        if move_count == 0 and control_count == 0:
             page.wait_for_timeout(50)
             continue
         if not shot_mid and "round 2" in page.inner_text("#title"):
@@ -54,11 +56,11 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
         version = page.inner_text(".version")
         # Bids and offerings are one control each with a confirm step; sales stay buttons
         # (sold only now and then, or a hand would be sold before the control is used).
-        if controls.count() and (moves.count() == 0 or rng.below(8)):
+        if control_count and (move_count == 0 or rng.below(8)):
             pick_in_control(page, rng)
             page.click("#confirm-move")
         else:
-            moves.nth(rng.below(moves.count())).click()
+            moves.nth(rng.below(move_count)).click()
         # wait until the page shows a newer position (our move, answered by the server)
         page.wait_for_function(
             "v => !document.querySelector('.version') "
