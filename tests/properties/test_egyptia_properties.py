@@ -7,7 +7,9 @@ red dot and end the game early) and checks:
     test_games_end_and_resources_hold   resources never negative, tracks within their dots,
                                         productivity as the buildings say, plagues crossed
                                         once, every city the same size at a round's end,
-                                        every game ending within the 18 rounds of the map
+                                        every game ending within the 18 rounds of the map,
+                                        the builders to move (kept by the engine as stages
+                                        change) always those whose stage is a decision
     test_legal_actions_are_exactly_what_apply_accepts
     test_replay_clone_and_json_round_trips
     test_non_interference               what a builder sees and may do does not change when
@@ -28,7 +30,7 @@ from hypothesis import strategies as st
 from karnak.core import IllegalActionError, Rng, get_game, replay
 from karnak.games.egyptia.actions import PLAGUES, Build, Choose, Gain, Pay, Plague, UseShip
 from karnak.games.egyptia.pharaoh import EMPTY
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.egyptia.state import DECIDING, EgyptiaState
 from support.hypothesis_settings import deterministic
 
 GAME = get_game("egyptia")
@@ -71,6 +73,8 @@ def play(players: int, seed: int, check: Any = None) -> EgyptiaState:
 
 
 def check_sheets(state: EgyptiaState) -> None:
+    deciding = tuple(s for s in range(state.n) if state.stage[s] in DECIDING)
+    assert state.to_move() == (() if state.over else deciding)
     for seat in range(state.n):
         have = state.have(seat)
         assert all(x >= 0 for x in have), (seat, have)

@@ -153,6 +153,8 @@ class Tables:
             letter: tuple(c.id for c in sheet.cards_of(letter)) for letter in LETTERS_OF_CARDS
         }
         self.card_texts: dict[tuple[str, ...], str] = {}
+        #: a roll's words in the log, by the dice's values (every new game logs its first)
+        self.roll_texts: dict[tuple[int, ...], str] = {}
         #: each die's words in the log, by value (index 0 unused)
         self.die_texts = tuple(
             (
@@ -287,9 +289,6 @@ def _mound_gains(sheet: Sheet) -> list[Bundle]:
     return gains
 
 
-#: Who is to move, by the stages of a table of up to six builders.
-_MOVERS: Final[dict[tuple[str, ...], tuple[int, ...]]] = {}
-
 #: One shared Pay move per bundle (moves are frozen values).
 _PAYS: Final[dict[Bundle, Pay]] = {}
 
@@ -419,12 +418,18 @@ class EgyptiaState(State):
         self.deaths = [0] * n
         self.red = [False] * n
         # the round
+        #: each builder's stage: change it only through the engine, which keeps ``_movers``
         self.stage = [CHOOSE] * n
+        #: the builders with something to decide, in seat order (``None``: to be worked out).
+        #: Kept as builders finish deciding, so that ``to_move`` does not read every stage
+        #: at every step (a table of 99 builders spent a quarter of its time there).
+        self._movers: tuple[int, ...] | None = None
         self.column = [-1] * n
         self.restriction: list[str | None] = [None] * n
         #: what a builder is paying for: ["plague", name] or ["build", building, hex, wild]
         self.pending: list[list[Any] | None] = [None] * n
         #: what each builder did this round after the reveal, shown to all at the round's end
+        #: (words for people: written only while the log is on)
         self.round_notes: list[list[str]] = [[] for _ in range(n)]
         #: each sheet as the others last saw it (at the reveal or the end of a round)
         self.public: list[dict[str, Any]] = []
@@ -463,17 +468,25 @@ class EgyptiaState(State):
         self.dice = [1 + below(sides) for sides in self.tables.sides]
         n = self.n
         self.stage = [CHOOSE] * n
+        self._movers = None
         self.column = [-1] * n
         self.restriction = [None] * n
         self.pending = [None] * n
         self.round_notes = [[] for _ in range(n)]
         self._publish()
         if self.log.enabled:  # search copies skip the words
-            columns = self._columns()
-            shown = "; ".join(
-                f"{RESOURCES[c]}: " + (", ".join(map(self._die_text, columns[c])) or "-")
-                for c in range(4)
-            )
+            t = self.tables
+            key = tuple(self.dice)
+            shown = t.roll_texts.get(key)
+            if shown is None:
+                columns = self._columns()
+                shown = "; ".join(
+                    f"{RESOURCES[c]}: " + (", ".join(map(self._die_text, columns[c])) or "-")
+                    for c in range(4)
+                )
+                if len(t.roll_texts) >= t.MEMO_LIMIT:
+                    t.roll_texts.clear()
+                t.roll_texts[key] = shown
             self.log.add("Round {round}: the dice fall as {dice}.", round=self.round, dice=shown)
 
     def _die_text(self, index: int) -> str:
@@ -558,15 +571,24 @@ class EgyptiaState(State):
     def to_move(self) -> tuple[int, ...]:
         if self.over:
             return ()
-        stage = self.stage
-        if self.n > 6:
-            return tuple([s for s in range(self.n) if stage[s] in _DECIDING])
-        # few builders: remembered by the stages (8 ** 6 combinations at most)
-        key = tuple(stage)
-        found = _MOVERS.get(key)
-        if found is None:
-            found = _MOVERS[key] = tuple([s for s in range(self.n) if stage[s] in _DECIDING])
-        return found
+        movers = self._movers
+        if movers is None:
+            stage = self.stage
+            movers = self._movers = tuple([s for s in range(self.n) if stage[s] in _DECIDING])
+        return movers
+
+    def _settled(self, seat: int) -> bool:
+        """``seat`` has stopped deciding (chosen its column, or done for the round): take it
+        off the movers. Whether nobody is left deciding (then the round moves on)."""
+        movers = self._movers
+        if movers is None:
+            movers = self.to_move()
+        if movers and movers[0] == seat:  # random play and the bots take the first mover
+            movers = movers[1:]
+        else:
+            movers = tuple([s for s in movers if s != seat])
+        self._movers = movers
+        return not movers
 
     def is_simultaneous(self) -> bool:
         return not self.over
@@ -793,9 +815,12 @@ class EgyptiaState(State):
             raise TypeError(f"not an Egyptia move: {action!r}")
 
     def _note(self, seat: int, text: str) -> None:
-        """A private line now; the round's notes are shown to everyone at its end."""
+        """A private line now; the round's notes are shown to everyone at its end.
+
+        Notes are words for people, kept with the log: callers write them only while the
+        log is on (search copies switch it off and skip the formatting)."""
         self.round_notes[seat].append(text)
-        if self.n > 1 and self.log.enabled:  # alone, the round's end tells the same
+        if self.n > 1:  # alone, the round's end tells the same
             self.log.add("{who} {what}.", audience=(seat,), who=self.players[seat], what=text)
 
     def _circle(self, seat: int, bundle: Bundle) -> Bundle:
@@ -823,6 +848,7 @@ class EgyptiaState(State):
     def _choose(self, seat: int, column: int) -> None:
         self.column[seat] = column
         self.stage[seat] = CHOSEN
+        everyone = self._settled(seat)
         if self.log.enabled:
             self.log.add(
                 "{who} chooses the {column} column.",
@@ -830,7 +856,7 @@ class EgyptiaState(State):
                 who=self.players[seat],
                 column=RESOURCES[column],
             )
-        if self.stage.count(CHOSEN) == self.n:
+        if everyone:  # before the reveal a builder is choosing or has chosen
             self._reveal()
 
     def _reveal(self) -> None:
@@ -859,30 +885,34 @@ class EgyptiaState(State):
                     plague=plague,
                 )
             stage[seat] = PLAGUE if size >= 3 else BUILD
+        self._movers = None
         self._publish()
 
     def _use_ship(self, seat: int, ship: int) -> None:
         self.ships[seat][ship] = SHIP_USED
         got = self._circle(seat, self.sheet.ships[ship])
-        self._note(seat, f"uses ship {ship + 1} for {_words(got)}")
+        if self.log.enabled:
+            self._note(seat, f"uses ship {ship + 1} for {_words(got)}")
 
     def _plague(self, seat: int, name: str, ship: int) -> None:
         if name != "death":
             self.crossed[seat].append(name)
         else:
             self.deaths[seat] += 1
-        title = PLAGUE_TITLES[name]
+        words = self.log.enabled
         self.stage[seat] = BUILD
         if name in RESTRICTIONS:
             self.restriction[seat] = name
-            self._note(seat, f"suffers {title}")
+            if words:
+                self._note(seat, f"suffers {PLAGUE_TITLES[name]}")
         elif name == "hail-fire":
             self.ships[seat][ship] = SHIP_LOST
-            self._note(seat, f"suffers Hail-fire: ship {ship + 1} is lost")
+            if words:
+                self._note(seat, f"suffers Hail-fire: ship {ship + 1} is lost")
         elif name == "pestilence":
-            self._note(
-                seat, f"suffers Pestilence ({self.sheet.pestilence_points} points at the end)"
-            )
+            if words:
+                points = self.sheet.pestilence_points
+                self._note(seat, f"suffers Pestilence ({points} points at the end)")
         else:
             self.pending[seat] = ["plague", name]
             single = self._single_payment(seat)
@@ -894,7 +924,8 @@ class EgyptiaState(State):
     def _build(self, seat: int, building: str, hex_index: int) -> None:
         if building == MOUND:
             self.city[seat][hex_index] = MOUND_CODE
-            self._note(seat, f"builds a Burial Mound on {self.tables.labels[hex_index]}")
+            if self.log.enabled:
+                self._note(seat, f"builds a Burial Mound on {self.tables.labels[hex_index]}")
             self.stage[seat] = GAIN
             return
         if self.restriction[seat] == "death":
@@ -930,9 +961,11 @@ class EgyptiaState(State):
         spent[1] += bundle[1]
         spent[2] += bundle[2]
         spent[3] += bundle[3]
+        words = self.log.enabled
         if pending[0] == "plague":
-            title = PLAGUE_TITLES[pending[1]]
-            self._note(seat, f"suffers {title}, losing {_words(bundle)}")
+            if words:
+                title = PLAGUE_TITLES[pending[1]]
+                self._note(seat, f"suffers {title}, losing {_words(bundle)}")
             self.stage[seat] = BUILD
             return
         _, building, hex_index, wild = pending
@@ -941,23 +974,26 @@ class EgyptiaState(State):
         boost = ""
         if track is not None and self.productivity[seat][track] < len(self.sheet.steps):
             self.productivity[seat][track] += 1
-            boost = f" ({RESOURCES[track]} productivity +{self.modifier(seat, track)})"
-        how = " through the d20" if wild else ""
-        self._note(
-            seat,
-            f"builds {ARTICLED[building]}{how} on {self.tables.labels[hex_index]}, "
-            f"paying {_words(bundle)}{boost}",
-        )
+            if words:
+                boost = f" ({RESOURCES[track]} productivity +{self.modifier(seat, track)})"
+        if words:
+            how = " through the d20" if wild else ""
+            self._note(
+                seat,
+                f"builds {ARTICLED[building]}{how} on {self.tables.labels[hex_index]}, "
+                f"paying {_words(bundle)}{boost}",
+            )
         self._finish(seat)
 
     def _gain_mound(self, seat: int, bundle: Bundle) -> None:
         got = self._circle(seat, bundle)
-        self._note(seat, f"takes {_words(got)} for the Burial Mound")
+        if self.log.enabled:
+            self._note(seat, f"takes {_words(got)} for the Burial Mound")
         self._finish(seat)
 
     def _finish(self, seat: int) -> None:
         self.stage[seat] = DONE
-        if self.stage.count(DONE) == self.n:
+        if self._settled(seat):  # after the reveal nobody waits but those done
             self._end_round()
 
     def _end_round(self) -> None:
@@ -978,10 +1014,12 @@ class EgyptiaState(State):
             if EMPTY in pick(city):
                 full = False
                 break
-        red = [self.players[s] for s in range(self.n) if self.red[s]] if any(self.red) else []
+        red = any(self.red)
         if full or red:
-            why = "the maps are full" if full else f"{', '.join(red)} circled a red dot"
-            self.log.add("The game ends: {why}.", why=why)
+            if self.log.enabled:
+                reds = ", ".join(self.players[s] for s in range(self.n) if self.red[s])
+                why = "the maps are full" if full else f"{reds} circled a red dot"
+                self.log.add("The game ends: {why}.", why=why)
             self._finish_game()
         else:
             self._start_round()
@@ -990,8 +1028,11 @@ class EgyptiaState(State):
         self.over = True
         for seat in range(self.n):
             self.stage[seat] = DONE
+        self._movers = ()
         self._publish()
         self.final = [self.score_sheet(s) for s in range(self.n)]
+        if not self.log.enabled:  # search copies skip the words
+            return
         for seat, result in enumerate(self.final):
             parts = ", ".join(f"{c['card']} {c['points']}" for c in result["cards"])
             self.log.add(
@@ -1159,6 +1200,7 @@ class EgyptiaState(State):
         self.restriction[seat] = None
         self.pending[seat] = None
         self.round_notes[seat] = []
+        self._movers = None
         if self.over:
             return
         if not self.revealed:
@@ -1221,6 +1263,7 @@ class EgyptiaState(State):
         other.ships = [x[:] for x in self.ships]
         other.city = [x[:] for x in self.city]
         other.stage = self.stage[:]
+        other._movers = self._movers  # a tuple, replaced and never changed in place
         other.column = self.column[:]
         other.restriction = self.restriction[:]
         other.pending = [None if p is None else p[:] for p in self.pending]
@@ -1262,6 +1305,7 @@ class EgyptiaState(State):
         state.cards = list(data["cards"])
         state.dice = list(data["dice"])
         state.stage = list(data["stage"])
+        state._movers = None
         state.column = list(data["column"])
         state.restriction = list(data["restriction"])
         state.pending = [None if p is None else list(p) for p in data["pending"]]
