@@ -6,11 +6,16 @@ import os
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 from karnak.core import Rng
 
 #: Where the screenshots go: docs/screenshots when asked (to refresh the README's images),
 #: else the test's own temporary folder.
 SCREENSHOTS_ENV = "KARNAK_SCREENSHOTS"
+#: How long one click or choice may wait for its element (ms): a bot moving meanwhile can
+#: redraw the page without it, and then the move is chosen afresh.
+ACT = 5_000
 
 
 def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
@@ -41,6 +46,7 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     assert "Amun-Re" in page.inner_text("#title")
     rng = Rng(7)
     clicks = 0
+    missed = 0  # moves chosen on a page that redrew before the click
     shot_mid = False
     while not page.locator("#result-panel:not([hidden])").count():
         moves = page.locator("button.move:enabled")
@@ -56,11 +62,18 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
         version = page.inner_text(".version")
         # Bids and offerings are one control each with a confirm step; sales stay buttons
         # (sold only now and then, or a hand would be sold before the control is used).
-        if control_count and (move_count == 0 or rng.below(8)):
-            pick_in_control(page, rng)
-            page.click("#confirm-move")
-        else:
-            moves.nth(rng.below(move_count)).click()
+        try:
+            if control_count and (move_count == 0 or rng.below(8)):
+                pick_in_control(page, rng)
+                page.click("#confirm-move", timeout=ACT)
+            else:
+                moves.nth(rng.below(move_count)).click(timeout=ACT)
+        except (PlaywrightError, ValueError):
+            # A bot moved while we chose: the button or option is gone (Playwright times
+            # out, or a list came back empty). Read the page again.
+            missed += 1
+            assert missed < 200, "the page kept changing under every move"
+            continue
         # wait until the page shows a newer position (our move, answered by the server)
         page.wait_for_function(
             "v => !document.querySelector('.version') "
@@ -99,19 +112,20 @@ def pick_in_control(page: Any, rng: Rng) -> None:
     """A random bid or offering through its control, up to the confirm step."""
     if page.locator("#bid-control").count():
         provinces = page.locator("#bid-province option").all_inner_texts()
-        page.select_option("#bid-province", index=rng.below(len(provinces)))
+        page.select_option("#bid-province", index=rng.below(len(provinces)), timeout=ACT)
         amounts = page.locator("#bid-amount option").count()
-        page.select_option("#bid-amount", index=rng.below(min(amounts, 3)))
-        page.click("#bid-review")
+        page.select_option("#bid-amount", index=rng.below(min(amounts, 3)), timeout=ACT)
+        page.click("#bid-review", timeout=ACT)
     else:
-        if page.locator("#offer-kind-gold").is_disabled() or rng.below(4) == 0:
-            page.check("#offer-kind-theft")
+        if page.locator("#offer-kind-gold").is_disabled(timeout=ACT) or rng.below(4) == 0:
+            page.check("#offer-kind-theft", timeout=ACT)
         else:
             gold = page.locator("#offer-gold")
-            low, high = int(gold.get_attribute("min") or 1), int(gold.get_attribute("max") or 1)
+            low = int(gold.get_attribute("min", timeout=ACT) or 1)
+            high = int(gold.get_attribute("max", timeout=ACT) or 1)
             gold.fill(str(max(low, 1) + rng.below(max(1, min(high, 8) - max(low, 1) + 1))))
-        page.click("#offer-review")
-    page.wait_for_selector("#confirm-bar:not([hidden])")
+        page.click("#offer-review", timeout=ACT)
+    page.wait_for_selector("#confirm-bar:not([hidden])", timeout=ACT)
 
 
 def test_the_game_page_fits_a_phone(browser: Any, server_url: str, tmp_path: Path) -> None:
