@@ -7,11 +7,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 from karnak.bots.base import available_bots
 from karnak.core import Rng
 from karnak.core.registry import get_game
 
-from .test_play_in_browser import SCREENSHOTS_ENV
+from .test_play_in_browser import ACT, SCREENSHOTS_ENV
 
 #: The bot to play against: the heuristic one once Aton has it, else the random one.
 OPPONENT = "heuristic" if "heuristic" in available_bots(get_game("aton")) else "random"
@@ -19,6 +21,12 @@ OPPONENT = "heuristic" if "heuristic" in available_bots(get_game("aton")) else "
 WAIT_NEWER = (
     "v => !document.querySelector('.version') "
     "|| document.querySelector('.version').textContent !== v"
+)
+#: The glowing squares and the fallback list's square moves, counted in one go: the page
+#: redraws when the bot moves, and two separate reads could see two positions.
+COUNT_SQUARE_MOVES = (
+    "() => [document.querySelectorAll('svg.aton-board .square.movable').length, "
+    "document.querySelectorAll('#moves button.move-remove, #moves button.move-place').length]"
 )
 
 
@@ -49,6 +57,7 @@ def test_play_aton_in_the_browser_to_the_end(browser: Any, server_url: str, tmp_
     assert page.locator("svg.aton-board .square").count() == 48
     rng = Rng(11)
     allocations = squares = 0
+    missed = 0  # squares chosen on a page that redrew before the click
     dragged = exchanged = shot = False
     while not page.locator("#result-panel:not([hidden])").count():
         version = page.inner_text(".version")
@@ -87,12 +96,16 @@ def test_play_aton_in_the_browser_to_the_end(browser: Any, server_url: str, tmp_
             if not shot and allocations >= 4:
                 page.screenshot(path=str(shots / "aton-game.png"), full_page=True)
                 shot = True
-            count = movable.count()
-            # the fallback list offers the same moves as the glowing squares
-            assert page.locator("#moves button.move-remove, #moves button.move-place").count() == (
-                count
-            )
-            movable.nth(rng.below(count)).click()
+            count, listed = page.evaluate(COUNT_SQUARE_MOVES)
+            assert listed == count  # the fallback list offers the same moves as the squares
+            try:
+                movable.nth(rng.below(count)).click(timeout=ACT)
+            except (PlaywrightError, ValueError):
+                # the bot moved while we chose: the square is gone (Playwright times out,
+                # or none was left to count). Read the page again.
+                missed += 1
+                assert missed < 200, "the page kept changing under every move"
+                continue
             squares += 1
         else:
             page.wait_for_timeout(50)
