@@ -7,13 +7,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Error as PlaywrightError
-
 from karnak.bots.base import available_bots
 from karnak.core import Rng
 from karnak.core.registry import get_game
 
-from .test_play_in_browser import ACT, SCREENSHOTS_ENV
+from .test_play_in_browser import ACT, SCREENSHOTS_ENV, Misses
 
 #: The bot to play against: the heuristic one once Aton has it, else the random one.
 OPPONENT = "heuristic" if "heuristic" in available_bots(get_game("aton")) else "random"
@@ -57,7 +55,7 @@ def test_play_aton_in_the_browser_to_the_end(browser: Any, server_url: str, tmp_
     assert page.locator("svg.aton-board .square").count() == 48
     rng = Rng(11)
     allocations = squares = 0
-    missed = 0  # squares chosen on a page that redrew before the click
+    misses = Misses()
     dragged = exchanged = shot = False
     while not page.locator("#result-panel:not([hidden])").count():
         version = page.inner_text(".version")
@@ -98,13 +96,9 @@ def test_play_aton_in_the_browser_to_the_end(browser: Any, server_url: str, tmp_
                 shot = True
             count, listed = page.evaluate(COUNT_SQUARE_MOVES)
             assert listed == count  # the fallback list offers the same moves as the squares
-            try:
+            with misses:
                 movable.nth(rng.below(count)).click(timeout=ACT)
-            except (PlaywrightError, ValueError):
-                # the bot moved while we chose: the square is gone (Playwright times out,
-                # or none was left to count). Read the page again.
-                missed += 1
-                assert missed < 200, "the page kept changing under every move"
+            if misses.last:
                 continue
             squares += 1
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -16,6 +17,36 @@ SCREENSHOTS_ENV = "KARNAK_SCREENSHOTS"
 #: How long one click or choice may wait for its element (ms): a bot moving meanwhile can
 #: redraw the page without it, and then the move is chosen afresh.
 ACT = 5_000
+
+
+class Misses:
+    """Moves chosen on a page that a bot's move redrew before the click: the button, square
+    or option is gone (Playwright times out, or a list came back empty). ``with misses:``
+    around the click swallows that, and ``misses.last`` tells the loop to choose afresh;
+    only a page that keeps changing under every move fails the test."""
+
+    LIMIT = 200
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.last = False
+
+    def __enter__(self) -> Misses:
+        self.last = False
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> bool:
+        if kind is None or not issubclass(kind, (PlaywrightError, ValueError)):
+            return False
+        self.count += 1
+        self.last = True
+        assert self.count < self.LIMIT, "the page kept changing under every move"
+        return True
 
 
 def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
@@ -46,7 +77,7 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
     assert "Amun-Re" in page.inner_text("#title")
     rng = Rng(7)
     clicks = 0
-    missed = 0  # moves chosen on a page that redrew before the click
+    misses = Misses()
     shot_mid = False
     while not page.locator("#result-panel:not([hidden])").count():
         moves = page.locator("button.move:enabled")
@@ -62,17 +93,13 @@ def test_create_a_game_in_the_lobby_and_play_it_to_the_end(
         version = page.inner_text(".version")
         # Bids and offerings are one control each with a confirm step; sales stay buttons
         # (sold only now and then, or a hand would be sold before the control is used).
-        try:
+        with misses:
             if control_count and (move_count == 0 or rng.below(8)):
                 pick_in_control(page, rng)
                 page.click("#confirm-move", timeout=ACT)
             else:
                 moves.nth(rng.below(move_count)).click(timeout=ACT)
-        except (PlaywrightError, ValueError):
-            # A bot moved while we chose: the button or option is gone (Playwright times
-            # out, or a list came back empty). Read the page again.
-            missed += 1
-            assert missed < 200, "the page kept changing under every move"
+        if misses.last:
             continue
         # wait until the page shows a newer position (our move, answered by the server)
         page.wait_for_function(
