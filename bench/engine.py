@@ -2,7 +2,8 @@
 
 What is measured
     For each Karnak game and player count, games are played with a uniformly random legal
-    action at every decision (seeded :class:`karnak.core.Rng`, event log switched off), one
+    action at every decision (seeded :class:`karnak.core.Rng`, each game started with its
+    event log off, ``new_state(..., log=False)``, as search copies and training run), one
     game after another on one core in this process, for about ``--seconds`` seconds. The clock
     covers everything a search or training loop would pay for: starting the state,
     ``to_move``, ``legal_actions``, drawing the action and ``apply_unchecked``. Reported are
@@ -151,8 +152,7 @@ class Row:
 
 def play_karnak_game(game: Any, players: int, seed: int, rng: Rng) -> int:
     """Play one uniformly random game to the end; return the number of actions applied."""
-    state = game.new_state(players, seed=seed)
-    state.log.enabled = False
+    state = game.new_state(players, seed=seed, log=False)
     below = rng.below
     actions = 0
     while not state.is_over():
@@ -218,8 +218,7 @@ def sample_positions(name: str, players: int) -> list[Any]:
     every = COST_EVERY * max(1, -(-players // 5))
     games = COST_GAMES if players <= 5 else max(4, COST_GAMES * 5 // players)
     for g in range(games):
-        state = game.new_state(players, seed=BASE_SEED + g)
-        state.log.enabled = False
+        state = game.new_state(players, seed=BASE_SEED + g, log=False)
         step = 0
         while not state.is_over():
             seat = state.to_move()[0]

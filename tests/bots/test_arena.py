@@ -105,7 +105,12 @@ class Race(Game):
     max_players = 5
 
     def new_state(
-        self, players: Sequence[str] | int, seed: int = 0, options: Mapping[str, Any] | None = None
+        self,
+        players: Sequence[str] | int,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        *,
+        log: bool = True,
     ) -> RaceState:
         names = self.seat_names(players) if isinstance(players, int) else list(players)
         return RaceState(self, names, seed)

@@ -48,3 +48,21 @@ def test_copy_and_fork_are_independent() -> None:
     assert rng.next_u64() == twin.next_u64()
     child = rng.fork()
     assert child.state != rng.state
+
+
+def test_roll_is_below_die_by_die() -> None:
+    # Egyptia rolls its dice with one call: the values and the generator afterwards must be
+    # those of one ``below`` per die, or every record of a game would replay differently.
+    sides = (6, 6, 8, 10, 12, 20, 1, 3)
+    for seed in range(200):
+        one, each = Rng(seed), Rng(seed)
+        assert one.roll(sides) == [1 + each.below(n) for n in sides]
+        assert one.state == each.state
+    assert Rng(5).roll(()) == []
+
+
+def test_roll_rejects_a_die_without_sides_and_leaves_the_generator() -> None:
+    rng = Rng(9)
+    with pytest.raises(ValueError):
+        rng.roll((6, 0))
+    assert rng.state == Rng(9).state

@@ -207,8 +207,14 @@ class Game(ABC):
         players: Sequence[str] | int,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
+        *,
+        log: bool = True,
     ) -> State:
-        """Start a game. ``players`` is a list of seat names or a number of seats."""
+        """Start a game. ``players`` is a list of seat names or a number of seats.
+
+        ``log=False`` starts it with the event log switched off, as search copies are:
+        the same play, without the words for people (random play, rollouts and training
+        then skip formatting the deal and the first moves)."""
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:

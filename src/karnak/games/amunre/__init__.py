@@ -85,9 +85,11 @@ class AmunRe(Game):
         players: Sequence[str] | int,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
+        *,
+        log: bool = True,
     ) -> AmunReState:
         names = self.checked_seats(players, seed)
-        return AmunReState(self, self.board, names, seed, self.resolve_options(options))
+        return AmunReState(self, self.board, names, seed, self.resolve_options(options), log=log)
 
     def parse_action(self, text: str) -> AmunReAction:
         return parse_action(text)

@@ -169,6 +169,7 @@ class AmunReState(State):
         *,
         fresh: bool = True,
         blank: bool = False,
+        log: bool = True,
     ):
         if blank:
             return  # an empty shell for ``clone`` to fill in, field by field
@@ -184,7 +185,7 @@ class AmunReState(State):
         self.offer_cards = bool(self.options.get("offer_cards", False))
         self.terms = TERMS[self.edition]
         self.history: list[tuple[int, Action]] = []
-        self.log = EventLog()
+        self.log = EventLog(log)  # off: the same play, no words
         if fresh:
             self._setup()
 

@@ -59,9 +59,11 @@ class Aton(Game):
         players: Sequence[str] | int,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
+        *,
+        log: bool = True,
     ) -> AtonState:
         names = self.checked_seats(players, seed)
-        return AtonState(self, self.board, names, seed, self.resolve_options(options))
+        return AtonState(self, self.board, names, seed, self.resolve_options(options), log=log)
 
     def parse_action(self, text: str) -> AtonAction:
         return parse_action(text)

@@ -150,6 +150,7 @@ class AtonState(State):
         *,
         fresh: bool = True,
         blank: bool = False,
+        log: bool = True,
     ):
         if blank:
             return  # an empty shell for ``_copy`` to fill in, field by field
@@ -161,7 +162,7 @@ class AtonState(State):
         self.seed = seed
         self.options = dict(options)
         self.history: list[tuple[int, Action]] = []
-        self.log = EventLog()
+        self.log = EventLog(log)  # off: the same play, no words
         self.rng = Rng(seed)
         self.round = 1
         self.phase = ALLOCATE

@@ -107,9 +107,11 @@ class Egyptia(Game):
         players: Sequence[str] | int,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
+        *,
+        log: bool = True,
     ) -> EgyptiaState:
         names = self.checked_seats(players, seed)
-        return EgyptiaState(self, self.sheet, names, seed, self.resolve_options(options))
+        return EgyptiaState(self, self.sheet, names, seed, self.resolve_options(options), log=log)
 
     def action_space(
         self, players: int, options: Mapping[str, Any] | None = None

@@ -386,6 +386,7 @@ class EgyptiaState(State):
         *,
         fresh: bool = True,
         blank: bool = False,
+        log: bool = True,
     ):
         if blank:
             return  # an empty shell for ``clone`` to fill in, field by field
@@ -397,7 +398,7 @@ class EgyptiaState(State):
         self.seed = seed
         self.options = dict(options)
         self.history: list[tuple[int, Action]] = []
-        self.log = EventLog()
+        self.log = EventLog(log)  # off: the same play, no words
         self.rng = Rng(seed)
         self.round = 0
         self.over = False
@@ -464,8 +465,7 @@ class EgyptiaState(State):
     def _start_round(self) -> None:
         self.round += 1
         self.revealed = False
-        below = self.rng.below
-        self.dice = [1 + below(sides) for sides in self.tables.sides]
+        self.dice = self.rng.roll(self.tables.sides)
         n = self.n
         self.stage = [CHOOSE] * n
         self._movers = None
