@@ -609,3 +609,21 @@ def test_every_listed_payment_covers_and_the_quick_check_agrees(
                                 all(w <= x for w, x in zip(way, (g, d, s, f), strict=True))
                                 for way in ways
                             )
+
+
+def test_ship_moves_follow_each_sheet_however_they_are_asked() -> None:
+    # The legal moves remember the last ship marks asked (the tables are shared by every
+    # state and seat): sheets asked in turn, a ship used and marks set by hand must each
+    # get their own ships.
+    a, b = GAME.new_state(2, seed=5), GAME.new_state(2, seed=5)
+    ships = {UseShip(1), UseShip(2), UseShip(3)}
+    a.ships[0] = [1, 0, 0]
+    for _ in range(2):
+        assert ships - set(a.legal_actions(0)) == {UseShip(1)}
+        assert ships <= set(b.legal_actions(0))
+        assert ships <= set(a.legal_actions(1))
+    a.apply(0, UseShip(3))
+    assert ships - set(a.legal_actions(0)) == {UseShip(1), UseShip(3)}
+    a.ships[0][0] = 0  # by hand, in place
+    assert ships - set(a.legal_actions(0)) == {UseShip(3)}
+    assert ships <= set(b.legal_actions(0))

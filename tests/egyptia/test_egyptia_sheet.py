@@ -116,3 +116,27 @@ def test_unreadable_files(tmp_path: Path) -> None:
     bad.write_text("format = ", encoding="utf-8")
     with pytest.raises(BoardDataError, match="is not valid TOML"):
         load_sheet(bad)
+
+
+def test_the_columns_of_a_roll_are_each_dies_column() -> None:
+    # columns_of reads each die's column from a table into a key and remembers the answer
+    # by it: it must agree with the dice themselves for every roll, new or seen before,
+    # and with values set by hand that the dice read (0 and negatives) or refuse.
+    from karnak.core import Rng
+
+    sheet = load_sheet(DEFAULT_SHEET)
+    rng = Rng(11)
+    for _ in range(3000):
+        roll = [rng.below(d.sides + 3) - 1 for d in sheet.dice]  # -1 to sides + 1
+        expected: list[list[int]] = [[], [], [], []]
+        try:
+            for i, (die, value) in enumerate(zip(sheet.dice, roll, strict=True)):
+                expected[die.column_of(value)].append(i)
+        except IndexError:
+            with pytest.raises(IndexError):
+                sheet.columns_of(roll)
+            continue
+        assert sheet.columns_of(roll) == tuple(tuple(c) for c in expected)
+        assert sheet.columns_of(tuple(roll)) == sheet.columns_of(roll)
+    with pytest.raises(IndexError):
+        sheet.columns_of([1, 2])

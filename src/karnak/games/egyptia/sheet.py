@@ -8,7 +8,7 @@ read from rows of text so that any hex shape can be drawn; hexes get doubled coo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -138,10 +138,12 @@ class Sheet:
     buildable: tuple[int, ...] = field(default=(), init=False, compare=False)
     #: Derived tables that readers of the sheet build once (e.g. the observation's layout).
     memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
-    _columns: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = field(
-        default_factory=dict, init=False, compare=False, repr=False
+    #: per die, by value (0 to sides), its column shifted to the die's two bits of a key
+    _column_bits: tuple[tuple[int, ...], ...] = field(
+        default=(), init=False, compare=False, repr=False
     )
-    _by_column: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = field(
+    #: the columns' dice by that key (4 ** dice keys at most)
+    _by_key: dict[int, tuple[tuple[int, ...], ...]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
 
@@ -171,29 +173,36 @@ class Sheet:
         object.__setattr__(
             self, "oasis", next(i for i, h in enumerate(self.hexes) if h.kind == "oasis")
         )
+        bits = tuple(
+            tuple(d.column_of(v) << (2 * i) for v in range(d.sides + 1))
+            for i, d in enumerate(self.dice)
+        )
+        object.__setattr__(self, "_column_bits", bits)
 
-    def columns_of(self, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    def columns_of(self, values: Sequence[int]) -> tuple[tuple[int, ...], ...]:
         """For a roll (a value per die), the dice (indexes) in each of the four columns.
 
-        Asked many times a round, so remembered: by roll (a few thousand rolls at most),
-        and behind that by the column each die falls in (4 ** dice ways at most, far fewer
-        than rolls), so that a new roll costs one lookup of each die's column."""
-        found = self._columns.get(values)
+        Asked every round, and a roll rarely comes again (the six dice fall in hundreds of
+        thousands of ways), but the columns they land in do (4 ** dice ways at most): each
+        die's column is read from a table by value into two bits of a key, and the answer
+        is remembered by that key."""
+        if len(values) < len(self.dice):
+            raise IndexError(f"a roll of {len(self.dice)} dice, not {len(values)}")
+        key = 0
+        for i, table in enumerate(self._column_bits):
+            value = values[i]
+            if 0 <= value < len(table):
+                key |= table[value]
+            else:  # a value set by hand: read as the die reads it (or refused by it)
+                key |= self.dice[i].column_of(value) << (2 * i)
+        found = self._by_key.get(key)
         if found is None:
-            if len(values) < len(self.dice):
-                raise IndexError(f"a roll of {len(self.dice)} dice, not {len(values)}")
-            key = tuple(map(Die.column_of, self.dice, values))
-            found = self._by_column.get(key)
-            if found is None:
-                columns: list[list[int]] = [[], [], [], []]
-                for i, column in enumerate(key):
-                    columns[column].append(i)
-                if len(self._by_column) > 65536:
-                    self._by_column.clear()
-                found = self._by_column[key] = tuple(tuple(c) for c in columns)
-            if len(self._columns) > 4096:
-                self._columns.clear()
-            self._columns[values] = found
+            columns: list[list[int]] = [[], [], [], []]
+            for i in range(len(self.dice)):
+                columns[(key >> (2 * i)) & 3].append(i)
+            if len(self._by_key) > 65536:
+                self._by_key.clear()
+            found = self._by_key[key] = tuple(tuple(c) for c in columns)
         return found
 
     def card(self, card_id: str) -> Card:

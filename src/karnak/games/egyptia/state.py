@@ -135,12 +135,6 @@ class Tables:
         self.labels = tuple(h.label for h in sheet.hexes)
         self.sacred = tuple(h.sacred for h in sheet.hexes)
         self.buildable = sheet.buildable
-        #: a city's codes on the buildable hexes, as a tuple (whatever their number)
-        self.pick_buildable: Callable[[list[int]], tuple[int, ...]] = (
-            itemgetter(*self.buildable)
-            if len(self.buildable) > 1
-            else (lambda city: tuple(city[h] for h in self.buildable))
-        )
         self.near_oasis = frozenset(sheet.neighbours[sheet.oasis])
         #: Build moves by building code (NAMES order, the Burial Mound last), then by hex
         self.builds = tuple(tuple(Build(name, label) for label in self.labels) for name in NAMES)
@@ -167,12 +161,26 @@ class Tables:
             for d in sheet.dice
         )
         self.ship_moves: dict[tuple[int, ...], tuple[UseShip, ...]] = {}
+        #: the last marks asked of :meth:`ships_of` and their moves, one pair (set at once,
+        #: so that threads sharing the tables never pair one's marks with another's moves)
+        self.last_ships: tuple[list[int], tuple[UseShip, ...]] = ([], ())
         self.offers: dict[tuple[int, ...], tuple[tuple[str, bool], ...]] = {}
         self.offer_dicts: dict[tuple[int, ...], dict[str, bool]] = {}
         self.costs_of_offer: dict[
             tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]
         ] = {}
         self.affordable: dict[tuple[Any, ...], tuple[tuple[int, bool, bool], ...]] = {}
+
+    def ships_of(self, ships: list[int]) -> tuple[UseShip, ...]:
+        """:meth:`unused_ships` for the legal moves, which ask it at every step: the marks
+        rarely change, and comparing them with the last ones asked costs less than the
+        tuple a lookup needs."""
+        last = self.last_ships
+        if ships == last[0]:
+            return last[1]
+        found = self.unused_ships(ships)
+        self.last_ships = (ships[:], found)
+        return found
 
     def unused_ships(self, ships: list[int]) -> tuple[UseShip, ...]:
         key = tuple(ships)
@@ -505,7 +513,7 @@ class EgyptiaState(State):
         if self.dice == self._seen_dice:
             return self._seen_columns
         seen = self.dice[:]
-        found = self.sheet.columns_of(tuple(seen))
+        found = self.sheet.columns_of(seen)
         self._seen_dice, self._seen_columns = seen, found
         return found
 
@@ -598,9 +606,7 @@ class EgyptiaState(State):
             return []
         stage = self.stage[seat]
         t = self.tables
-        ships = t.ship_moves.get(tuple(self.ships[seat]))
-        if ships is None:
-            ships = t.unused_ships(self.ships[seat])
+        ships = t.ships_of(self.ships[seat])
         moves: list[Action]
         if stage == BUILD:
             moves = self._build_moves(seat)
@@ -1008,10 +1014,12 @@ class EgyptiaState(State):
                 round=self.round,
                 built=plural(built, "building"),
             )
-        pick = self.tables.pick_buildable
+        # full: no hex is empty but the oasis (the sheet has exactly one; never built on,
+        # though a hand may set it)
+        oasis = self.sheet.oasis
         full = True
         for city in self.city:
-            if EMPTY in pick(city):
+            if city.count(EMPTY) > (city[oasis] == EMPTY):
                 full = False
                 break
         red = any(self.red)
