@@ -53,27 +53,13 @@ class Rng:
                 return x % n
 
     def roll(self, sides: Sequence[int]) -> list[int]:
-        """One die for each entry of ``sides``, from 1 to that many: the same values, and
-        the same generator afterwards, as ``[1 + below(n) for n in sides]``, drawn in one
-        call (a round of Egyptia rolls six dice, a large share of its random play)."""
-        rolled: list[int] = []
-        s = self.state
-        for n in sides:
-            limit = _LIMITS.get(n)
-            if limit is None:
-                if n <= 0:  # the generator is left as it was
-                    raise ValueError("roll() needs dice with at least one side")
-                limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-            while True:
-                s = (s + _GOLDEN) & _MASK
-                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                x = z ^ (z >> 31)
-                if x < limit:
-                    rolled.append(1 + x % n)
-                    break
-        self.state = s
-        return rolled
+        """One die for each entry of ``sides``, from 1 to that many: ``1 + below(n)`` die by
+        die (a round of Egyptia rolls six). A die without sides is refused before any draw,
+        so the generator is left as it was."""
+        if min(sides, default=1) <= 0:
+            raise ValueError("roll() needs dice with at least one side")
+        below = self.below
+        return [1 + below(n) for n in sides]
 
     def random(self) -> float:
         """A float in ``[0, 1)`` with 53 random bits."""
