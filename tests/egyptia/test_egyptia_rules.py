@@ -9,7 +9,15 @@ from hypothesis import strategies as st
 from karnak.core.errors import IllegalActionError, InvalidOptionError
 from karnak.games.egyptia import GAME
 from karnak.games.egyptia.actions import Build, Choose, Gain, Pay, Plague, UseShip
-from karnak.games.egyptia.market import affordable, any_three, covers, only_way, payments
+from karnak.games.egyptia.market import _listing as market_listing
+from karnak.games.egyptia.market import (
+    affordable,
+    any_three,
+    covers,
+    only_way,
+    payments,
+    picked,
+)
 from karnak.games.egyptia.state import EgyptiaState
 from support.egyptia_positions import THREE_IN_GRAIN, TWO_EACH, new, roll, set_city, set_have
 
@@ -609,6 +617,29 @@ def test_every_listed_payment_covers_and_the_quick_check_agrees(
                                 all(w <= x for w, x in zip(way, (g, d, s, f), strict=True))
                                 for way in ways
                             )
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(SMALL, STOCK)
+def test_the_cost_tables_masks_pick_exactly_the_ways_listed_from_the_holding(
+    cost: tuple[int, int, int, int], have: tuple[int, int, int, int]
+) -> None:
+    # payments() reads a holding's ways off its cost's table by bit mask; listing them
+    # straight from the holding must give the same ways in the same order
+    assert payments(cost, have) == market_listing(cost, have)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.integers(0, (1 << 300) - 1))
+def test_a_mask_picks_the_items_of_its_set_bits_in_order(mask: int) -> None:
+    items = tuple(range(300))
+    assert picked(items, mask) == [j for j in items if mask >> j & 1]
+
+
+def test_a_mask_picks_across_bytes_and_nothing_from_zero() -> None:
+    items = tuple("abcdefghijklmnopqrstuvwxyz")
+    assert picked(items, 0) == []
+    assert picked(items, (1 << 0) | (1 << 7) | (1 << 8) | (1 << 25)) == ["a", "h", "i", "z"]
 
 
 def test_ship_moves_follow_each_sheet_however_they_are_asked() -> None:

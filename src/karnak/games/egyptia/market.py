@@ -14,11 +14,13 @@ for go to that kind first, and whatever is left over is of kinds the cost no lon
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Final, TypeVar
 
 from karnak.games.egyptia.sheet import BASIC, FAVOR, Bundle
+
+T = TypeVar("T")
 
 #: How many basic resources buy one basic / one favor, and favor buys one basic.
 BASIC_FOR_BASIC: Final = 2
@@ -115,10 +117,7 @@ class CostTable:
     of them. Random play sees thousands of holdings, but few costs: listing the ways once
     per cost replaced most of the time Egyptia spent in its engine."""
 
-    __slots__ = ("cost", "fits", "picked", "ways")
-
-    #: Masks a table remembers the payments of before it starts afresh.
-    PICKED_LIMIT = 4096
+    __slots__ = ("cost", "fits", "ways")
 
     def __init__(self, cost: Bundle):
         self.cost = cost
@@ -138,7 +137,6 @@ class CostTable:
                 )
             )
         self.fits = tuple(fits)
-        self.picked: dict[int, tuple[Bundle, ...]] = {}
 
     def within(self, have: Bundle) -> int:
         """The mask of the ways ``have`` can pay (0: none)."""
@@ -155,15 +153,30 @@ class CostTable:
 
     def select(self, mask: int) -> tuple[Bundle, ...]:
         """The ways a mask picks, in order."""
-        found = self.picked.get(mask)
-        if found is None:
-            # the mask's bits, lowest (way 0) first, read from its binary text
-            bits = bin(mask)[:1:-1]
-            found = tuple([way for way, bit in zip(self.ways, bits, strict=False) if bit == "1"])
-            if len(self.picked) >= self.PICKED_LIMIT:
-                self.picked.clear()
-            self.picked[mask] = found
+        return tuple(picked(self.ways, mask))
+
+
+#: The set bits of every byte, lowest first.
+_BITS_OF_BYTE: Final = tuple(tuple(j for j in range(8) if byte >> j & 1) for byte in range(256))
+
+
+def picked(items: Sequence[T], mask: int) -> list[T]:
+    """The items whose bits are set in ``mask`` (bit ``j`` picks ``items[j]``), in order.
+
+    Read a byte at a time: a mask has up to a few hundred bits, a holding picks a dozen or
+    two of them, and shifting a big integer bit by bit makes a new integer at every step.
+    Listing them afresh is cheaper than remembering them: random play meets tens of
+    thousands of masks, and a memo that large costs more in cache misses than it saves."""
+    found: list[T] = []
+    if mask <= 0:
         return found
+    base = 0
+    for byte in mask.to_bytes((mask.bit_length() + 7) // 8, "little"):
+        if byte:
+            for j in _BITS_OF_BYTE[byte]:
+                found.append(items[base + j])
+        base += 8
+    return found
 
 
 @lru_cache(maxsize=1024)

@@ -48,12 +48,14 @@ from karnak.games.egyptia.actions import (
 from karnak.games.egyptia.market import (
     BASIC_FOR_BASIC,
     BASIC_FOR_FAVOR,
+    CostTable,
     affordable,
     any_three,
     cost_table,
     end_favor,
     only_way,
     payments,
+    picked,
 )
 from karnak.games.egyptia.pharaoh import EMPTY, card_parts
 from karnak.games.egyptia.sheet import (
@@ -169,7 +171,6 @@ class Tables:
         self.costs_of_offer: dict[
             tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]
         ] = {}
-        self.affordable: dict[tuple[Any, ...], tuple[tuple[int, bool, bool], ...]] = {}
 
     def ships_of(self, ships: list[int]) -> tuple[UseShip, ...]:
         """:meth:`unused_ships` for the legal moves, which ask it at every step: the marks
@@ -235,47 +236,39 @@ class Tables:
 
     def afford(
         self, dice: tuple[int, ...], have: Bundle, market: bool
-    ) -> tuple[tuple[int, bool, bool], ...]:
+    ) -> list[tuple[int, bool, bool]]:
         """For each building the column offers: its code, whether it can be paid on an
         ordinary hex and whether on a Sacred Site (one favor more).
 
         :func:`~karnak.games.egyptia.market.affordable` worked out inline for both favor
-        costs at once (every building decision asks it of up to five buildings)."""
-        key = (dice, have, market)
-        found = self.affordable.get(key)
-        if found is None:
-            h0, h1, h2, h3 = have
-            flags = []
-            for code, c0, c1, c2, plain_favor, holy_favor in self.offer_costs(dice):
-                if not market:
-                    basic = h0 >= c0 and h1 >= c1 and h2 >= c2
-                    flags.append((code, basic and h3 >= plain_favor, basic and h3 >= holy_favor))
-                    continue
-                matched = (
-                    (h0 if h0 < c0 else c0) + (h1 if h1 < c1 else c1) + (h2 if h2 < c2 else c2)
-                )
-                spare_basic = h0 + h1 + h2 - matched
-                short_basic = c0 + c1 + c2 - matched
-                # the ordinary hex, then the Sacred Site (more favor)
-                m3 = h3 if h3 < plain_favor else plain_favor
-                by_favor = h3 - m3 if h3 - m3 < short_basic else short_basic
-                plain = (
-                    BASIC_FOR_BASIC * (short_basic - by_favor)
-                    + BASIC_FOR_FAVOR * (plain_favor - m3)
-                    <= spare_basic
-                )
-                m3 = h3 if h3 < holy_favor else holy_favor
-                by_favor = h3 - m3 if h3 - m3 < short_basic else short_basic
-                holy = (
-                    BASIC_FOR_BASIC * (short_basic - by_favor) + BASIC_FOR_FAVOR * (holy_favor - m3)
-                    <= spare_basic
-                )
-                flags.append((code, plain, holy))
-            found = tuple(flags)
-            if len(self.affordable) >= self.MEMO_LIMIT:
-                self.affordable.clear()
-            self.affordable[key] = found
-        return found
+        costs at once (every building decision asks it of up to five buildings). Worked out
+        afresh each time: random play meets tens of thousands of holdings, and a memo that
+        large missed half the time and cost more in cache misses than the sums it saved."""
+        h0, h1, h2, h3 = have
+        flags = []
+        for code, c0, c1, c2, plain_favor, holy_favor in self.offer_costs(dice):
+            if not market:
+                basic = h0 >= c0 and h1 >= c1 and h2 >= c2
+                flags.append((code, basic and h3 >= plain_favor, basic and h3 >= holy_favor))
+                continue
+            matched = (h0 if h0 < c0 else c0) + (h1 if h1 < c1 else c1) + (h2 if h2 < c2 else c2)
+            spare_basic = h0 + h1 + h2 - matched
+            short_basic = c0 + c1 + c2 - matched
+            # the ordinary hex, then the Sacred Site (more favor)
+            m3 = h3 if h3 < plain_favor else plain_favor
+            by_favor = h3 - m3 if h3 - m3 < short_basic else short_basic
+            plain = (
+                BASIC_FOR_BASIC * (short_basic - by_favor) + BASIC_FOR_FAVOR * (plain_favor - m3)
+                <= spare_basic
+            )
+            m3 = h3 if h3 < holy_favor else holy_favor
+            by_favor = h3 - m3 if h3 - m3 < short_basic else short_basic
+            holy = (
+                BASIC_FOR_BASIC * (short_basic - by_favor) + BASIC_FOR_FAVOR * (holy_favor - m3)
+                <= spare_basic
+            )
+            flags.append((code, plain, holy))
+        return flags
 
 
 def tables_of(sheet: Sheet) -> Tables:
@@ -308,23 +301,22 @@ def _pay_of(bundle: Bundle) -> Pay:
     return found
 
 
-#: The Pay moves of each (cost, mask of its table's ways): holdings that afford the same
-#: ways share them.
-_PAY_PICKS: Final[dict[tuple[Bundle, int], tuple[Pay, ...]]] = {}
+#: Each cost's table and its ways as Pay moves, in the table's order.
+_PAY_ROWS: Final[dict[Bundle, tuple[CostTable, tuple[Pay, ...]]]] = {}
 
 
-def _pay_moves(cost: Bundle, have: Bundle, market: bool) -> tuple[Pay, ...]:
-    """The moves of paying ``cost`` from ``have`` (:func:`payments` as moves)."""
+def _pay_moves(cost: Bundle, have: Bundle, market: bool) -> list[Action]:
+    """The moves of paying ``cost`` from ``have`` (:func:`payments` as moves, a new list)."""
+    moves: list[Action]
     if not market:
-        return tuple(map(_pay_of, payments(cost, have, market)))
-    table = cost_table(cost)
-    key = (cost, table.within(have))
-    found = _PAY_PICKS.get(key)
-    if found is None:
-        if len(_PAY_PICKS) >= Tables.MEMO_LIMIT:
-            _PAY_PICKS.clear()
-        found = _PAY_PICKS[key] = tuple(map(_pay_of, table.select(key[1])))
-    return found
+        moves = list(map(_pay_of, payments(cost, have, market)))
+        return moves
+    row = _PAY_ROWS.get(cost)
+    if row is None:
+        table = cost_table(cost)
+        row = _PAY_ROWS[cost] = (table, tuple(map(_pay_of, table.ways)))
+    moves = picked(row[1], row[0].within(have))
+    return moves
 
 
 @lru_cache(maxsize=4096)
@@ -615,7 +607,7 @@ class EgyptiaState(State):
         elif stage == GAIN:
             return [*t.gains, *ships]
         elif stage in (PLAGUE_PAY, BUILD_PAY):
-            return [*self._pay_moves(seat), *ships]
+            moves = self._pay_moves(seat)
         elif stage == PLAGUE:
             moves = self._plague_moves(seat)
         else:
@@ -681,10 +673,8 @@ class EgyptiaState(State):
         if rule != "death":
             dice = self._columns()[self.column[seat]]
             c, s = self.circled[seat], self.spent[seat]
-            key = (dice, (c[0] - s[0], c[1] - s[1], c[2] - s[2], c[3] - s[3]), rule != "darkness")
-            flags = t.affordable.get(key)
-            if flags is None:
-                flags = t.afford(*key)
+            have = (c[0] - s[0], c[1] - s[1], c[2] - s[2], c[3] - s[3])
+            flags = t.afford(dice, have, rule != "darkness")
             plain_hexes: list[int] | None = None
             holy_hexes: list[int] | None = None
             for code, plain, holy in flags:
@@ -719,22 +709,21 @@ class EgyptiaState(State):
         moves += [row[h] for h in hexes]
         return moves
 
-    def _pay_moves(self, seat: int) -> tuple[Pay, ...]:
+    def _pay_moves(self, seat: int) -> list[Action]:
+        """The ways to pay what is pending, as a new list of moves."""
         pending = self.pending[seat]
         assert pending is not None
         have = self.have(seat)
         if pending[0] == "plague":
             name = pending[1]
             if name == "frogs":
-                return _frogs_moves(have)
+                moves: list[Action] = list(_frogs_moves(have))
+                return moves
             return _pay_moves(PLAGUE_COST[name], have, True)
         _, building, hex_index, wild = pending
         return _pay_moves(
             self.build_cost(building, hex_index, wild), have, self.restriction[seat] != "darkness"
         )
-
-    def _pending_payments(self, seat: int) -> tuple[Bundle, ...]:
-        return tuple(p.bundle for p in self._pay_moves(seat))
 
     def _single_payment(self, seat: int) -> Bundle | None:
         """The pending cost's payment when there is only one way (then nobody is asked)."""
