@@ -120,8 +120,9 @@ class Tables:
     """What the engine reads on every move, made once per sheet and shared by every state
     of it: the moves as shared values (they are frozen, so a list of legal moves needs no
     new objects), the hexes' labels and kinds, and memos of what a column offers and what
-    a builder can afford. Memos are keyed by the values they depend on, never by a state,
-    so a state changed by hand (as the tests do) is still read right."""
+    its buildings cost (one per set of dice, 64 with six; what a builder can afford is worked
+    out afresh, see :meth:`afford`). Memos are keyed by the values they depend on, never by
+    a state, so a state changed by hand (as the tests do) is still read right."""
 
     #: Entries a memo keeps before it starts afresh (bounded memory in long runs).
     MEMO_LIMIT: ClassVar[int] = 1 << 16
