@@ -308,16 +308,13 @@ _PAY_ROWS: Final[dict[Bundle, tuple[CostTable, tuple[Pay, ...]]]] = {}
 
 def _pay_moves(cost: Bundle, have: Bundle, market: bool) -> list[Action]:
     """The moves of paying ``cost`` from ``have`` (:func:`payments` as moves, a new list)."""
-    moves: list[Action]
     if not market:
-        moves = list(map(_pay_of, payments(cost, have, market)))
-        return moves
+        return list(map(_pay_of, payments(cost, have, market)))
     row = _PAY_ROWS.get(cost)
     if row is None:
         table = cost_table(cost)
         row = _PAY_ROWS[cost] = (table, tuple(map(_pay_of, table.ways)))
-    moves = picked(row[1], row[0].within(have))
-    return moves
+    return picked(row[1], row[0].within(have))
 
 
 @lru_cache(maxsize=4096)
@@ -718,8 +715,7 @@ class EgyptiaState(State):
         if pending[0] == "plague":
             name = pending[1]
             if name == "frogs":
-                moves: list[Action] = list(_frogs_moves(have))
-                return moves
+                return list(_frogs_moves(have))
             return _pay_moves(PLAGUE_COST[name], have, True)
         _, building, hex_index, wild = pending
         return _pay_moves(
