@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from support.bench_scripts import load_bench
+
 
 @pytest.fixture(scope="module")
 def think_probe() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "think_probe.py"
-    spec = importlib.util.spec_from_file_location("think_probe_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("think_probe")
 
 
 def record(same: bool, searched: bool = True, long_seconds: float = 4.0) -> dict[str, float]:

@@ -3,26 +3,18 @@ report and the plot; a chunk that repeats seeds is not added to it."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from karnak.bots.arena import wilson_interval
+from support.bench_scripts import load_bench
 
 
 @pytest.fixture(scope="module")
 def think_time() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "think_time.py"
-    spec = importlib.util.spec_from_file_location("think_time_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("think_time")
 
 
 def run(seed: int, games: int, wins: float, think: float = 1.0, **row: Any) -> dict[str, Any]:
