@@ -9,7 +9,7 @@ before its deadline once the leading move cannot be overtaken). A decision with 
 candidate move runs no search and is counted apart.
 
     python bench/think_probe.py egyptia-solo --short 1 --long 4 --games 3 --seed 1 \\
-        --out bench/results/think_probe.md
+        --out bench/results/think_probe_egyptia_solo.md
 
 Run it on an idle core: the budgets are wall-clock time.
 """
