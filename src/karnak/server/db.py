@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Connection,
     DateTime,
     Engine,
     Float,
@@ -71,6 +72,9 @@ class GameRow(Base):
     #: The time control (seconds; karnak.server.timebank, migration 0006_time), if any.
     time_per_move: Mapped[float | None] = mapped_column(Float, nullable=True)
     time_bank: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: When the current decision step began (seconds since the epoch; migration
+    #: 0011_cluster): every process computes the same turn-timer deadline from it.
+    step_started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game_row", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -153,44 +157,93 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def migrate(engine: Engine) -> None:
+#: The PostgreSQL advisory lock that migrations run under (any fixed number; these are the
+#: bytes of "karnakdb"), so that processes starting together migrate one after another.
+MIGRATION_LOCK = int.from_bytes(b"karnakdb", "big")
+
+
+class Migration(NamedTuple):
+    """The schema's revisions before and after a migration (empty: no schema yet)."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+def migrate(engine: Engine) -> Migration:
     """Bring the database to the newest schema (Alembic ``upgrade heads``: every branch)."""
-    run_migrations(engine, "upgrade", "heads")
+    return run_migrations(engine, "upgrade", "heads")
 
 
-def run_migrations(engine: Engine, action: str, revision: str) -> None:
+def run_migrations(engine: Engine, action: str, revision: str) -> Migration:
     """Alembic's ``upgrade`` or ``downgrade`` to ``revision`` on ``engine``.
 
     SQLite changes a table by copying it into a new one and dropping the old; with foreign
     keys on, dropping ``games`` would cascade and delete every seat and action. So foreign
     keys are off while SQLite migrates (outside the transaction, where the pragma applies)
     and checked when it is done.
+
+    On PostgreSQL several server processes may start together on a new database; each would
+    create the same tables and all but one would fail (a duplicate key). So the migration
+    holds a session-level advisory lock (:data:`MIGRATION_LOCK`): the others wait for it,
+    then read the revision again and find nothing left to do. (An SQLite file is served by
+    one process, which karnak.server.cluster.instance_lock sees to.)
     """
     from alembic import command
     from alembic.config import Config
+    from alembic.runtime.migration import MigrationContext
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     sqlite = engine.dialect.name == "sqlite"
+    postgresql = engine.dialect.name == "postgresql"
     with engine.connect() as connection:
-        if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        if postgresql:
+            connection.exec_driver_sql(f"SELECT pg_advisory_lock({MIGRATION_LOCK})")
             connection.commit()
-        with connection.begin():
-            config.attributes["connection"] = connection
-            getattr(command, action)(config, revision)
-        if sqlite:
-            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
-            if broken:
-                raise DatabaseProblem(f"the migration left {len(broken)} rows without their game")
+        try:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+            with connection.begin():
+                # read under the lock: a process that waited sees what the first one did
+                before = MigrationContext.configure(connection).get_current_heads()
+                config.attributes["connection"] = connection
+                getattr(command, action)(config, revision)
+                after = MigrationContext.configure(connection).get_current_heads()
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
+                if broken:
+                    raise DatabaseProblem(
+                        f"the migration left {len(broken)} rows without their game"
+                    )
+        finally:
+            if postgresql:
+                _unlock_migrations(connection)
+    return Migration(tuple(sorted(before)), tuple(sorted(after)))
 
 
-def check_database(url: str, shown: str) -> None:
+def _unlock_migrations(connection: Connection) -> None:
+    """Let the next process migrate. The lock belongs to the database session, which outlives
+    this use of the connection (the pool keeps it), so it is given back explicitly; if that
+    fails, the connection is dropped, and its session ends with the lock."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        if connection.in_transaction():
+            connection.rollback()
+        connection.exec_driver_sql(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})")
+        connection.commit()
+    except SQLAlchemyError:
+        connection.invalidate()
+
+
+def check_database(url: str, shown: str) -> Migration:
     """Open the database, bring it to the newest schema and, for SQLite, check its pages:
     a corrupt or truncated file is refused in one line naming it (``shown``) before the
-    server starts, rather than failing somewhere in start-up with a traceback."""
+    server starts, rather than failing somewhere in start-up with a traceback. Returns what
+    the migration did (``karnak db upgrade`` says it)."""
     from sqlalchemy import text
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -201,7 +254,7 @@ def check_database(url: str, shown: str) -> None:
                 found = connection.execute(text("PRAGMA quick_check")).scalars().all()
             if found != ["ok"]:
                 raise DatabaseProblem(f"{shown} is damaged: {'; '.join(found[:3])}")
-        migrate(engine)
+        return migrate(engine)
     except SQLAlchemyError as exc:
         problem = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         raise DatabaseProblem(f"cannot use the database {shown}: {problem}") from None
@@ -213,6 +266,7 @@ def check_database(url: str, shown: str) -> None:
 # foreign key names (each module keeps its own tables in its own file).
 import karnak.server.accounts.tables  # noqa: E402
 import karnak.server.chat.tables  # noqa: E402
+import karnak.server.cluster.tables  # noqa: E402
 import karnak.server.friends.tables  # noqa: E402
 import karnak.server.mail.tables  # noqa: E402
 import karnak.server.notifications.tables  # noqa: E402

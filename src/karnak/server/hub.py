@@ -3,9 +3,13 @@
 A move, a chat line, a notification: whatever must reach people who are connected is
 *published* on a topic, and whatever delivers it (a game's WebSockets, an account's socket,
 the e-mail sender) *subscribes* to topics. Nothing else in the server calls a socket directly.
-Today the hub lives in the process; carrying events across several server processes is a
-change of this module alone (PostgreSQL's LISTEN/NOTIFY or Redis pub/sub behind the same two
-calls), which is why events are small, plain values: a topic and a JSON-able payload.
+Events are small, plain values (a topic and a JSON-able payload) because they may travel:
+when several server processes share a database, a broker (karnak.server.cluster.broker, Redis
+pub/sub) carries every event to every other process, where :meth:`Hub.receive` delivers it.
+Two topics never travel (:data:`LOCAL_TOPICS`): ``games`` and ``notifications`` feed the
+background services (turn notices, e-mail, ratings, time banks), which must act once in the
+whole cluster, so only the process that holds a game's lease publishes them (see
+karnak.server.cluster.leases).
 
 Topics:
 
@@ -30,6 +34,10 @@ log = logging.getLogger("karnak.server")
 
 #: The topic that carries every game's changes.
 ALL_GAMES = "games"
+#: Every notification of every account (karnak.server.notifications; the e-mail listens).
+ALL_NOTIFICATIONS = "notifications"
+#: Topics that stay in the process that publishes them (see the module's docstring).
+LOCAL_TOPICS = frozenset({ALL_GAMES, ALL_NOTIFICATIONS})
 
 
 def game_topic(game_id: str) -> str:
@@ -50,6 +58,8 @@ class Event:
 
 
 Subscriber = Callable[[Event], None]
+#: What sends an event to the other processes (the broker's outbox).
+Outbox = Callable[[Event], None]
 
 
 class Subscription:
@@ -65,6 +75,30 @@ class Subscription:
 class Hub:
     def __init__(self) -> None:
         self._subscribers: dict[str, list[Subscription]] = {}
+        self._outbox: Outbox | None = None
+        self._remote: list[tuple[str, Subscriber]] = []
+
+    def connect(self, outbox: Outbox | None) -> None:
+        """Send every event published from now on (but those of :data:`LOCAL_TOPICS`) to the
+        other processes too (None: stop)."""
+        self._outbox = outbox
+
+    def on_remote(self, prefix: str, handler: Subscriber) -> None:
+        """Let ``handler`` take the events of other processes on topics starting with
+        ``prefix`` instead of the local subscribers (the game service refreshes its copy of
+        a game from the database before its sockets hear of the change)."""
+        self._remote.append((prefix, handler))
+
+    def receive(self, event: Event) -> None:
+        """An event published by another process (the broker calls it)."""
+        for prefix, handler in self._remote:
+            if event.topic.startswith(prefix):
+                try:
+                    handler(event)
+                except Exception:
+                    log.exception("the remote handler of %s failed on %s", prefix, event.kind)
+                return
+        self.deliver(event)
 
     def subscribe(self, topic: str, subscriber: Subscriber) -> Subscription:
         subscription = Subscription(self, topic, subscriber)
@@ -72,7 +106,19 @@ class Hub:
         return subscription
 
     def publish(self, topic: str, kind: str, payload: dict[str, Any] | None = None) -> None:
+        """Deliver to this process's subscribers, and send to the other processes."""
         event = Event(topic, kind, payload or {})
+        self.deliver(event)
+        if self._outbox is not None and topic not in LOCAL_TOPICS:
+            self._outbox(event)
+
+    def publish_here(self, topic: str, kind: str, payload: dict[str, Any] | None = None) -> None:
+        """Deliver to this process's subscribers only."""
+        self.deliver(Event(topic, kind, payload or {}))
+
+    def deliver(self, event: Event) -> None:
+        """Hand ``event`` to this process's subscribers of its topic."""
+        topic, kind = event.topic, event.kind
         for subscription in list(self._subscribers.get(topic, ())):
             try:
                 subscription.subscriber(event)

@@ -53,6 +53,10 @@ class RoomCache:
             evicted.append(game_id)
         return evicted
 
+    def is_finished(self, game_id: str) -> bool:
+        """Whether ``game_id`` is held as a finished game."""
+        return game_id in self._finished
+
     def mark_unavailable(self, game_id: str, reason: str) -> None:
         self.unavailable[game_id] = reason
         self.rooms.pop(game_id, None)

@@ -173,6 +173,15 @@ class Room:
     #: The game's time per move and bank, and each human seat's clock (karnak.server.timebank).
     time_control: TimeControl | None = None
     clocks: dict[int, SeatClock] = field(default_factory=dict, repr=False)
+    #: When the current step began (seconds since the epoch, stored with the game): the turn
+    #: timer's deadline is counted from it, the same in every server process. The service
+    #: sets it; None until then (a game stored before it was kept).
+    step_started_at: float | None = None
+
+    def take_over(self, other: Room) -> None:
+        """Become ``other`` (the same game reloaded from the database), keeping this object:
+        the sockets and tasks that hold it see the reloaded game."""
+        self.__dict__.update(other.__dict__)
 
     # ------------------------------------------------------------------ who is asking
     def seat_for_account(self, account: int | None) -> int | None:

@@ -1,12 +1,24 @@
 """Accepting moves: check, commit to the database, then tell everyone; bots and turn timers.
 
-The order is the contract: an action is checked against the room, written to the database
-in its own transaction, and only then applied in memory and broadcast. A crash between the
-write and the broadcast loses nothing (the action replays at the next start); a crash before
-the write means nobody was ever told of the action.
+The one write path. Every change to a game (a move, a bot's or a timer's move, an undo, a
+seat claimed, a person leaving or running out of time, a reminder sent) goes through
+:meth:`GameService.change`, which takes the game's lock, checks the change against the
+room, writes it to the database in one transaction, applies it in memory and then tells
+everyone. The order is the contract: a crash between the write and the broadcast loses
+nothing (the change is in the database); a crash before the write means nobody was told.
 
-All changes to one game happen under that game's lock, so two submissions for the same step
-are decided one after the other: the second sees the first's new version.
+The database decides. Every write is a compare-and-set on the game's version: it happens
+only if the game is still at the version this process holds. Several server processes may
+hold the same game (karnak.server.cluster); when another one wrote first, the write changes
+nothing, this process reloads the game from the database and decides again, so the client
+gets what one process would have answered (its move applied, or a 409 for a stale version),
+never a 500. Changes of other processes arrive through the hub as "changed" events; the
+game is brought up to the database before its sockets hear of it, so a page never sees an
+older version after a newer one.
+
+Background work runs once: a game's bots and turn timer run only in the process that holds
+the game's lease (karnak.server.cluster.leases), and a bot's or timer's move is written only
+while that lease is held.
 """
 
 from __future__ import annotations
@@ -19,10 +31,9 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -35,6 +46,9 @@ from karnak.core.rng import Rng
 from karnak.server.boards import PAGES
 from karnak.server.bot_limits import check_bots
 from karnak.server.bot_runner import BotRunner, bot_seed
+from karnak.server.cluster.leases import game_lease
+from karnak.server.conflicts import LeaseLostError, StaleWriteError
+from karnak.server.executor import DatabaseExecutor
 from karnak.server.hub import ALL_GAMES, Event, Hub, Subscription, game_topic
 from karnak.server.limits import LimitError, ServerSettings
 from karnak.server.room_cache import RoomCache
@@ -50,10 +64,23 @@ from karnak.server.rooms import (
     hash_token,
     new_token,
 )
-from karnak.server.store import GameStore, StoredGameError, UnknownGameError, result_of
+from karnak.server.store import (
+    CapacityError,
+    GameStore,
+    StoredGameError,
+    UnknownGameError,
+    WriteGuard,
+    result_of,
+    seat_infos,
+)
 from karnak.server.timebank import clock as timebank_clock
 from karnak.server.timebank.clock import TimeControl, TimeControlError
+from karnak.server.timebank.store import restore
 from karnak.server.views import seat_view
+
+if TYPE_CHECKING:
+    from karnak.server.cluster.leases import LeaseKeeper
+    from karnak.server.db import ActionRow, GameRow
 
 T = TypeVar("T")
 
@@ -67,6 +94,8 @@ MAX_TIMEOUT_MOVES = 20
 LOAD_BATCH = 8
 #: When a client refused for a full server may try again (seconds).
 CAPACITY_RETRY_AFTER = 60.0
+#: How often a change is decided again after another process changed the game first.
+WRITE_ATTEMPTS = 5
 
 log = logging.getLogger("karnak.server")
 
@@ -94,6 +123,12 @@ class ForbiddenError(KarnakError, PermissionError):
 
 class CreateError(KarnakError, ValueError):
     """A game that cannot be created as asked (the message says why)."""
+
+
+class BusyError(KarnakError):
+    """A change that lost the race to other processes' changes several times in a row."""
+
+    status = 409
 
 
 @dataclass(frozen=True)
@@ -204,6 +239,11 @@ def encode(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+Change = tuple[T, bool]
+"""What one try of a change gives: its result, and whether the game changed (and so
+everyone must be told)."""
+
+
 class GameService:
     def __init__(
         self,
@@ -211,6 +251,8 @@ class GameService:
         bots: BotRunner,
         settings: ServerSettings | None = None,
         hub: Hub | None = None,
+        executor: DatabaseExecutor | None = None,
+        leases: LeaseKeeper | None = None,
     ):
         self.store = store
         self.bots = bots
@@ -218,7 +260,7 @@ class GameService:
         self.cache = RoomCache(self.settings.finished_games_in_memory)
         #: The games in memory by id (every running game, recent finished ones).
         self.rooms = self.cache.rooms
-        #: Running games on this server, loaded or not yet (the cap counts them).
+        #: Running games on this server, loaded or not yet.
         self.running = 0
         self._loader: asyncio.Task[None] | None = None
         #: How long loading the running games took at start (seconds; None while it runs).
@@ -226,13 +268,21 @@ class GameService:
         self._locks: dict[str, asyncio.Lock] = {}
         self.hub = hub or Hub()
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
-        self._timer_tasks: dict[str, asyncio.Task[None]] = {}
-        self._deadlines: dict[str, tuple[int, float]] = {}  # game -> (step, wall-clock end)
+        #: Per game: the step and deadline its timer is armed for, and the timer's task.
+        self._timer_tasks: dict[str, tuple[tuple[int, float], asyncio.Task[None]]] = {}
         self._positions: dict[str, Position] = {}
-        # Database calls run in threads of their own: one for SQLite, which takes one
-        # writer at a time (several threads would only queue on its lock, sleeping between
-        # tries), a few for a server database.
-        self._database = ThreadPoolExecutor(store.connections, thread_name_prefix="karnak-db")
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._refresh_again: set[str] = set()
+        # Database calls run in the server's database threads (karnak.server.executor); a
+        # service built alone (tests, benchmarks) makes its own.
+        self._own_executor = executor is None
+        self.executor = executor or DatabaseExecutor(store.engine)
+        #: Which games' background work runs here (None: every game's, one process alone).
+        self.leases = leases
+        if leases is not None:
+            leases.on_gain = self._gained
+            leases.on_loss = self._lost
+        self.hub.on_remote("game:", self._remote)
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -240,19 +290,29 @@ class GameService:
 
         The server answers at once, however many games are stored: the running games are
         rebuilt a few at a time (the most recently active first), each one's bots and timers
-        carrying on as soon as it is loaded, and a request for a game not loaded yet loads
-        it on the spot. A game that cannot be rebuilt is logged in one line and shown as
-        unavailable; it never stops the others.
+        carrying on as soon as it is loaded and its lease is held here, and a request for a
+        game not loaded yet loads it on the spot. A game that cannot be rebuilt is logged
+        in one line and shown as unavailable; it never stops the others.
         """
+        if self.leases is not None:
+            await self.leases.start()
         ids = await self.database(self.store.running_ids)
         self.running = len(ids)
         self._loader = asyncio.create_task(self._load_running(ids))
 
     async def _load_running(self, ids: list[str]) -> None:
         started = time.perf_counter()
+        loaded = await self._load(ids)
+        self.loaded_in = time.perf_counter() - started
+        if ids:
+            log.info("loaded %d running games in %.1f s", loaded, self.loaded_in)
+
+    async def _load(self, ids: Iterable[str]) -> int:
+        """Load the games of ``ids`` not held yet, a batch at a time; how many loaded."""
+        listed = list(ids)
         loaded = 0
-        for first in range(0, len(ids), LOAD_BATCH):
-            batch = [i for i in ids[first : first + LOAD_BATCH] if i not in self.rooms]
+        for first in range(0, len(listed), LOAD_BATCH):
+            batch = [i for i in listed[first : first + LOAD_BATCH] if i not in self.rooms]
             if not batch:
                 continue
             rooms, failed = await self.database(self.store.load_many, batch)
@@ -261,9 +321,7 @@ class GameService:
             for game_id, reason in failed.items():
                 self._unavailable(game_id, reason, running=True)
             loaded += len(rooms)
-        self.loaded_in = time.perf_counter() - started
-        if ids:
-            log.info("loaded %d running games in %.1f s", loaded, self.loaded_in)
+        return loaded
 
     def _adopt(self, room: Room) -> Room:
         """Hold a loaded room (unless a copy is held already) and let it carry on."""
@@ -285,31 +343,67 @@ class GameService:
     def _forget(self, game_id: str) -> None:
         """Drop what the service keeps of a game no longer held in memory."""
         self._positions.pop(game_id, None)
-        self._deadlines.pop(game_id, None)
-        timer = self._timer_tasks.pop(game_id, None)
-        if timer is not None:
-            timer.cancel()
+        self._stop_timer(game_id)
         lock = self._locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._locks[game_id]
 
     async def database(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call in the database threads (the event loop never waits on disk)."""
-        return await asyncio.get_running_loop().run_in_executor(self._database, call, *args)
+        return await self.executor.run(call, *args)
 
     async def stop(self) -> None:
+        """Stop the background work and hand the leases back (the others take over)."""
         if self._loader is not None:
             self._loader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._loader
-        tasks = [*self._bot_tasks.values(), *self._timer_tasks.values()]
+        tasks = [
+            *self._bot_tasks.values(),
+            *(task for _, task in self._timer_tasks.values()),
+            *self._refreshing.values(),
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.leases is not None:
+            await self.leases.stop()
         self.bots.close()
-        self._database.shutdown(wait=True)
+        if self._own_executor:
+            self.executor.shutdown()
+
+    # ------------------------------------------------------------------ leases
+    def owns(self, game_id: str) -> bool:
+        """Whether this process runs the game's background work (bots, timers, notices)."""
+        return self.leases is None or self.leases.holds(game_id)
+
+    def _lease(self, room: Room) -> tuple[str, str] | None:
+        """The lease a bot's or timer's write of ``room`` needs (None: one process alone)."""
+        if self.leases is None:
+            return None
+        return game_lease(room.id), self.leases.holder
+
+    async def _gained(self, game_id: str) -> None:
+        """This process now runs the game's background work: bring the game up to the
+        database (its last holder may have written just before it died) and carry on."""
+        try:
+            room = await self.room(game_id)
+        except KarnakError as exc:
+            log.warning("took the lease of game %s but cannot load it: %s", game_id, exc)
+            return
+        async with self._lock(room.id):
+            await self._refresh(room)
+        self._after_change(room, here=False)
+
+    async def _lost(self, game_id: str) -> None:
+        """Another process runs the game's background work now: stop ours at once."""
+        for key in [k for k in self._bot_tasks if k[0] == game_id]:
+            self._bot_tasks.pop(key).cancel()
+        self._stop_timer(game_id)
+        # the services that watch every game (the time bank) disarm what they had armed
+        self.hub.publish(ALL_GAMES, "released", {"game_id": game_id})
 
     # ------------------------------------------------------------------ games
     async def create(
@@ -326,13 +420,6 @@ class GameService:
         or a time control, not both."""
         game = get_game(game_name)
         game.check_player_count(len(seats))
-        if self.running >= self.settings.max_running_games:
-            raise LimitError(
-                f"this server already runs {self.running} games, its most "
-                f"({self.settings.max_running_games}); try again when some have finished",
-                status=429,
-                retry_after=CAPACITY_RETRY_AFTER,
-            )
         resolved = game.resolve_options(options or {})
         if turn_timer is not None and not 1 <= turn_timer <= MAX_TURN_TIMER:
             raise CreateError(f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds")
@@ -374,8 +461,20 @@ class GameService:
         room = Room(secrets.token_urlsafe(9), game, state, infos, seed, turn_timer)
         room.time_control = control
         room.clocks = timebank_clock.first_clocks(room, timebank_clock.now())
-        await self.database(self.store.create, room)
+        room.step_started_at = time.time()
+        most = self.settings.max_running_games
+        try:
+            await self.database(self.store.create, room, most)
+        except CapacityError as exc:
+            raise LimitError(
+                f"this server already runs {exc.running} games, its most ({most}); "
+                "try again when some have finished",
+                status=429,
+                retry_after=CAPACITY_RETRY_AFTER,
+            ) from None
         self.running += 1
+        if self.leases is not None:
+            await self.leases.take(room.id)
         self._adopt(room)
         return Created(room, tokens)
 
@@ -425,12 +524,13 @@ class GameService:
 
     async def claim_seat(self, room: Room, seat: int, account: int) -> None:
         """Make a guest's seat the account's (one seat per account and game)."""
-        async with self._lock(room.id):
+
+        async def attempt() -> Change[None]:
             info = room.seats[seat]
             if info.is_bot:
                 raise ClaimError("a bot's seat cannot be claimed")
             if info.account == account:
-                return
+                return None, False
             if info.account is not None:
                 raise ClaimError("another account holds this seat already")
             held = room.seat_for_account(account)
@@ -442,6 +542,9 @@ class GameService:
             room.seats[seat] = dataclasses.replace(info, account=account)
             # the views say which seats are held (karnak.server.tables): drop the cached ones
             self._positions.pop(room.id, None)
+            return None, True
+
+        await self.change(room, attempt)
 
     def view_json(self, room: Room, seat: int | None) -> str:
         """The seat's view of the current position as JSON, built and encoded once."""
@@ -460,16 +563,42 @@ class GameService:
         return text
 
     def deadline(self, room: Room) -> float | None:
-        found = self._deadlines.get(room.id)
-        if found is None or found[0] != room.step_started or room.is_over:
+        """When the turn timer of the current step runs out (None: no timer runs). Counted
+        from the step's stored start, so every process shows the same deadline."""
+        if room.turn_timer is None or room.is_over or not room.humans_to_move():
             return None
-        return found[1]
+        if room.step_started_at is None:  # a game stored before steps' starts were kept
+            room.step_started_at = time.time()
+        return room.step_started_at + room.turn_timer
 
     # ------------------------------------------------------------------ moves
     def parse(self, room: Room, action: str | Mapping[str, Any]) -> Action:
         if isinstance(action, str):
             return room.game.parse_action(action)
         return room.game.action_from_json(action)
+
+    # ------------------------------------------------------------------ the write path
+    async def change(self, room: Room, attempt: Callable[[], Awaitable[Change[T]]]) -> T:
+        """The one write path: run ``attempt`` (check against the room, write to the
+        database, apply in memory) under the game's lock, then tell everyone.
+
+        ``attempt`` raises StaleWriteError when its compare-and-set found the game changed
+        by another process: the room is brought up to the database and ``attempt`` runs
+        again, deciding against the new position (a stale move is then refused as one
+        process would refuse it). Any other error is the change's refusal.
+        """
+        async with self._lock(room.id):
+            for _ in range(WRITE_ATTEMPTS):
+                try:
+                    result, changed = await attempt()
+                    break
+                except StaleWriteError:
+                    await self._refresh(room)
+            else:
+                raise BusyError("the game changed several times while this was written: try again")
+        if changed:
+            self._after_change(room, here=True)
+        return result
 
     async def submit(
         self,
@@ -479,42 +608,56 @@ class GameService:
         action: Action,
         *,
         by_timeout: bool = False,
+        automatic: bool = False,
     ) -> SubmitOutcome:
-        """Accept ``action`` for ``seat`` if it is fresh and legal; raise SubmitError if not."""
-        async with self._lock(room.id):
+        """Accept ``action`` for ``seat`` if it is fresh and legal; raise SubmitError if not.
+
+        ``automatic``: a bot's or a timer's move, written only while this process holds the
+        game's lease (LeaseLostError if it no longer does: the move is not played).
+        """
+
+        async def attempt() -> Change[SubmitOutcome]:
             earlier = room.check(seat, version, action)
             if earlier is not None:
-                return SubmitOutcome(earlier, duplicate=True)
+                return SubmitOutcome(earlier, duplicate=True), False
             # The move is applied to a copy: the room changes only once the write is done.
             after = room.state.clone()
             after.apply(seat, action)
-            number, version = len(room.accepted), room.version + 1
-            entry = Accepted(number, version, seat, action.to_text(), by_timeout)
-            _, private = room.classify(seat, after)
+            number, new_version = len(room.accepted), room.version + 1
+            entry = Accepted(number, new_version, seat, action.to_text(), by_timeout)
+            same_step, private = room.classify(seat, after)
             public_version = None if private else room.version_for(None) + 1
             # the seats' clocks this move stops and starts, written with it (timebank)
             clocks = timebank_clock.after_change(room, after)
             result = result_of(after, room.departed())
-            await self.database(self.store.append, room, entry, result, public_version, clocks)
+            now = time.time()
+            guard = WriteGuard(
+                step_started_at=None if same_step else now,
+                lease=self._lease(room) if automatic else None,
+                now=now,
+            )
+            await self.database(
+                self.store.append, room, entry, result, public_version, clocks, guard
+            )
             accepted = room.accept(seat, action, by_timeout=by_timeout, after=after)
+            if not same_step:
+                room.step_started_at = now
             room.clocks.update(clocks)
-        if room.is_over:
-            self.running -= 1
-            for game_id in self.cache.finished(room):
-                self._forget(game_id)
-        self._wake(room)
-        return SubmitOutcome(accepted, duplicate=False)
+            return SubmitOutcome(accepted, duplicate=False), True
+
+        return await self.change(room, attempt)
 
     async def undo(self, room: Room, seat: int, version: int) -> Accepted:
         """Take back ``seat``'s last move if the rules of undo allow it (see rooms.Room)."""
-        async with self._lock(room.id):
+
+        async def attempt() -> Change[Accepted]:
             mine = room.version_for(seat)
             if version != mine:
                 raise StaleVersionError(
                     f"the game has moved on since version {version} (now {mine})",
                     version=mine,
                 )
-            reason = await asyncio.to_thread(room.undo_refusal, seat)
+            reason = await asyncio.to_thread(room.undo_refusal, seat)  # CPU, not the database
             if reason is not None:
                 raise UndoRefusedError(f"cannot take the move back: {reason}", version=version)
             last = room.accepted[-1]
@@ -524,13 +667,75 @@ class GameService:
             # state before the last move, the room keeps it
             before = room.previous or room.replayed(len(room.accepted) - 1).state
             clocks = timebank_clock.after_change(room, before)
+            now = time.time()
             await self.database(
-                self.store.remove_last, room, last, room.version + 1, public_version, clocks
+                self.store.remove_last,
+                room,
+                last,
+                room.version + 1,
+                public_version,
+                clocks,
+                WriteGuard(step_started_at=now, now=now),
             )
             room.undo()
+            room.step_started_at = now
             room.clocks.update(clocks)
-        self._wake(room)
-        return last
+            return last, True
+
+        return await self.change(room, attempt)
+
+    # ------------------------------------------------------------------ other processes
+    async def _refresh(self, room: Room) -> None:
+        """Bring the room up to the database (under the game's lock): the moves made since
+        by other processes are applied in order; an undo or anything unexpected reloads the
+        whole game. Its cached views are dropped either way."""
+        self._positions.pop(room.id, None)
+        row, actions = await self.database(self.store.changes_since, room.id, len(room.accepted))
+        if not _caught_up(room, row, actions):
+            try:
+                room.take_over(await self.database(self.store.load, room.id))
+            except StoredGameError as exc:
+                self._unavailable(room.id, exc.reason, running=exc.running)
+                raise GameUnavailableError(f"game {room.id} is unavailable: {exc.reason}") from exc
+        self._positions.pop(room.id, None)
+
+    def _remote(self, event: Event) -> None:
+        """An event of another process on a game's topic: a change is first brought in from
+        the database (in a task of its own per game: several events in a row make one or
+        two refreshes), then told to this process's sockets; any other event (a chat line)
+        is delivered as it is."""
+        if event.kind != "changed":
+            self.hub.deliver(event)
+            return
+        room = self.cache.rooms.get(event.topic.removeprefix("game:"))
+        if room is not None:
+            self._schedule_refresh(room)
+
+    def _schedule_refresh(self, room: Room) -> None:
+        if room.id in self._refreshing:
+            self._refresh_again.add(room.id)
+            return
+        self._refreshing[room.id] = asyncio.create_task(self._refresh_from_remote(room))
+
+    async def _refresh_from_remote(self, room: Room) -> None:
+        try:
+            while True:
+                self._refresh_again.discard(room.id)
+                async with self._lock(room.id):
+                    await self._refresh(room)
+                self._after_change(room, here=False)
+                if room.id not in self._refresh_again:
+                    return
+        except Exception:  # logged; the next event or a resync tries again
+            log.exception("could not bring game %s up to the database", room.id)
+        finally:
+            self._refreshing.pop(room.id, None)
+
+    async def resync(self) -> None:
+        """After a gap in the broker's events: bring every game held here up to the
+        database (a missed event would otherwise leave a page behind)."""
+        for room in list(self.cache.rooms.values()):
+            self._schedule_refresh(room)
 
     # ------------------------------------------------------------------ listeners
     def subscribe(self, room: Room, seat: int | None) -> Listener:
@@ -547,11 +752,6 @@ class GameService:
         if listener.subscription is not None:
             listener.subscription.cancel()
             listener.subscription = None
-
-    def _broadcast(self, room: Room) -> None:
-        """Publish that the game changed (its sockets, and whoever watches every game)."""
-        self.hub.publish(game_topic(room.id), "changed")
-        self.hub.publish(ALL_GAMES, "changed", {"game_id": room.id})
 
     def _deliver(self, room: Room, listener: Listener, event: Event) -> None:
         """What one socket makes of an event on its game's topic.
@@ -577,47 +777,82 @@ class GameService:
         listener.push(encode({"event": event.kind, **message}))
 
     # ------------------------------------------------------------------ after a change
-    def _wake(self, room: Room) -> None:
-        """After a change: start the turn timer, wake the bots, tell the listeners."""
-        self._arm_timer(room)
-        for seat in room.bots_to_move():
-            key = (room.id, seat)
-            if key not in self._bot_tasks:
-                self._bot_tasks[key] = asyncio.create_task(self._bot_turns(room, seat))
-        self._broadcast(room)
+    def _after_change(self, room: Room, *, here: bool) -> None:
+        """Tell everyone of a change: this process's sockets, the other processes (for a
+        change made ``here``), and, where this process holds the game's lease, the services
+        that watch every game; then let the bots and the timer carry on."""
+        if room.is_over and not self.cache.is_finished(room.id):
+            self.running -= 1
+            for game_id in self.cache.finished(room):
+                self._forget(game_id)
+            if self.leases is not None and self.leases.holds(room.id):
+                asyncio.get_running_loop().create_task(self.leases.give_back(room.id))
+        if here:
+            self.hub.publish(game_topic(room.id), "changed")
+        else:
+            self.hub.publish_here(game_topic(room.id), "changed")
+        self._wake(room, announce=False)
+        if self.owns(room.id) or (room.is_over and here):
+            self.hub.publish(ALL_GAMES, "changed", {"game_id": room.id})
+
+    def _wake(self, room: Room, *, announce: bool = True) -> None:
+        """Start the turn timer and wake the bots (where this process runs the game's
+        background work); ``announce``: tell the game's sockets too."""
+        if self.owns(room.id):
+            self._arm_timer(room)
+            for seat in room.bots_to_move():
+                key = (room.id, seat)
+                if key not in self._bot_tasks:
+                    self._bot_tasks[key] = asyncio.create_task(self._bot_turns(room, seat))
+        if announce:
+            self.hub.publish_here(game_topic(room.id), "changed")
+            if self.owns(room.id):
+                self.hub.publish(ALL_GAMES, "changed", {"game_id": room.id})
 
     async def _bot_turns(self, room: Room, seat: int) -> None:
-        """Let the bot decide for as long as its seat is to move (market turns are several)."""
+        """Let the bot decide for as long as its seat is to move (market turns are several)
+        and this process holds the game's lease."""
         try:
-            while not room.is_over and seat in room.state.to_move():
+            while not room.is_over and seat in room.state.to_move() and self.owns(room.id):
                 version, text = await self.bots.decide(room, seat, self.settings)
+                if not self.owns(room.id):
+                    return  # the lease was lost while it thought: the new holder plays
                 try:
-                    await self.submit(room, seat, version, room.game.parse_action(text))
+                    await self.submit(
+                        room, seat, version, room.game.parse_action(text), automatic=True
+                    )
                 except SubmitError:
                     continue  # the position changed while it thought: think again
+                except LeaseLostError:
+                    return
         finally:
             self._bot_tasks.pop((room.id, seat), None)
 
     def _arm_timer(self, room: Room) -> None:
-        if room.turn_timer is None or room.is_over or not room.humans_to_move():
+        deadline = self.deadline(room)
+        armed = self._timer_tasks.get(room.id)
+        if deadline is None:
+            self._stop_timer(room.id)
             return
-        armed = self._deadlines.get(room.id)
-        if armed is not None and armed[0] == room.step_started:
+        key = (room.step_started, deadline)
+        if armed is not None and armed[0] == key and not armed[1].done():
             return  # this step's timer is already running
-        old = self._timer_tasks.pop(room.id, None)
-        if old is not None:
-            old.cancel()
-        self._deadlines[room.id] = (room.step_started, time.time() + room.turn_timer)
-        self._timer_tasks[room.id] = asyncio.create_task(
-            self._timeout(room, room.step_started, room.turn_timer)
-        )
+        self._stop_timer(room.id)
+        task = asyncio.create_task(self._timeout(room, room.step_started, deadline))
+        self._timer_tasks[room.id] = (key, task)
 
-    async def _timeout(self, room: Room, step: int, delay: float) -> None:
+    def _stop_timer(self, game_id: str) -> None:
+        armed = self._timer_tasks.pop(game_id, None)
+        if armed is not None and armed[1] is not asyncio.current_task():
+            armed[1].cancel()
+
+    async def _timeout(self, room: Room, step: int, deadline: float) -> None:
         """When the timer runs out, a quick bot plays every human seat still to move."""
-        await asyncio.sleep(delay)
-        if self._timer_tasks.get(room.id) is asyncio.current_task():
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        armed = self._timer_tasks.get(room.id)
+        if armed is not None and armed[1] is asyncio.current_task():
             del self._timer_tasks[room.id]
-        if room.step_started != step or room.is_over:
+        if room.step_started != step or room.is_over or not self.owns(room.id):
             return
         bot = timeout_bot(room.game)
         for seat in room.humans_to_move():
@@ -633,22 +868,18 @@ class GameService:
                     SeatView.of(room.state, seat), Rng(bot_seed(room.seed, room.version, seat))
                 )
                 try:
-                    await self.submit(room, seat, room.version_for(seat), action, by_timeout=True)
-                except SubmitError:
+                    await self.submit(
+                        room,
+                        seat,
+                        room.version_for(seat),
+                        action,
+                        by_timeout=True,
+                        automatic=True,
+                    )
+                except (SubmitError, LeaseLostError):
                     break
 
-    # ------------------------------------------------------------------ changes from outside
-    def game_lock(self, room: Room) -> asyncio.Lock:
-        """The lock every change of the game takes, for a module that changes a game itself
-        (karnak.server.timebank hands seats to bots and marks reminders sent): never in the
-        middle of a move's write."""
-        return self._lock(room.id)
-
-    def changed(self, room: Room) -> None:
-        """After such a change (under :meth:`game_lock`): wake the bots, arm the timers,
-        tell everyone."""
-        self._wake(room)
-
+    # ------------------------------------------------------------------ locks
     def _lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
@@ -656,7 +887,47 @@ class GameService:
         return lock
 
 
+def _caught_up(room: Room, row: GameRow, actions: list[ActionRow]) -> bool:
+    """Apply to ``room`` what the database holds beyond it (``row`` and the ``actions`` from
+    the last one the room knows); False when that cannot be done move by move (the last
+    known move is gone or changed: an undo; or anything fails), and the game must be
+    reloaded whole."""
+    known = len(room.accepted)
+    new = actions
+    if known:
+        last = room.accepted[-1]
+        first = actions[0] if actions else None
+        if first is None or first.number != known - 1:
+            return False
+        if (first.version, first.seat, first.text) != (last.version, last.seat, last.text):
+            return False
+        new = actions[1:]
+    if row.version < room.version:
+        return False
+    try:
+        for action in new:
+            if action.number != len(room.accepted):
+                return False
+            room.accept(
+                action.seat,
+                room.game.parse_action(action.text),
+                by_timeout=action.by_timeout,
+                version=action.version,
+            )
+        if row.version > room.version:  # an undo or a departure was the last change
+            room.bump(row.version)
+    except Exception:  # the whole reload says what is wrong, if anything is
+        return False
+    if row.version != room.version:
+        return False
+    room.seats = seat_infos(row)
+    restore(room, row)
+    room.step_started_at = row.step_started_at
+    return True
+
+
 __all__ = [
+    "BusyError",
     "CreateError",
     "Created",
     "ForbiddenError",

@@ -10,11 +10,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from karnak.core.errors import KarnakError
 from karnak.core.registry import get_game
+from karnak.server.cluster.tables import LeaseRow
+from karnak.server.conflicts import LeaseLostError, StaleWriteError
 from karnak.server.db import ActionRow, GameRow, SeatRow, utcnow
 from karnak.server.rooms import Accepted, Room, SeatInfo
 from karnak.server.timebank.store import (
@@ -26,7 +28,7 @@ from karnak.server.timebank.store import (
 )
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
+    from sqlalchemy import Connection, Engine
 
     from karnak.core.state import State
     from karnak.server.timebank.clock import SeatClock
@@ -34,6 +36,14 @@ if TYPE_CHECKING:
 
 class UnknownGameError(KarnakError, LookupError):
     pass
+
+
+class CapacityError(KarnakError):
+    """The server runs as many games as it may (``running`` of them)."""
+
+    def __init__(self, running: int):
+        super().__init__(f"{running} games are running")
+        self.running = running
 
 
 class StoredGameError(KarnakError):
@@ -78,12 +88,20 @@ def result_of(state: State, left: Sequence[int] = ()) -> dict[str, Any] | None:
 
 
 _actions, _games = cast(Table, ActionRow.__table__), cast(Table, GameRow.__table__)
+_seats, _leases = cast(Table, SeatRow.__table__), cast(Table, LeaseRow.__table__)
 INSERT_ACTION = insert(_actions)
-# Bound names differ from the column names, as SQLAlchemy requires in an UPDATE.
+# Bound names differ from the column names, as SQLAlchemy requires in an UPDATE. Every
+# write is a compare-and-set: it changes the game only at the version the writer holds.
 UPDATE_VERSION = (
     update(_games)
-    .where(_games.c.id == bindparam("p_id"))
+    .where(_games.c.id == bindparam("p_id"), _games.c.version == bindparam("p_expected"))
     .values(version=bindparam("p_version"), updated_at=bindparam("p_updated_at"))
+)
+#: A bot's or a timer's write also needs the game's lease, held by the writing process.
+LEASE_HELD = exists().where(
+    _leases.c.name == bindparam("p_lease"),
+    _leases.c.holder == bindparam("p_holder"),
+    _leases.c.expires_at >= bindparam("p_now"),
 )
 UPDATE_PUBLIC = UPDATE_VERSION.values(
     public_version=bindparam("p_public_version"), public_updated_at=bindparam("p_updated_at")
@@ -93,6 +111,43 @@ UPDATE_FINISHED = UPDATE_PUBLIC.values(
     finished_at=bindparam("p_finished_at"),
     result=bindparam("p_result"),
 )
+
+
+@dataclass(frozen=True)
+class WriteGuard:
+    """What a write checks besides the game's version: the step's start to store (when the
+    change begins a new step) and the lease a bot's or timer's move needs."""
+
+    step_started_at: float | None = None
+    #: ``(lease name, holder)``: the write happens only while the holder holds the lease.
+    lease: tuple[str, str] | None = None
+    now: float = 0.0
+
+
+def guarded(statement: Any, values: dict[str, Any], guard: WriteGuard | None) -> Any:
+    """``statement`` with the guard's step start and lease condition."""
+    if guard is None:
+        return statement
+    if guard.step_started_at is not None:
+        statement = statement.values(step_started_at=bindparam("p_step_started_at"))
+        values["p_step_started_at"] = guard.step_started_at
+    if guard.lease is not None:
+        statement = statement.where(LEASE_HELD)
+        values.update(p_lease=guard.lease[0], p_holder=guard.lease[1], p_now=guard.now)
+    return statement
+
+
+#: The advisory lock (PostgreSQL) every process's game creation takes to count the running
+#: games and add one in turn.
+CREATE_LOCK = 0x4B41524E  # "KARN"
+
+
+def seat_infos(row: GameRow) -> list[SeatInfo]:
+    """A stored game's seats, in order."""
+    return [
+        SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash, s.account_id, departure_of(s))
+        for s in sorted(row.seats, key=lambda s: s.seat)
+    ]
 
 
 def read_one_moment(session: Session) -> None:
@@ -127,8 +182,19 @@ class GameStore:
         self.connections = 1 if engine.dialect.name == "sqlite" else 4
 
     # ------------------------------------------------------------------ writing
-    def create(self, room: Room) -> None:
+    def create(self, room: Room, max_running: int | None = None) -> None:
+        """Store a new game; CapacityError if ``max_running`` games run already (counted in
+        the same transaction, under a lock that every process's creation takes, so several
+        processes never start more games between them than one would)."""
         with self.sessions.begin() as session:
+            if max_running is not None:
+                if session.get_bind().dialect.name == "postgresql":
+                    session.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK)))
+                running = session.scalar(
+                    select(func.count()).select_from(GameRow).where(GameRow.status == "running")
+                )
+                if (running or 0) >= max_running:
+                    raise CapacityError(int(running or 0))
             session.add(
                 GameRow(
                     id=room.id,
@@ -139,6 +205,7 @@ class GameStore:
                     version=room.version,
                     status="running",
                     turn_timer=room.turn_timer,
+                    step_started_at=room.step_started_at,
                     **game_columns(room),
                     seats=[
                         SeatRow(
@@ -162,9 +229,12 @@ class GameStore:
         result: dict[str, Any] | None,
         public_version: int | None = None,
         clocks: Mapping[int, SeatClock] | None = None,
+        guard: WriteGuard | None = None,
     ) -> None:
         """Store one accepted action and the game's new version, in one transaction (with
-        the seats' clocks the move stops and starts, if any).
+        the seats' clocks the move stops and starts, if any), if the game is still at the
+        room's version: StaleWriteError if another process changed it first, LeaseLostError
+        for a guarded move whose lease is gone.
 
         ``public_version`` is the spectators' version after the move, for a move everyone
         sees; None for a private step, which leaves the public columns alone (see
@@ -181,7 +251,12 @@ class GameStore:
             "version": entry.version,
             "by_timeout": entry.by_timeout,
         }
-        game: dict[str, Any] = {"p_id": room.id, "p_version": entry.version, "p_updated_at": now}
+        game: dict[str, Any] = {
+            "p_id": room.id,
+            "p_expected": room.version,
+            "p_version": entry.version,
+            "p_updated_at": now,
+        }
         statement = UPDATE_VERSION
         if public_version is not None:
             game["p_public_version"] = public_version
@@ -190,11 +265,25 @@ class GameStore:
             assert public_version is not None, "the end of a game is public"
             game.update(p_status="finished", p_finished_at=now, p_result=result)
             statement = UPDATE_FINISHED
+        statement = guarded(statement, game, guard)
         with self.engine.begin() as connection:
-            connection.execute(INSERT_ACTION, action)
+            # the game row first: under PostgreSQL it is locked until the commit, so a
+            # second writer waits, then finds the version changed and writes nothing
             if connection.execute(statement, game).rowcount != 1:
-                raise UnknownGameError(f"game {room.id} vanished from the database")
+                raise self._refusal(connection, room, guard)
+            connection.execute(INSERT_ACTION, action)
             write_clocks(connection, room.id, clocks or {})
+
+    @staticmethod
+    def _refusal(connection: Connection, room: Room, guard: WriteGuard | None) -> KarnakError:
+        """Why a compare-and-set changed nothing: the game is gone, it moved on, or (same
+        version) the guard's lease is no longer held."""
+        stored = connection.scalar(select(_games.c.version).where(_games.c.id == room.id))
+        if stored is None:
+            return UnknownGameError(f"game {room.id} vanished from the database")
+        if stored == room.version and guard is not None and guard.lease is not None:
+            return LeaseLostError(f"this process no longer holds the lease of game {room.id}")
+        return StaleWriteError(f"game {room.id} is at version {stored}, not {room.version}")
 
     def remove_last(
         self,
@@ -203,36 +292,63 @@ class GameStore:
         version: int,
         public_version: int,
         clocks: Mapping[int, SeatClock] | None = None,
+        guard: WriteGuard | None = None,
     ) -> None:
         """Delete the undone action ``entry`` and store the game's new versions (an undo is
-        seen by everyone), with the seats' clocks it stops and starts."""
-        with self.sessions.begin() as session:
-            write_clocks(session.connection(), room.id, clocks or {})
-            row = self._stored(session, room.id)
-            found = session.scalars(
-                select(ActionRow).where(
-                    ActionRow.game_id == room.id, ActionRow.number == entry.number
+        seen by everyone), with the seats' clocks it stops and starts.
+
+        Only that exact move is deleted (its game, number, version, seat and text), and only
+        while the game is at the room's version, so while it is still the last move:
+        StaleWriteError if another process changed the game first.
+        """
+        now = utcnow()
+        values: dict[str, Any] = {
+            "p_id": room.id,
+            "p_expected": room.version,
+            "p_version": version,
+            "p_updated_at": now,
+            "p_public_version": public_version,
+        }
+        statement = guarded(UPDATE_PUBLIC, values, guard)
+        with self.engine.begin() as connection:
+            if connection.execute(statement, values).rowcount != 1:
+                raise self._refusal(connection, room, guard)
+            deleted = connection.execute(
+                delete(_actions).where(
+                    _actions.c.game_id == room.id,
+                    _actions.c.number == entry.number,
+                    _actions.c.version == entry.version,
+                    _actions.c.seat == entry.seat,
+                    _actions.c.text == entry.text,
                 )
-            ).one()
-            session.delete(found)
-            row.version = version
-            row.updated_at = row.public_updated_at = utcnow()
-            row.public_version = public_version
+            ).rowcount
+            later = connection.scalar(
+                select(func.count())
+                .select_from(_actions)
+                .where(_actions.c.game_id == room.id, _actions.c.number > entry.number)
+            )
+            if deleted != 1 or later:  # rolled back with the version
+                raise StaleWriteError(f"the last move of game {room.id} is not the one undone")
+            write_clocks(connection, room.id, clocks or {})
 
     def claim_seat(self, game_id: str, seat: int, account_id: int) -> None:
-        """Bind a seat to an account (the service has checked that it may)."""
+        """Bind a seat to an account (the service has checked that it may, against its copy
+        of the game). Decided here again, with the game's row locked, so two processes
+        cannot both give a seat away or give one account two seats: StaleWriteError if the
+        seat is no longer a free guest's seat or the account holds another seat."""
         with self.sessions.begin() as session:
-            row = session.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-            ).one()
+            locked = session.scalar(
+                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            )
+            if locked is None:
+                raise UnknownGameError(f"game {game_id} vanished from the database")
+            rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)).all()
+            row = next((r for r in rows if r.seat == seat), None)
+            if row is None or row.kind != "human" or row.account_id is not None:
+                raise StaleWriteError(f"seat {seat} of game {game_id} is not free to claim")
+            if any(r.account_id == account_id and r.departure is None for r in rows):
+                raise StaleWriteError(f"the account holds another seat of game {game_id}")
             row.account_id = account_id
-
-    @staticmethod
-    def _stored(session: Session, game_id: str) -> GameRow:
-        row = session.get(GameRow, game_id)
-        if row is None:
-            raise UnknownGameError(f"game {game_id} vanished from the database")
-        return row
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str) -> Room:
@@ -247,6 +363,22 @@ class GameStore:
             stale = _stale_public_version(row, room)
         self._put_public_versions_right([stale] if stale else [])
         return room
+
+    def changes_since(self, game_id: str, known: int) -> tuple[GameRow, list[ActionRow]]:
+        """The game's row (with its seats) and its actions from number ``known - 1`` on (the
+        last one a process knows, to check it is still there, and the ones after it): what
+        a process needs to bring its copy of the game up to the database."""
+        with self.sessions() as session:
+            read_one_moment(session)
+            row = session.get(GameRow, game_id, options=[selectinload(GameRow.seats)])
+            if row is None:
+                raise UnknownGameError(f"there is no game {game_id!r}")
+            actions = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.number >= known - 1)
+                .order_by(ActionRow.number)
+            ).all()
+            return row, list(actions)
 
     def running_ids(self) -> list[str]:
         """The running games, the most recently active first (the order they load in)."""
@@ -347,10 +479,7 @@ class GameStore:
         """Rebuild a room by replaying its stored actions through the checked path."""
         # A game finishes under the rules it began with (the engine keeps old versions).
         game = get_game(row.game).at_version(row.rules_version)
-        seats = [
-            SeatInfo(s.seat, s.name, s.kind, s.bot, s.token_hash, s.account_id, departure_of(s))
-            for s in sorted(row.seats, key=lambda s: s.seat)
-        ]
+        seats = seat_infos(row)
         state = game.new_state([s.name for s in seats], seed=row.seed, options=row.options)
         room = Room(row.id, game, state, seats, row.seed, row.turn_timer)
         actions = session.scalars(
@@ -366,6 +495,7 @@ class GameStore:
         if row.version > room.version:  # an undo (or a departure) was the last change
             room.bump(row.version)
         restore(room, row)  # the time control and the seats' clocks
+        room.step_started_at = row.step_started_at
         if room.version != row.version:
             raise KarnakError(
                 f"game {row.id} is stored at version {row.version} but its actions "

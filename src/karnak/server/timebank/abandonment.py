@@ -8,8 +8,9 @@ How it works:
   hands it the seat's observation), so replacing a seat shows nobody anything hidden.
 - **When.** ``POST /api/games/{id}/leave`` by the seat's link or session (the page asks to
   confirm first), or when the seat's time bank is exhausted (:mod:`.service`). The change
-  is made under the game's lock, so never while a move of that seat is being written, and
-  stored in one transaction with the game's new version: a restart keeps the bot.
+  goes through the game service's one write path (``GameService.change``), so never while a
+  move of that seat is being written, and is stored in one transaction with the game's new
+  version, if the game is still at the version it was decided on: a restart keeps the bot.
 - **For good.** The seat is the bot's from then on: its old link opens nothing (403, saying
   why) and its account's session opens the game as a spectator. Nobody takes a seat back.
 - **Everyone sees it.** A departure is a change like a move (a new version; the move before
@@ -30,6 +31,7 @@ included.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -75,8 +77,10 @@ async def replace(
 ) -> SeatInfo:
     """Hand ``seat`` to the replacement bot (``how``: "left" or "timeout"); the seat's new
     info. LeaveError if the game is over or the seat is a bot's already. A timeout is
-    checked again under the lock: a move that came just in time wins."""
-    async with service.game_lock(room):
+    checked again through the service's write path (against the game as the database
+    holds it): a move that came just in time wins."""
+
+    async def attempt() -> tuple[SeatInfo, bool]:
         info = room.seats[seat]
         if room.is_over:
             raise LeaveError("the game is over: there is nothing left to leave")
@@ -88,13 +92,14 @@ async def replace(
             control = room.time_control
             runs_out = seat_clock.runs_out(control) if seat_clock and control else None
             if runs_out is None or runs_out > at:
-                return info  # it moved in time
+                return info, False  # it moved in time
         if seat_clock is not None and room.time_control is not None:
             seat_clock = seat_clock.stop(room.time_control, at)
         settings = service.settings
         spec = replacement_bot(room.game, room, settings.max_think, settings.max_game_think)
         departure = Departure(how, len(room.accepted), len(room.state.log))
         version, public_version = room.version + 1, room.version_for(None) + 1
+        started = time.time()
         await service.database(
             clocks.replace_seat,
             room.id,
@@ -102,15 +107,19 @@ async def replace(
             spec,
             departure,
             seat_clock,
+            room.version,
             version,
             public_version,
+            started,
         )
         info = room.seats[seat] = dataclasses.replace(info, kind=BOT, bot=spec, left=departure)
         if seat_clock is not None:
             room.clocks[seat] = seat_clock
         room.bump(version)
-    service.changed(room)
-    return info
+        room.step_started_at = started
+        return info, True
+
+    return await service.change(room, attempt)
 
 
 def rated_places(result: dict[str, Any]) -> dict[int, int]:

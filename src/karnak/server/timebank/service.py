@@ -71,12 +71,17 @@ class TimeBank:
         if room is not None:
             self.arm(room)
 
+    def arm_all(self) -> None:
+        """Arm every game held (at start, and after a lease changed hands)."""
+        for room in list(self.service.rooms.values()):
+            self.arm(room)
+
     def due(self, room: Room) -> float | None:
         """When something is next due in ``room``: a seat's time running out or a reminder
         (None: nothing, no clock runs)."""
         control = room.time_control
-        if control is None or room.is_over:
-            return None
+        if control is None or room.is_over or not self.service.owns(room.id):
+            return None  # no clock runs, or another process runs this game's clocks
         times: list[float] = []
         for seat in waiting_seats(room):
             seat_clock = room.clocks[seat]
@@ -121,29 +126,36 @@ class TimeBank:
         """Do what is due now: hand every seat whose time ran out to the bot, send the
         reminders that fell due."""
         control = room.time_control
-        if control is None or room.is_over:
+        if control is None or room.is_over or not self.service.owns(room.id):
             return
         at = clock.now()
         for seat in waiting_seats(room):
             runs_out = room.clocks[seat].runs_out(control)
             if runs_out is not None and runs_out <= at:
                 await replace(self.service, self.store, room, seat, TIMEOUT)
-        notes: list[tuple[int, str]] = []
-        async with self.service.game_lock(room):
+
+        async def attempt() -> tuple[list[tuple[int, str]], bool]:
+            """Decide the reminders due and store them as sent, through the write path: a
+            seat's bits change only from what was read, so each reminder goes out once."""
+            assert control is not None
             at = clock.now()
-            sent: dict[int, int] = {}
+            sent: dict[int, tuple[int, int]] = {}
+            notes: list[tuple[int, str]] = []
             for seat in waiting_seats(room):
                 account = room.seats[seat].account
                 seat_clock = room.clocks[seat]
                 bits = reminders_due(control, seat_clock, at)
                 if account is None or not bits:
                     continue
-                sent[seat] = seat_clock.reminders | bits
+                sent[seat] = (seat_clock.reminders, seat_clock.reminders | bits)
                 notes.append((account, self.reminder_text(room, seat, bits, at)))
             if sent:
                 await self.service.database(self.store.set_reminders, room.id, sent)
-                for seat, bits in sent.items():
+                for seat, (_, bits) in sent.items():
                     room.clocks[seat] = dataclasses.replace(room.clocks[seat], reminders=bits)
+            return notes, False  # the players' views do not show reminders: nothing to tell
+
+        notes = await self.service.change(room, attempt)
         for account, text in notes:
             await self.notifier.notify(account, "time", text, f"/games/{room.id}")
 

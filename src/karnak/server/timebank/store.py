@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import Table, bindparam, update
 from sqlalchemy.orm import sessionmaker
 
+from karnak.server.conflicts import StaleWriteError
 from karnak.server.db import GameRow, SeatRow, utcnow
 from karnak.server.rooms import Departure
 from karnak.server.timebank import clock
@@ -103,15 +104,20 @@ class ClockStore:
         bot: str,
         departure: Departure,
         seat_clock: SeatClock | None,
+        expected: int,
         version: int,
         public_version: int,
+        step_started_at: float,
     ) -> None:
         """Hand ``seat`` to ``bot`` and store the game's new versions (a departure is a
-        change everyone sees), in one transaction."""
+        change everyone sees), in one transaction, if the game is still at version
+        ``expected`` (StaleWriteError if another process changed it first)."""
         with self.sessions.begin() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(GameRow, game_id, with_for_update=True)
             if row is None:
                 raise LookupError(f"game {game_id} vanished from the database")
+            if row.version != expected:
+                raise StaleWriteError(f"game {game_id} is at version {row.version}")
             found = next(s for s in row.seats if s.seat == seat)
             found.kind = "bot"
             found.bot = bot
@@ -124,21 +130,31 @@ class ClockStore:
                 found.reminders = seat_clock.reminders
             row.version = version
             row.public_version = public_version
+            row.step_started_at = step_started_at
             row.updated_at = row.public_updated_at = utcnow()
 
-    def set_reminders(self, game_id: str, reminders: Mapping[int, int]) -> None:
-        """Store which reminders each seat has been sent (before they are sent)."""
+    def set_reminders(self, game_id: str, reminders: Mapping[int, tuple[int, int]]) -> None:
+        """Store which reminders each seat has been sent (before they are sent): per seat,
+        the bits stored before and after. Each seat's bits change only from what the caller
+        read, so a reminder is sent once even if two processes decide it at once:
+        StaleWriteError (nothing stored) when a seat's bits had changed."""
         table = _seats
         statement = (
             update(table)
-            .where(table.c.game_id == bindparam("p_game"), table.c.seat == bindparam("p_seat"))
+            .where(
+                table.c.game_id == bindparam("p_game"),
+                table.c.seat == bindparam("p_seat"),
+                table.c.reminders == bindparam("p_before"),
+            )
             .values(reminders=bindparam("p_reminders"))
         )
         with self.engine.begin() as connection:
-            connection.execute(
-                statement,
-                [
-                    {"p_game": game_id, "p_seat": seat, "p_reminders": bits}
-                    for seat, bits in reminders.items()
-                ],
-            )
+            for seat, (before, bits) in reminders.items():
+                values = {
+                    "p_game": game_id,
+                    "p_seat": seat,
+                    "p_before": before,
+                    "p_reminders": bits,
+                }
+                if connection.execute(statement, values).rowcount != 1:
+                    raise StaleWriteError(f"the reminders of game {game_id} changed")
