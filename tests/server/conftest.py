@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import uuid
@@ -54,6 +55,13 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'karnak.sqlite3'}"
         return
+    with postgres_database() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test (dropped afterwards): its URL."""
     assert POSTGRES is not None
     name = f"karnak_test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")

@@ -390,6 +390,8 @@ class GameService:
         database (its last holder may have written just before it died) and carry on."""
         try:
             room = await self.room(game_id)
+        except GameUnavailableError:
+            return  # logged once already; the lease stays here, so nobody churns on it
         except KarnakError as exc:
             log.warning("took the lease of game %s but cannot load it: %s", game_id, exc)
             return

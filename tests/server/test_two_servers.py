@@ -1,0 +1,221 @@
+"""Two servers on one PostgreSQL database: the database decides every write.
+
+Each app built here stands for a server process of its own (its own event loop, rooms, locks
+and leases); they share only the database and, where a test says so, a Redis broker. These
+are the write path's own tests, quick and in one process; tests/cluster drives real
+processes behind a load balancer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select
+
+from karnak.server.app import create_app
+from karnak.server.db import ActionRow
+
+from .conftest import POSTGRES, postgres_database, wait_for
+from .test_accounts import csrf, sign_up
+from .test_shared_limits import REDIS_SERVER, RedisServer
+
+pytestmark = pytest.mark.skipif(
+    not POSTGRES, reason="several servers need PostgreSQL: set KARNAK_TEST_POSTGRES_URL"
+)
+
+SOLO = {"game": "egyptia", "seats": [{"name": "Solo"}], "seed": 21}
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    """A PostgreSQL database of the test's own (SQLite is one process: no second server)."""
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[str]:
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def servers(url: str, broker: str | None, count: int = 2) -> list[TestClient]:
+    return [TestClient(create_app(url, bot_workers=0, broker=broker)) for _ in range(count)]
+
+
+def move(client: TestClient, game_id: str, token: str, action: str, version: int) -> Any:
+    return client.post(
+        f"/api/games/{game_id}/actions",
+        params={"token": token},
+        json={"action": action, "version": version},
+    )
+
+
+def undo(client: TestClient, game_id: str, token: str, version: int) -> Any:
+    return client.post(
+        f"/api/games/{game_id}/undo", params={"token": token}, json={"version": version}
+    )
+
+
+def stored_actions(url: str, game_id: str) -> list[tuple[int, int, int, str]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                select(ActionRow.number, ActionRow.version, ActionRow.seat, ActionRow.text)
+                .where(ActionRow.game_id == game_id)
+                .order_by(ActionRow.number)
+            ).all()
+        return [tuple(row) for row in rows]  # type: ignore[misc]
+    finally:
+        engine.dispose()
+
+
+def test_an_undo_on_a_stale_copy_deletes_nothing_of_the_other_servers_moves(
+    database: str,
+) -> None:
+    """The issue's reproduction, without a broker (so A's copy stays stale until it writes):
+    A's undo and A's move, chosen at versions B has moved past, are refused with 409; B's
+    moves stand; and a third server rebuilds the game at the same version."""
+    a, b = servers(database, None)
+    with a, b:
+        created = a.post("/api/games", json=SOLO).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        first = move(a, game_id, token, "ship 1", 0)
+        assert first.status_code == 200, first.text
+        seen_by_a = first.json()["version"]
+        on_b = b.get(f"/api/games/{game_id}", params={"token": token}).json()
+        assert on_b["version"] == seen_by_a
+        assert undo(b, game_id, token, on_b["version"]).status_code == 200
+        after_undo = b.get(f"/api/games/{game_id}", params={"token": token}).json()["version"]
+        second = move(b, game_id, token, "ship 2", after_undo)
+        assert second.status_code == 200, second.text
+        refused = undo(a, game_id, token, seen_by_a)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["version"] == second.json()["version"]
+        stale = move(a, game_id, token, "choose grain", seen_by_a)
+        assert stale.status_code == 409, stale.text
+        fresh = move(b, game_id, token, "choose grain", second.json()["version"])
+        assert fresh.status_code == 200, fresh.text
+        final = fresh.json()["version"]
+    texts = [text for _, _, _, text in stored_actions(database, game_id)]
+    assert texts == ["ship 2", "choose grain"]
+    with TestClient(create_app(database, bot_workers=0)) as third:
+        view = third.get(f"/api/games/{game_id}", params={"token": token}).json()
+        assert view["version"] == final
+
+
+def legal(client: TestClient, game_id: str, token: str) -> tuple[int, list[str]]:
+    """The seat's version and its legal moves' texts, as ``client``'s server sees them."""
+    view = client.get(f"/api/games/{game_id}", params={"token": token}).json()
+    return view["version"], [entry["text"] for entry in view["legal"]]
+
+
+def test_a_stale_server_answers_409_then_catches_up(database: str) -> None:
+    """B's copy is behind (no broker): a move chosen at an old version is a 409 naming the
+    current version, never a 500; a retry of a move already made is answered as done; and
+    nothing is stored twice."""
+    a, b = servers(database, None)
+    with a, b:
+        created = a.post("/api/games", json={"game": "aton", "seats": [{}, {}], "seed": 3}).json()
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        red_version, red_moves = legal(b, game_id, tokens[0])
+        blue_version, blue_moves = legal(b, game_id, tokens[1])
+        chosen = red_moves[1]
+        assert move(a, game_id, tokens[0], chosen, red_version).status_code == 200
+        again = move(b, game_id, tokens[0], chosen, red_version)
+        # the same move at the same version is a retry: answered as done, not applied twice
+        assert again.status_code == 200, again.text
+        assert again.json()["duplicate"] is True
+        # the sealed step goes on: Blue's choice at the step's version is still fresh
+        played = move(a, game_id, tokens[1], blue_moves[1], blue_version)
+        assert played.status_code == 200, played.text
+        late = move(b, game_id, tokens[1], blue_moves[2], blue_version)
+        assert late.status_code == 409, late.text
+        assert late.json()["version"] == legal(a, game_id, tokens[1])[0]
+    assert [t for *_, t in stored_actions(database, game_id)] == [chosen, blue_moves[1]]
+
+
+def test_a_move_on_one_server_reaches_the_other_servers_sockets(database: str, broker: str) -> None:
+    a, b = servers(database, broker)
+    with a, b:
+        body = {"game": "amunre", "seats": [{}, {}, {}], "seed": 5}
+        created = a.post("/api/games", json=body).json()
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        mover = a.get(f"/api/games/{game_id}").json()["to_move"][0]
+        with b.websocket_connect(f"/api/games/{game_id}/ws") as spectator:
+            first = spectator.receive_json()
+            version, moves = legal(a, game_id, tokens[mover])
+            assert move(a, game_id, tokens[mover], moves[0], version).status_code == 200
+            pushed = spectator.receive_json()
+            assert pushed["version"] == first["version"] + 1
+        wait_for(
+            lambda: (
+                b.get(f"/api/games/{game_id}").json()["version"]
+                == a.get(f"/api/games/{game_id}").json()["version"]
+            ),
+            timeout=5,
+        )
+
+
+def test_bots_move_once_with_two_servers(database: str, broker: str) -> None:
+    a, b = servers(database, broker)
+    with a, b:
+        seats = [{"kind": "bot", "bot": "random"} for _ in range(3)]
+        created = a.post("/api/games", json={"game": "amunre", "seats": seats, "seed": 9})
+        game_id = created.json()["id"]
+        b.get(f"/api/games/{game_id}")
+        wait_for(lambda: a.get(f"/api/games/{game_id}").json()["status"] == "finished", 120)
+    rows = stored_actions(database, game_id)
+    assert [number for number, *_ in rows] == list(range(len(rows)))
+    versions = [version for _, version, *_ in rows]
+    assert versions == sorted(set(versions))
+
+
+def test_two_accounts_claim_one_guest_seat_through_two_servers(database: str) -> None:
+    a, b = servers(database, None)
+    with a, b:
+        created = a.post("/api/games", json={"game": "aton", "seats": [{}, {}]}).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        sign_up(a, "Ana")
+        sign_up(b, "Bes")
+        answers: list[int] = []
+
+        def claim(client: TestClient) -> None:
+            answer = client.post(
+                f"/api/games/{game_id}/claim", params={"token": token}, headers=csrf(client)
+            )
+            answers.append(answer.status_code)
+
+        threads = [threading.Thread(target=claim, args=(c,)) for c in (a, b)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(answers) == [200, 409]
+
+
+def test_a_stopped_servers_bots_carry_on_in_the_other(database: str, broker: str) -> None:
+    a, b = servers(database, broker)
+    with b:
+        with a:
+            seats = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]
+            game_id = a.post("/api/games", json={"game": "aton", "seats": seats}).json()["id"]
+            b.get(f"/api/games/{game_id}")
+        # A stopped (and handed its leases back): B takes the game over and finishes it
+        wait_for(lambda: b.get(f"/api/games/{game_id}").json()["status"] == "finished", 60)
+    rows = stored_actions(database, game_id)
+    assert [number for number, *_ in rows] == list(range(len(rows)))
