@@ -280,7 +280,9 @@ def test_requests_are_rate_limited_per_account(people: People) -> None:
     app = people.client.app
     notifier = app.state.notifier  # type: ignore[attr-defined]
     engine = app.state.accounts.store.engine  # type: ignore[attr-defined]
-    app.state.friends = FriendService(engine, notifier, FriendLimits(requests_per_hour=2))  # type: ignore[attr-defined]
+    executor = app.state.executor  # type: ignore[attr-defined]
+    limits = FriendLimits(requests_per_hour=2)
+    app.state.friends = FriendService(engine, executor, notifier, limits)  # type: ignore[attr-defined]
     people.ask("Ana", "Bes")
     people.remove("Ana", "Bes")
     people.ask("Ana", "Bes")

@@ -7,98 +7,45 @@ game's current version helps the client recover) and fitting status codes: 400 m
 403 wrong token, 404 unknown game, 409 stale or out of turn, 410 a stored game this server
 cannot play, 413 body too large, 422 invalid input, illegal move or bad options, 429 too many
 requests (with Retry-After). Every route declares the ones it answers in the OpenAPI
-document, and tests/server/test_openapi.py holds the app to it with schemathesis.
+document, and tests/server/test_openapi.py holds the app to it with schemathesis. The routes
+let the domain's refusals rise to the app's handler: their statuses are decided in one place,
+:func:`karnak.server.errors.as_api_error`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.bots.base import available_bots
 from karnak.bots.levels import level_bands
-from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
 from karnak.server.accounts.auth import CsrfError, check_csrf, same_origin, session_of
 from karnak.server.boards import PAGES
-from karnak.server.errors import error_responses, shorten
+from karnak.server.errors import ApiError as ApiError
+from karnak.server.errors import as_api_error as as_api_error
+from karnak.server.errors import error_responses
 from karnak.server.http_limits import RateLimits
 from karnak.server.inputs import Action, Options, SeatName, Version, Word
-from karnak.server.limits import LimitError, ServerSettings
-from karnak.server.rooms import Room, SubmitError
+from karnak.server.limits import ServerSettings
+from karnak.server.rooms import Room
 from karnak.server.service import (
     DEFAULT_BOT,
     MAX_TURN_TIMER,
-    ClaimError,
-    ForbiddenError,
     GameService,
-    GameUnavailableError,
     SeatRequest,
     encode,
 )
-from karnak.server.store import UnknownGameError
 from karnak.server.timebank.inputs import TimeControlIn
 from karnak.server.views import seat_view
 
 router = APIRouter(prefix="/api")
-
-#: The longest error message told (the games' own messages can list every legal move).
-MAX_DOMAIN_MESSAGE = 1000
-
-
-class ApiError(Exception):
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        version: int | None = None,
-        *,
-        retry_after: float | None = None,
-    ):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.version = version
-        self.retry_after = retry_after
-
-    def response(self) -> JSONResponse:
-        # The games' messages quote what they were given (a move's JSON form, option
-        # names): bounded inputs make them bounded, and this cut keeps them short.
-        body: dict[str, Any] = {"error": shorten(self.message, MAX_DOMAIN_MESSAGE)}
-        if self.version is not None:
-            body["version"] = self.version
-        headers = None
-        if self.retry_after is not None:
-            headers = {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
-        return JSONResponse(body, status_code=self.status, headers=headers)
-
-
-def as_api_error(exc: Exception) -> ApiError:
-    """Map the domain's exceptions to HTTP answers (anything else is a server bug)."""
-    if isinstance(exc, ApiError):
-        return exc
-    if isinstance(exc, SubmitError):
-        return ApiError(exc.status, str(exc), exc.version)
-    if isinstance(exc, LimitError):
-        return ApiError(exc.status, str(exc), retry_after=exc.retry_after)
-    if isinstance(exc, UnknownGameError):
-        return ApiError(404, str(exc))
-    if isinstance(exc, GameUnavailableError):
-        return ApiError(410, str(exc))
-    if isinstance(exc, ForbiddenError):
-        return ApiError(403, str(exc))
-    if isinstance(exc, ClaimError):
-        return ApiError(409, str(exc))
-    if isinstance(exc, KarnakError):
-        return ApiError(422, str(exc))
-    raise exc
 
 
 # ---------------------------------------------------------------------- bodies
@@ -214,11 +161,8 @@ async def resolve(
     """The room, and the seat of ``token`` or else the one ``account`` holds (None: a
     spectator)."""
     check_game_id(game_id)
-    try:
-        room = await service.room(game_id)
-        return room, service.seat_of(room, token, account)
-    except Exception as exc:
-        raise as_api_error(exc) from exc
+    room = await service.room(game_id)
+    return room, service.seat_of(room, token, account)
 
 
 async def account_of(request: Request, token: str | None, *, writing: bool) -> int | None:
@@ -259,19 +203,13 @@ async def creates_allowed(request: Request) -> None:
     """A dependency rather than a line of the route, so that it counts before the body is
     validated: a client cannot send bad requests for free."""
     limits: RateLimits = request.app.state.rate_limits
-    try:
-        limits.create(client_host(request))
-    except LimitError as exc:
-        raise as_api_error(exc) from exc
+    limits.create(client_host(request))
 
 
 async def moves_allowed(request: Request) -> None:
     """Moves and undos of one client, over all its games (bots move inside the server)."""
     limits: RateLimits = request.app.state.rate_limits
-    try:
-        limits.move(client_host(request))
-    except LimitError as exc:
-        raise as_api_error(exc) from exc
+    limits.move(client_host(request))
 
 
 #: The refusals each kind of route can answer (all described in the OpenAPI document).
@@ -368,25 +306,22 @@ async def create_game(request: Request, body: GameIn) -> GameCreated:
     if mine and account is None:
         raise ApiError(401, "a seat marked 'mine' is for a logged-in account: log in first")
     holder = await request.app.state.accounts.account(account) if account is not None else None
-    try:
-        created = await service.create(
-            body.game,
-            [
-                SeatRequest(  # a seat marked "mine" goes by the account's name unless named
-                    seat.kind,
-                    seat.name or (holder.name if seat.mine and holder else None),
-                    seat.bot,
-                    account=account if seat.mine else None,
-                )
-                for seat in body.seats
-            ],
-            body.options,
-            body.seed,
-            body.turn_timer,
-            body.time_control.to_dict() if body.time_control else None,
-        )
-    except Exception as exc:
-        raise as_api_error(exc) from exc
+    created = await service.create(
+        body.game,
+        [
+            SeatRequest(  # a seat marked "mine" goes by the account's name unless named
+                seat.kind,
+                seat.name or (holder.name if seat.mine and holder else None),
+                seat.bot,
+                account=account if seat.mine else None,
+            )
+            for seat in body.seats
+        ],
+        body.options,
+        body.seed,
+        body.turn_timer,
+        body.time_control.to_dict() if body.time_control else None,
+    )
     room = created.room
     return GameCreated(
         id=room.id,
@@ -448,11 +383,8 @@ async def submit_action(
     """Play a move for the token's seat, naming the version it was chosen at."""
     service = service_of(request)
     room, seat = await resolve_seat(request, service, game_id, token or x_token, "move")
-    try:
-        action = service.parse(room, body.action)
-        outcome = await service.submit(room, seat, body.version, action)
-    except Exception as exc:
-        raise as_api_error(exc) from exc
+    action = service.parse(room, body.action)
+    outcome = await service.submit(room, seat, body.version, action)
     return move_answer(service, room, seat, outcome.duplicate)
 
 
@@ -479,10 +411,7 @@ async def undo_move(
     """Take back the seat's own last move, while its turn lasts and nothing was revealed."""
     service = service_of(request)
     room, seat = await resolve_seat(request, service, game_id, token or x_token, "undo")
-    try:
-        await service.undo(room, seat, body.version)
-    except Exception as exc:
-        raise as_api_error(exc) from exc
+    await service.undo(room, seat, body.version)
     return move_answer(service, room, seat, duplicate=False)
 
 

@@ -11,10 +11,17 @@ exception nobody expected became a plain-text 500. Now:
   status and headers in the same format;
 - an unexpected exception is a 500 saying only that: its details go to the server's log,
   never to the client.
+
+The domain's own refusals (every :class:`KarnakError`) get their status here too, in
+:func:`as_api_error` alone: the routes let them rise and the app's handler answers them, so a
+status is decided once rather than in a try/except of every route. A refusal that carries a
+``status`` (a table's, a chat line's, a limit's...) gives its own; the others are looked up
+in :data:`STATUSES`, and any other is the client's fault: 422.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,8 +31,16 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from karnak.core.errors import KarnakError
+from karnak.server.accounts.store import NameTakenError
+from karnak.server.conflicts import StaleWriteError
 from karnak.server.inputs import UNION_TAGS
+from karnak.server.limits import LimitError
+from karnak.server.rooms import SubmitError
 from karnak.server.security import STATIC_HEADERS, content_security_policy
+from karnak.server.service import ForbiddenError, GameUnavailableError
+from karnak.server.store import UnknownGameError
+from karnak.server.timebank.abandonment import LeaveError
 
 #: Errors told in one answer; the rest are counted.
 ERRORS_TOLD = 3
@@ -33,6 +48,8 @@ ERRORS_TOLD = 3
 QUOTED = 30
 PATH_PART = 24
 MESSAGE = 300
+#: The longest domain message told (the games' own messages can list every legal move).
+MAX_DOMAIN_MESSAGE = 1000
 
 
 class ErrorOut(BaseModel):
@@ -154,3 +171,77 @@ async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
     # Starlette sends this answer outside every middleware: the headers are added here.
     headers = {**STATIC_HEADERS, "Content-Security-Policy": content_security_policy(None)}
     return JSONResponse({"error": "internal server error"}, status_code=500, headers=headers)
+
+
+# ---------------------------------------------------------------------- the domain's refusals
+class ApiError(Exception):
+    """A refusal with its HTTP status, raised by a route (or made from a domain error by
+    :func:`as_api_error`) and answered by the app as :class:`ErrorOut`."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        version: int | None = None,
+        *,
+        retry_after: float | None = None,
+    ):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.version = version
+        self.retry_after = retry_after
+
+    def response(self) -> JSONResponse:
+        # The games' messages quote what they were given (a move's JSON form, option
+        # names): bounded inputs make them bounded, and this cut keeps them short.
+        body: dict[str, Any] = {"error": shorten(self.message, MAX_DOMAIN_MESSAGE)}
+        if self.version is not None:
+            body["version"] = self.version
+        headers = None
+        if self.retry_after is not None:
+            headers = {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
+        return JSONResponse(body, status_code=self.status, headers=headers)
+
+
+#: The status of each domain refusal that carries none itself (the first match counts).
+#: Those that carry one (``status``: a move refused, a limit, a claim, a busy game, a table, a
+#: chat line, a friend request, e-mail switched off) are not listed: their status sits next
+#: to their reason.
+STATUSES: tuple[tuple[type[KarnakError], int], ...] = (
+    (UnknownGameError, 404),  # the server's: no stored game with this id
+    (GameUnavailableError, 410),
+    (ForbiddenError, 403),
+    (NameTakenError, 409),
+    (LeaveError, 409),
+    # another process changed the game first (only ever seen here if a write path forgot
+    # to decide again: still the client's answer to retry, never a 500)
+    (StaleWriteError, 409),
+)
+#: Any other refusal: the request asks for what the rules or the input do not allow.
+DOMAIN_STATUS = 422
+
+
+def status_of(exc: KarnakError) -> int:
+    """The HTTP status of a domain refusal: the one it carries, else :data:`STATUSES`'."""
+    carried = getattr(exc, "status", None)
+    if isinstance(carried, int):
+        return carried
+    for kind, status in STATUSES:
+        if isinstance(exc, kind):
+            return status
+    return DOMAIN_STATUS
+
+
+def as_api_error(exc: Exception) -> ApiError:
+    """The HTTP answer to a domain exception: the one place statuses are decided (the app's
+    handler and the WebSocket's close codes both ask here). Anything that is not the
+    domain's is a server bug and is raised again, to become the generic 500."""
+    if isinstance(exc, ApiError):
+        return exc
+    if not isinstance(exc, KarnakError):
+        raise exc
+    # a refused move tells the seat's version (the client catches up); a limit, when to retry
+    version = exc.version if isinstance(exc, SubmitError) else None
+    retry_after = exc.retry_after if isinstance(exc, LimitError) else None
+    return ApiError(status_of(exc), str(exc), version, retry_after=retry_after)

@@ -14,7 +14,6 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from karnak.core.errors import KarnakError
 from karnak.server.accounts.auth import (
     CsrfError,
     accounts_of,
@@ -24,12 +23,11 @@ from karnak.server.accounts.auth import (
     set_session_cookies,
 )
 from karnak.server.accounts.passwords import MAX_PASSWORD
-from karnak.server.accounts.store import AccountError, NameTakenError, Session
-from karnak.server.api import ApiError, as_api_error, check_game_id, service_of
+from karnak.server.accounts.store import Session
+from karnak.server.api import ApiError, check_game_id, service_of
 from karnak.server.errors import error_responses
 from karnak.server.http_limits import RateLimits
 from karnak.server.inputs import ShortText
-from karnak.server.limits import LimitError
 
 router = APIRouter(prefix="/api")
 STRICT = ConfigDict(extra="forbid", strict=True)
@@ -78,20 +76,7 @@ def me(session: Session | None) -> Me:
 
 async def attempts_allowed(request: Request) -> None:
     limits: RateLimits = request.app.state.rate_limits
-    try:
-        limits.account(request.client.host if request.client else None)
-    except LimitError as exc:
-        raise as_api_error(exc) from exc
-
-
-def refused(exc: Exception) -> ApiError:
-    if isinstance(exc, NameTakenError):
-        return ApiError(409, str(exc))
-    if isinstance(exc, CsrfError):
-        return ApiError(403, str(exc))
-    if isinstance(exc, AccountError | KarnakError):
-        return ApiError(422, str(exc))
-    raise exc
+    limits.account(request.client.host if request.client else None)
 
 
 async def logged_in(request: Request, *, writing: bool) -> Session:
@@ -103,7 +88,7 @@ async def logged_in(request: Request, *, writing: bool) -> Session:
         try:
             check_csrf(request, session)
         except CsrfError as exc:
-            raise refused(exc) from exc
+            raise ApiError(403, str(exc)) from exc
     return session
 
 
@@ -129,10 +114,7 @@ async def who_am_i(request: Request) -> Me:
 )
 async def sign_up(request: Request, body: Credentials) -> Response:
     """A new account, logged in at once (sets the session cookies)."""
-    try:
-        token, session = await accounts_of(request).sign_up(body.name, body.password)
-    except Exception as exc:
-        raise refused(exc) from exc
+    token, session = await accounts_of(request).sign_up(body.name, body.password)
     return with_session(request, token, session, status=201)
 
 
@@ -175,10 +157,7 @@ async def log_out(request: Request) -> Response:
 async def change_password(request: Request, body: PasswordChange) -> Me:
     """A new password; every other session of the account ends."""
     session = await logged_in(request, writing=True)
-    try:
-        await accounts_of(request).change_password(session, body.current, body.new)
-    except Exception as exc:
-        raise refused(exc) from exc
+    await accounts_of(request).change_password(session, body.current, body.new)
     return me(session)
 
 
@@ -197,15 +176,9 @@ async def claim_seat(
     session = await logged_in(request, writing=True)
     check_game_id(game_id)
     service = service_of(request)
-    try:
-        room = await service.room(game_id)
-        seat = service.seat_of(room, token)
-    except Exception as exc:
-        raise as_api_error(exc) from exc
+    room = await service.room(game_id)
+    seat = service.seat_of(room, token)
     if seat is None:
         raise ApiError(403, "claim a seat with its link's token")
-    try:
-        await service.claim_seat(room, seat, session.account.id)
-    except Exception as exc:
-        raise as_api_error(exc) from exc
+    await service.claim_seat(room, seat, session.account.id)
     return {"game_id": room.id, "seat": seat, "account": session.account.name}

@@ -21,7 +21,6 @@ from karnak.server.api import (
     Token,
     TokenHeader,
     account_of,
-    as_api_error,
     client_host,
     resolve,
     resolve_seat,
@@ -31,14 +30,12 @@ from karnak.server.chat.service import (
     HISTORY_DEFAULT,
     HISTORY_MAX,
     MAX_TEXT,
-    ChatError,
     ChatService,
     text_problem,
 )
 from karnak.server.errors import error_responses
 from karnak.server.http_limits import RateLimits
 from karnak.server.inputs import no_surrogates
-from karnak.server.limits import LimitError
 
 router = APIRouter(prefix="/api")
 
@@ -78,10 +75,7 @@ class ChatIn(BaseModel):
 async def chat_allowed(request: Request) -> None:
     """Counted before the body is validated: a client cannot send bad lines for free."""
     limits: RateLimits = request.app.state.rate_limits
-    try:
-        limits.chat_line(client_host(request))
-    except LimitError as exc:
-        raise as_api_error(exc) from exc
+    limits.chat_line(client_host(request))
 
 
 @router.get(
@@ -133,8 +127,5 @@ async def post_chat(
         # a person who left (or ran out of time) handed the seat to a bot: the seat's
         # voice went with them, so no line is signed by a seat its writer no longer plays
         raise ApiError(403, "a bot plays this seat now: its chat is closed to this link")
-    try:
-        line = await chat_of(request).post(room, seat, body.text)
-    except ChatError as exc:
-        raise ApiError(exc.status, str(exc)) from exc
+    line = await chat_of(request).post(room, seat, body.text)
     return {"line": line.to_json()}

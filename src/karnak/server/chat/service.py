@@ -16,7 +16,7 @@ import unicodedata
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import IntegrityError
@@ -29,6 +29,9 @@ from karnak.server.db import utcnow
 from karnak.server.hub import Hub, game_topic
 from karnak.server.inputs import BIDI_CONTROLS
 from karnak.server.rooms import Room
+
+if TYPE_CHECKING:
+    from karnak.server.executor import DatabaseExecutor
 
 #: The longest line (characters).
 MAX_TEXT = 500
@@ -91,8 +94,16 @@ class ChatLine:
 
 
 class ChatService:
-    def __init__(self, engine: Engine, hub: Hub, clock: Callable[[], dt.datetime] = utcnow):
+    def __init__(
+        self,
+        engine: Engine,
+        executor: DatabaseExecutor,
+        hub: Hub,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ):
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        #: The server's database threads (SQLite's single writer among them).
+        self.executor = executor
         self.hub = hub
         #: The time a line is stamped with (tests fix it to compare lines byte for byte).
         self.clock = clock
@@ -108,7 +119,7 @@ class ChatService:
         if lock is None:
             lock = self._locks[room.id] = asyncio.Lock()
         async with lock:
-            line = await asyncio.to_thread(
+            line = await self.executor.run(
                 self._store, room.id, seat, info.name, info.account, text
             )
             # to every socket of the game, spectators' too: they read what the seats write
@@ -159,7 +170,7 @@ class ChatService:
         self, game_id: str, limit: int = HISTORY_DEFAULT, before: int | None = None
     ) -> list[ChatLine]:
         """The newest ``limit`` lines of the game (before line ``before``), oldest first."""
-        return await asyncio.to_thread(self._history, game_id, min(limit, HISTORY_MAX), before)
+        return await self.executor.run(self._history, game_id, min(limit, HISTORY_MAX), before)
 
     def _history(self, game_id: str, limit: int, before: int | None) -> list[ChatLine]:
         query = (

@@ -15,9 +15,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.server.accounts.routes import logged_in
-from karnak.server.api import ApiError, as_api_error
 from karnak.server.errors import error_responses
-from karnak.server.friends.service import FriendError, FriendService
+from karnak.server.friends.service import FriendService
 from karnak.server.inputs import ShortText
 
 router = APIRouter(prefix="/api")
@@ -29,12 +28,6 @@ AccountId = Annotated[int, Path(ge=1, le=2**31 - 1, description="the other accou
 def friends_of(request: Request) -> FriendService:
     friends: FriendService = request.app.state.friends
     return friends
-
-
-def refused(exc: Exception) -> ApiError:
-    if isinstance(exc, FriendError):
-        return ApiError(exc.status, str(exc))
-    return as_api_error(exc)
 
 
 class FriendRequestIn(BaseModel):
@@ -69,11 +62,8 @@ async def request_friend(request: Request, body: FriendRequestIn) -> JSONRespons
     answered as already made (200, ``duplicate``); asking someone who asked you accepts."""
     session = await logged_in(request, writing=True)
     service = friends_of(request)
-    try:
-        service.count_request(session.account.id)
-        outcome = await service.request(session.account, body.name)
-    except Exception as exc:
-        raise refused(exc) from exc
+    service.count_request(session.account.id)
+    outcome = await service.request(session.account, body.name)
     status = 201 if outcome.state == "pending" and not outcome.duplicate else 200
     return JSONResponse(outcome.to_json(), status_code=status)
 
@@ -81,10 +71,7 @@ async def request_friend(request: Request, body: FriendRequestIn) -> JSONRespons
 async def answer(request: Request, account_id: int, *, accept: bool) -> dict[str, Any]:
     """Accept or decline the request of ``account_id``, as the logged-in account."""
     session = await logged_in(request, writing=True)
-    try:
-        other = await friends_of(request).answer(session.account, account_id, accept=accept)
-    except Exception as exc:
-        raise refused(exc) from exc
+    other = await friends_of(request).answer(session.account, account_id, accept=accept)
     state = "friends" if accept else "declined"
     return {"state": state, "account": {"id": other.id, "name": other.name}}
 
@@ -117,8 +104,5 @@ async def decline_friend(request: Request, account_id: AccountId) -> dict[str, A
 async def remove_friend(request: Request, account_id: AccountId) -> dict[str, str]:
     """End a friendship, or withdraw my pending request to ``account_id``."""
     session = await logged_in(request, writing=True)
-    try:
-        removed = await friends_of(request).remove(session.account, account_id)
-    except Exception as exc:
-        raise refused(exc) from exc
+    removed = await friends_of(request).remove(session.account, account_id)
     return {"removed": removed}

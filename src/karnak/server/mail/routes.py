@@ -18,10 +18,10 @@ from contextlib import asynccontextmanager
 from fastapi import APIRouter, Depends, FastAPI, Request
 
 from karnak.server.accounts.routes import attempts_allowed, logged_in
-from karnak.server.api import ApiError, as_api_error
+from karnak.server.api import ApiError
 from karnak.server.errors import error_responses
 from karnak.server.mail.preferences import ConfirmIn, PreferencesIn, PreferencesOut
-from karnak.server.mail.service import MailOffError, MailService
+from karnak.server.mail.service import MailService
 from karnak.server.mail.settings import MailSettings
 
 
@@ -34,7 +34,7 @@ def configure_mail(app: FastAPI, settings: MailSettings) -> None:
 async def mail_lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings = getattr(app.state, "mail_settings", None) or MailSettings()
     service = app.state.service
-    mail = MailService(settings, service.store.engine, app.state.hub, service)
+    mail = MailService(settings, service.store.engine, app.state.executor, app.state.hub, service)
     app.state.mail = mail
     await mail.start()
     try:
@@ -76,12 +76,7 @@ async def set_email_preferences(request: Request, body: PreferencesIn) -> Prefer
     server sends no e-mail; 429 when confirmations come too often."""
     session = await logged_in(request, writing=True)
     mail = mail_of(request)
-    try:
-        saved = await mail.update(session.account.id, body)
-    except MailOffError as exc:
-        raise ApiError(409, str(exc)) from exc
-    except Exception as exc:
-        raise as_api_error(exc) from exc
+    saved = await mail.update(session.account.id, body)
     return PreferencesOut.of(saved, mail.enabled, **mail.settings_json())
 
 

@@ -14,8 +14,9 @@ mails two kinds, to accounts that asked for them at a confirmed address:
   most ``INVITATIONS_PER_HOUR`` an hour per account, however many are sent to it.
 
 Every decision is taken on the event loop from what is in memory and quick database calls in
-threads; the hub's subscriber only queues the notification (a bounded queue: past it a
-notification is not mailed, and the log says so), and a single task looks at them in order.
+the server's database threads (karnak.server.executor); the hub's subscriber only queues the
+notification (a bounded queue: past it a notification is not mailed, and the log says so),
+and a single task looks at them in order.
 The e-mail itself is handed to the :class:`~karnak.server.mail.sender.Sender`'s thread, so
 a slow or broken SMTP server never holds up the event loop, a move or a notification.
 
@@ -62,6 +63,7 @@ from karnak.server.mail.store import MailStore, digest
 from karnak.server.notifications.service import ALL_NOTIFICATIONS, Notification
 
 if TYPE_CHECKING:
+    from karnak.server.executor import DatabaseExecutor
     from karnak.server.service import GameService
 
 log = logging.getLogger("karnak.server")
@@ -83,7 +85,10 @@ Clock = Callable[[], dt.datetime]
 
 
 class MailOffError(KarnakError):
-    """E-mail is off on this server (no SMTP server was configured): 409."""
+    """E-mail is off on this server (no SMTP server was configured): a state of the server,
+    not a fault of the request, hence 409 rather than 422."""
+
+    status = 409
 
 
 class MailService:
@@ -91,12 +96,15 @@ class MailService:
         self,
         settings: MailSettings,
         engine: Engine,
+        executor: DatabaseExecutor,
         hub: Hub,
         games: GameService,
         clock: Clock = utcnow,
     ):
         self.settings = settings
         self.store = MailStore(engine)
+        #: The server's database threads (SQLite's single writer among them).
+        self.executor = executor
         self.hub = hub
         self.games = games
         #: The time every rule reads (tests set a fake one).
@@ -136,6 +144,7 @@ class MailService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks = []
+        # not the database: the sender's SMTP thread is joined off the event loop
         await asyncio.to_thread(self.sender.stop)
 
     def settings_json(self) -> dict[str, Any]:
@@ -143,7 +152,7 @@ class MailService:
 
     # ------------------------------------------------------------------ preferences
     async def preferences(self, account: int) -> Preferences:
-        return await asyncio.to_thread(self.store.preferences, account, self.clock())
+        return await self.executor.run(self.store.preferences, account, self.clock())
 
     async def update(self, account: int, change: PreferencesIn) -> Preferences:
         """Store the account's choices; a new address (or ``resend`` for an unconfirmed one)
@@ -152,7 +161,7 @@ class MailService:
         if not self.enabled:
             raise MailOffError("e-mail is off on this server: it has no SMTP server to send with")
         now = self.clock()
-        current = await asyncio.to_thread(self.store.preferences, account, now)
+        current = await self.executor.run(self.store.preferences, account, now)
         address = change.address
         confirm = address is not None and (
             address != current.address or (change.resend and not current.confirmed)
@@ -161,7 +170,7 @@ class MailService:
         if confirm:
             assert address is not None
             await self._may_confirm(account, address, now)
-        saved = await asyncio.to_thread(
+        saved = await self.executor.run(
             lambda: self.store.save(
                 account,
                 address=address,
@@ -176,7 +185,7 @@ class MailService:
         if code is not None and address is not None:
             composed = confirmation_mail(code, self.settings.public_url, CONFIRM_HOURS)
             if self.post(account, address, "confirm", composed):
-                await asyncio.to_thread(
+                await self.executor.run(
                     lambda: self.store.record(
                         account, "confirm", now, address_hash=digest(address.lower())
                     )
@@ -184,7 +193,7 @@ class MailService:
         return saved
 
     async def _may_confirm(self, account: int, address: str, now: dt.datetime) -> None:
-        last = await asyncio.to_thread(self.store.last_to_address, digest(address.lower()))
+        last = await self.executor.run(self.store.last_to_address, digest(address.lower()))
         if last is not None and now - last < CONFIRM_SPACING:
             wait = (CONFIRM_SPACING - (now - last)).total_seconds()
             raise LimitError(
@@ -194,7 +203,7 @@ class MailService:
                 status=429,
                 retry_after=wait,
             )
-        day = await asyncio.to_thread(
+        day = await self.executor.run(
             self.store.sent_since, account, "confirm", now - dt.timedelta(days=1)
         )
         if day >= CONFIRMATIONS_PER_DAY:
@@ -207,7 +216,7 @@ class MailService:
 
     async def confirm(self, code: str) -> bool:
         """Confirm the address whose link carried ``code`` (False: unknown, used or expired)."""
-        return await asyncio.to_thread(self.store.confirm, digest(code), self.clock())
+        return await self.executor.run(self.store.confirm, digest(code), self.clock())
 
     # ------------------------------------------------------------------ notifications
     def _heard(self, event: Event) -> None:
@@ -241,7 +250,7 @@ class MailService:
         if note.kind not in MAILED:
             return "not mailed"
         now = self.clock()
-        wants = await asyncio.to_thread(self.store.preferences, note.account, now)
+        wants = await self.executor.run(self.store.preferences, note.account, now)
         if not wants.wants(note.kind):
             return "not asked"
         assert wants.address is not None
@@ -264,7 +273,7 @@ class MailService:
             return "not to move"
         every = dt.timedelta(seconds=self.settings.turn_every)
         if every:
-            recent: int = await asyncio.to_thread(
+            recent: int = await self.executor.run(
                 self.store.sent_since, note.account, "turn", now - every, game_id
             )
             if recent:
@@ -272,13 +281,13 @@ class MailService:
         composed = turn_mail(game, now, self.settings.public_url, self.settings.turn_hours)
         if not self.post(note.account, address, "turn", composed):
             return "dropped"
-        await asyncio.to_thread(
+        await self.executor.run(
             lambda: self.store.record(note.account, "turn", now, game_id=game_id)
         )
         return "sent"
 
     async def _invitation(self, note: Notification, address: str, now: dt.datetime) -> str:
-        hour = await asyncio.to_thread(
+        hour = await self.executor.run(
             self.store.sent_since, note.account, "invitation", now - dt.timedelta(hours=1)
         )
         if hour >= INVITATIONS_PER_HOUR:
@@ -288,7 +297,7 @@ class MailService:
         composed = invitation_mail(note.text, note.link, game, self.settings.public_url)
         if not self.post(note.account, address, "invitation", composed):
             return "dropped"
-        await asyncio.to_thread(lambda: self.store.record(note.account, "invitation", now))
+        await self.executor.run(lambda: self.store.record(note.account, "invitation", now))
         return "sent"
 
     # ------------------------------------------------------------------ games
@@ -301,7 +310,7 @@ class MailService:
         except KarnakError:
             return None
         if since is None:
-            since = await asyncio.to_thread(self.store.public_since, game_id) or self.clock()
+            since = await self.executor.run(self.store.public_since, game_id) or self.clock()
         seat = room.seat_for_account(account)
         return waiting(room, -1 if seat is None else seat, since)
 
@@ -317,7 +326,7 @@ class MailService:
         if seat is None or room.is_over or seat not in room.state.to_move():
             return None
         if since is None:
-            since = await asyncio.to_thread(self.store.public_since, game_id) or self.clock()
+            since = await self.executor.run(self.store.public_since, game_id) or self.clock()
         return waiting(room, seat, since)
 
     # ------------------------------------------------------------------ sending

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.orm import sessionmaker
 
 from karnak.server.db import utcnow
+from karnak.server.hub import ALL_NOTIFICATIONS as ALL_NOTIFICATIONS
 from karnak.server.hub import Hub, account_topic
 from karnak.server.notifications.tables import NotificationRow
 
-#: Every topic a notification is published on besides its account's.
-ALL_NOTIFICATIONS = "notifications"
+if TYPE_CHECKING:
+    from karnak.server.executor import DatabaseExecutor
+
+# Every notification is published on ALL_NOTIFICATIONS too, besides its account's topic (the
+# e-mail listens there). The hub defines that topic, among those it keeps in this process;
+# it is imported from there and still exported from here.
 KINDS = ("turn", "invitation", "game_over", "friend_request", "friend_accepted", "time", "table")
 MAX_TEXT = 300
 #: The most notifications listed at once (the newest).
@@ -56,8 +60,10 @@ def _of(row: NotificationRow) -> Notification:
 
 
 class Notifier:
-    def __init__(self, engine: Engine, hub: Hub):
+    def __init__(self, engine: Engine, executor: DatabaseExecutor, hub: Hub):
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        #: The server's database threads (SQLite's single writer among them).
+        self.executor = executor
         self.hub = hub
 
     async def notify(
@@ -67,7 +73,7 @@ class Notifier:
         handles every notification, like the e-mail sender)."""
         if kind not in KINDS:
             raise ValueError(f"unknown notification kind {kind!r}")
-        note = await asyncio.to_thread(self._store, account, kind, text[:MAX_TEXT], link)
+        note = await self.executor.run(self._store, account, kind, text[:MAX_TEXT], link)
         message = {"notification": note.to_json()}
         self.hub.publish(account_topic(account), "notification", {"message": message})
         self.hub.publish(ALL_NOTIFICATIONS, "notification", {"notification": note})
@@ -82,7 +88,7 @@ class Notifier:
 
     async def listed(self, account: int, limit: int = LIST_LIMIT) -> tuple[list[Notification], int]:
         """The newest notifications of ``account`` and how many are unread."""
-        return await asyncio.to_thread(self._listed, account, limit)
+        return await self.executor.run(self._listed, account, limit)
 
     def _listed(self, account: int, limit: int) -> tuple[list[Notification], int]:
         with self.sessions() as session:
@@ -101,7 +107,7 @@ class Notifier:
 
     async def mark_read(self, account: int, up_to: int | None = None) -> int:
         """Mark the account's notifications read (up to id ``up_to``, or all); how many."""
-        return await asyncio.to_thread(self._mark_read, account, up_to)
+        return await self.executor.run(self._mark_read, account, up_to)
 
     def _mark_read(self, account: int, up_to: int | None) -> int:
         with self.sessions.begin() as session:

@@ -7,7 +7,6 @@ game hides (nor even how far it has got) can show through these answers.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
@@ -17,6 +16,7 @@ from karnak.core.registry import available_games, get_game
 from karnak.server.accounts.store import AccountError, clean_name
 from karnak.server.api import ApiError, check_game_id
 from karnak.server.errors import error_responses
+from karnak.server.executor import DatabaseExecutor
 from karnak.server.ratings.service import RatingService
 from karnak.server.ratings.store import RatingStore
 
@@ -133,6 +133,13 @@ def store_of(request: Request) -> RatingStore:
     return ratings.store
 
 
+def executor_of(request: Request) -> DatabaseExecutor:
+    """The server's database threads: these reads go there like every other database call
+    (karnak.server.executor), not to the default thread pool beside SQLite's single writer."""
+    executor: DatabaseExecutor = request.app.state.executor
+    return executor
+
+
 @router.get(
     "/leaderboard/{game}",
     operation_id="leaderboard",
@@ -150,7 +157,9 @@ async def leaderboard(
         raise ApiError(
             404, f"there is no game {game[:40]!r}; games: {', '.join(available_games())}"
         )
-    total, entries = await asyncio.to_thread(store_of(request).leaderboard, game, offset, limit)
+    total, entries = await executor_of(request).run(
+        store_of(request).leaderboard, game, offset, limit
+    )
     return LeaderboardOut(
         game=game,
         title=get_game(game).title,
@@ -169,7 +178,7 @@ async def leaderboard(
 async def game_ratings(request: Request, game_id: str) -> GameRatingsOut:
     """How a finished game changed its players' ratings (409 while it runs)."""
     check_game_id(game_id)
-    found = await asyncio.to_thread(store_of(request).game_ratings, game_id)
+    found = await executor_of(request).run(store_of(request).game_ratings, game_id)
     if found is None:
         raise ApiError(404, "there is no game with this id")
     if found["status"] == "running":
@@ -189,7 +198,7 @@ async def player_profile(request: Request, name: str) -> ProfileOut:
         name = clean_name(name)
     except AccountError:
         raise ApiError(404, NO_PLAYER) from None
-    found = await asyncio.to_thread(store_of(request).profile, name)
+    found = await executor_of(request).run(store_of(request).profile, name)
     if found is None:
         raise ApiError(404, NO_PLAYER)
     return ProfileOut(**found)

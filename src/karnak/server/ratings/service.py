@@ -2,11 +2,12 @@
 
 The service subscribes to the hub's ``games`` topic (every game's changes). A change of a
 game that is over puts the game in a queue; one task takes the queue in order and rates each
-game in a database thread. At start the same task first catches up with every finished game
-that was never looked at (a server stopped between a game's end and its rating, or a database
-from before ratings existed), oldest first. Whether a game counts is decided in the
-database (see :mod:`karnak.server.ratings.store`), so the live path and the catch-up may
-meet on one game, and a restart may see it again, without it ever counting twice.
+game in the server's database threads (karnak.server.executor). At start the same task first
+catches up with every finished game that was never looked at (a server stopped between a
+game's end and its rating, or a database from before ratings existed), oldest first. Whether
+a game counts is decided in the database (see :mod:`karnak.server.ratings.store`), so the
+live path and the catch-up may meet on one game, and a restart may see it again, without it
+ever counting twice.
 
 One worker means the ratings are updated one game at a time: an update reads and writes
 several ratings, and the order in which games are rated is the order they finished.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 
@@ -24,12 +26,17 @@ from karnak.server.hub import ALL_GAMES, Event, Hub
 from karnak.server.ratings.store import Outcome, RatingStore
 from karnak.server.service import GameService
 
+if TYPE_CHECKING:
+    from karnak.server.executor import DatabaseExecutor
+
 log = logging.getLogger("karnak.server")
 
 
 class RatingService:
-    def __init__(self, engine: Engine, hub: Hub, games: GameService):
+    def __init__(self, engine: Engine, executor: DatabaseExecutor, hub: Hub, games: GameService):
         self.store = RatingStore(engine)
+        #: The server's database threads (SQLite's single writer among them).
+        self.executor = executor
         self.games = games
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._queued: set[str] = set()
@@ -60,12 +67,12 @@ class RatingService:
     async def _catch_up(self) -> None:
         """Rate the finished games never looked at, oldest first (a game that fails is
         logged and tried again at the next start)."""
-        for game_id in await asyncio.to_thread(self.store.unrated):
+        for game_id in await self.executor.run(self.store.unrated):
             await self._rate(game_id)
 
     async def _rate(self, game_id: str) -> Outcome | None:
         try:
-            outcome = await asyncio.to_thread(self.store.rate, game_id)
+            outcome = await self.executor.run(self.store.rate, game_id)
         except Exception:  # one game's failure must not stop the ratings of the others
             log.exception("rating game %s failed", game_id)
             return None

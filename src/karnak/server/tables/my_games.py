@@ -76,9 +76,9 @@ def result_line(found: MyGame) -> dict[str, Any] | None:
 
 
 async def my_games(tables: TableService, account: int) -> MyGames:
-    store, games = tables.store, tables.games
-    running = await games.database(store.games_of, account, "running", RUNNING_LISTED)
-    finished = await games.database(store.games_of, account, "finished", FINISHED_LISTED)
+    store, games, run = tables.store, tables.games, tables.executor.run
+    running = await run(store.games_of, account, "running", RUNNING_LISTED)
+    finished = await run(store.games_of, account, "finished", FINISHED_LISTED)
     waiting: list[tuple[float, dict[str, Any]]] = []
     others: list[dict[str, Any]] = []
     for found in running:

@@ -23,7 +23,6 @@ from karnak.server.accounts.auth import CsrfError, check_csrf, session_of
 from karnak.server.accounts.routes import logged_in
 from karnak.server.api import (
     ApiError,
-    as_api_error,
     client_host,
     creates_allowed,
     moves_allowed,
@@ -39,7 +38,6 @@ from karnak.server.tables.service import (
     Actor,
     Outcome,
     SeatWish,
-    TableError,
     TableService,
     client_hash,
     role,
@@ -243,12 +241,6 @@ async def actor_of(request: Request, ticket: str | None, *, writing: bool) -> Ac
     return Actor(session.account, None, client)
 
 
-def refused(exc: Exception) -> ApiError:
-    if isinstance(exc, TableError):
-        return ApiError(exc.status, str(exc))
-    return as_api_error(exc)
-
-
 def table_out(
     tables: TableService, table: Table, actor: Actor | None = None, ticket: str | None = None
 ) -> TableOut:
@@ -340,10 +332,7 @@ async def changed_table(
     check_table_id(table_id)
     tables = tables_of(request)
     actor = await actor_of(request, ticket, writing=True)
-    try:
-        table = await change(tables, actor)
-    except Exception as exc:
-        raise refused(exc) from exc
+    table = await change(tables, actor)
     return table_out(tables, table, actor, ticket)
 
 
@@ -366,17 +355,14 @@ async def create_table(request: Request, body: TableIn) -> TicketOut:
     tables = tables_of(request)
     actor = await actor_of(request, None, writing=True)
     wishes = [SeatWish(s.kind, s.name, s.bot, s.invite) for s in body.seats]
-    try:
-        outcome = await tables.create(
-            actor,
-            body.game,
-            wishes,
-            body.options,
-            body.turn_timer,
-            body.time_control.to_dict() if body.time_control else None,
-        )
-    except Exception as exc:
-        raise refused(exc) from exc
+    outcome = await tables.create(
+        actor,
+        body.game,
+        wishes,
+        body.options,
+        body.turn_timer,
+        body.time_control.to_dict() if body.time_control else None,
+    )
     return ticket_out(tables, outcome, actor, None)
 
 
@@ -392,11 +378,8 @@ async def get_table(
     tables = tables_of(request)
     ticket = ticket or x_ticket
     actor = await actor_of(request, ticket, writing=False)
-    try:
-        table = await tables.table(table_id)
-        tables.check_ticket(table, actor)
-    except Exception as exc:
-        raise refused(exc) from exc
+    table = await tables.table(table_id)
+    tables.check_ticket(table, actor)
     return table_out(tables, table, actor, ticket)
 
 
@@ -419,10 +402,7 @@ async def join_table(
     tables = tables_of(request)
     ticket = ticket or x_ticket
     actor = await actor_of(request, ticket, writing=True)
-    try:
-        outcome = await tables.join(actor, table_id, body.seat, body.name)
-    except Exception as exc:
-        raise refused(exc) from exc
+    outcome = await tables.join(actor, table_id, body.seat, body.name)
     return ticket_out(tables, outcome, actor, ticket)
 
 
@@ -476,10 +456,7 @@ async def cancel_table(
     check_table_id(table_id)
     tables = tables_of(request)
     actor = await actor_of(request, ticket or x_ticket, writing=True)
-    try:
-        await tables.cancel(actor, table_id)
-    except Exception as exc:
-        raise refused(exc) from exc
+    await tables.cancel(actor, table_id)
     return CancelledOut(cancelled=True)
 
 
@@ -548,10 +525,7 @@ async def rematch(
     room, seat = await resolve(service_of(request), game_id, token, actor.account_id)
     if seat is None:
         raise ApiError(403, "a rematch is asked for by a player: use your seat's link, or log in")
-    try:
-        outcome = await tables.rematch(room, seat, actor)
-    except Exception as exc:
-        raise refused(exc) from exc
+    outcome = await tables.rematch(room, seat, actor)
     return ticket_out(tables, outcome, actor, None)
 
 

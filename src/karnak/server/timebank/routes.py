@@ -14,7 +14,6 @@ from karnak.server.api import (
     ApiError,
     Token,
     TokenHeader,
-    as_api_error,
     moves_allowed,
     resolve_seat,
     service_of,
@@ -51,8 +50,6 @@ async def leave_game(
     timebank: TimeBank = request.app.state.timebank
     try:
         info = await replace(service, timebank.store, room, seat, LEFT)
-    except LeaveError as exc:
+    except LeaveError as exc:  # with the version: the page shows the game as it is now
         raise ApiError(409, str(exc), room.version_for(None)) from exc
-    except Exception as exc:
-        raise as_api_error(exc) from exc
     return LeaveOut(game_id=room.id, seat=seat, bot=info.bot or "", watch_url=f"/games/{room.id}")
