@@ -14,23 +14,20 @@ The rules (docs/players.md, "Friends"):
 - one account has at most ``FriendLimits.pending`` requests waiting for an answer and at
   most ``FriendLimits.friends`` friends.
 
-Database calls are synchronous and run in a thread (``asyncio.to_thread``), as the other
-account modules do. Two requests between the same two accounts at the same moment meet on
-the table's unique ``pair``: the loser reads the winner's row and is answered from it.
+Database calls are synchronous and run in the server's database threads
+(karnak.server.executor), as every service's do. Two requests between the same two accounts
+at the same moment meet on the table's unique ``pair``: the loser reads the winner's row and
+is answered from it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import math
-import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from limits import RateLimitItemPerHour
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 from sqlalchemy import Engine, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -40,8 +37,12 @@ from karnak.server.accounts.store import Account, name_key
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.db import utcnow
 from karnak.server.friends.tables import ACCEPTED, DECLINED, PENDING, FriendshipRow, pair_key
+from karnak.server.http_limits import Limiter
 from karnak.server.limits import LimitError, ServerSettings
 from karnak.server.notifications.service import Notifier
+
+if TYPE_CHECKING:
+    from karnak.server.executor import DatabaseExecutor
 
 #: The most incoming requests listed at once (the newest; the count says how many in all).
 INCOMING_LISTED = 200
@@ -126,20 +127,30 @@ def stamp(moment: dt.datetime | None) -> str | None:
 
 
 class FriendService:
-    def __init__(self, engine: Engine, notifier: Notifier, limits: FriendLimits | None = None):
+    def __init__(
+        self,
+        engine: Engine,
+        executor: DatabaseExecutor,
+        notifier: Notifier,
+        limits: FriendLimits | None = None,
+        limiter: Limiter | None = None,
+    ):
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        #: The server's database threads (SQLite's single writer among them).
+        self.executor = executor
         self.notifier = notifier
         self.limits = limits or FriendLimits()
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        #: The server's counters (karnak.server.http_limits): shared by every process
+        #: through Redis when there is a broker, so several processes allow what one does.
+        self._limiter = limiter or Limiter()
         self._per_hour = RateLimitItemPerHour(self.limits.requests_per_hour)
 
     def count_request(self, account: int) -> None:
         """Count one request of ``account``; LimitError (429) past its hourly allowance."""
-        key = str(account)
-        if self._limiter.hit(self._per_hour, "friend requests", key):
+        wait = self._limiter.hit(self._per_hour, "friends", str(account))
+        if wait is None:
             return
-        reset = self._limiter.get_window_stats(self._per_hour, "friend requests", key).reset_time
-        wait = min(3600.0, max(1.0, reset - time.time()))
+        wait = min(3600.0, max(1.0, wait))
         raise LimitError(
             f"too many friend requests: at most {self.limits.requests_per_hour} an hour; "
             f"try again in {math.ceil(wait)} s",
@@ -150,7 +161,7 @@ class FriendService:
     # ------------------------------------------------------------------ requests
     async def request(self, me: Account, name: str) -> Outcome:
         """Ask the account called ``name`` to be friends (see the module's rules)."""
-        outcome = await asyncio.to_thread(self._request, me, name)
+        outcome = await self.executor.run(self._request, me, name)
         if outcome.duplicate:
             return outcome
         if outcome.accepted:
@@ -249,7 +260,7 @@ class FriendService:
     # ------------------------------------------------------------------ answers
     async def answer(self, me: Account, requester: int, *, accept: bool) -> Account:
         """Accept or decline the pending request of account ``requester`` to ``me``."""
-        other = await asyncio.to_thread(self._answer, me, requester, accept)
+        other = await self.executor.run(self._answer, me, requester, accept)
         if accept:
             await self.notifier.notify(
                 other.id,
@@ -281,7 +292,7 @@ class FriendService:
     async def remove(self, me: Account, other: int) -> str:
         """End the friendship with ``other``, or withdraw my pending request to them; what
         was removed ("friend" or "request")."""
-        return await asyncio.to_thread(self._remove, me, other)
+        return await self.executor.run(self._remove, me, other)
 
     def _remove(self, me: Account, other: int) -> str:
         with self.sessions.begin() as session:
@@ -299,7 +310,7 @@ class FriendService:
     # ------------------------------------------------------------------ lists
     async def listed(self, me: Account) -> Listed:
         """My friends (by name), the requests waiting for me (newest first) and mine."""
-        return await asyncio.to_thread(self._listed, me.id)
+        return await self.executor.run(self._listed, me.id)
 
     def _listed(self, me: int) -> Listed:
         with self.sessions() as session:
