@@ -13,6 +13,7 @@ from karnak import __version__
 from karnak.cli.arena_cmd import arena_command
 from karnak.cli.board_cmd import board_command
 from karnak.cli.common import make_console, reported_errors
+from karnak.cli.db_cmd import db_app
 from karnak.cli.play import play_command
 from karnak.cli.replay_cmd import replay_command
 from karnak.cli.serve import serve_command
@@ -36,6 +37,7 @@ app.command("arena")(arena_command)
 app.command("replay")(replay_command)
 app.command("board")(board_command)
 app.command("serve")(serve_command)
+app.add_typer(db_app)
 
 
 @app.command("games")

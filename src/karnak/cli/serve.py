@@ -3,18 +3,25 @@
 The database is an SQLite file in the current folder unless ``--database`` or
 ``KARNAK_DATABASE_URL`` names another (``postgresql+psycopg://user:pw@host/db`` for
 PostgreSQL); migrations are applied at start, and running games resume where they stopped.
+
+An SQLite file is served by one process: a second ``karnak serve`` on it is refused (see
+karnak.server.cluster.instance_lock). Several processes (``--workers N`` on one machine, or
+one on each of several machines) share a PostgreSQL database and a Redis broker
+(``--broker``) that carries live updates between them.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+from contextlib import ExitStack
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from karnak.cli.common import EXIT_USAGE, CliError, reported_errors
+from karnak.server.asgi import BROKER_ENV
 
 if TYPE_CHECKING:
     from karnak.server.limits import ServerSettings
@@ -65,6 +72,35 @@ def serve_command(
     moves_per_minute: Annotated[
         int | None,
         typer.Option(help="Moves one client may send a minute (default 600)."),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on this machine (1-64); more than one needs PostgreSQL "
+            "and --broker.",
+            rich_help_panel="Several processes",
+        ),
+    ] = 1,
+    broker: Annotated[
+        str | None,
+        typer.Option(
+            envvar=BROKER_ENV,
+            metavar="URL",
+            help="The Redis server that carries live updates between server processes "
+            "(redis://HOST:6379/0, rediss:// with TLS, unix:///PATH); needs PostgreSQL.",
+            rich_help_panel="Several processes",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            envvar="KARNAK_FORWARDED_ALLOW_IPS",
+            metavar="IPS",
+            help="Behind a load balancer: its addresses (comma-separated, networks like "
+            "10.0.0.0/8, or *), whose X-Forwarded-For names the client (default: none is "
+            "believed).",
+            rich_help_panel="Several processes",
+        ),
     ] = None,
     smtp_host: Annotated[
         str | None,
@@ -157,6 +193,8 @@ def serve_command(
             import uvicorn
 
             from karnak.server.app import create_app, database_url
+            from karnak.server.asgi import FACTORY, worker_environment
+            from karnak.server.cluster.instance_lock import InstanceLockError, instance_lock
             from karnak.server.db import DatabaseProblem, check_database
             from karnak.server.mail.routes import configure_mail
             from karnak.server.mail.settings import default_public_url
@@ -188,33 +226,159 @@ def serve_command(
         )
         url = database_url(database)
         shown = url.split("@")[-1] if "@" in url else url  # never print a password
+        broker = check_processes(url, workers, broker or None)
+        trusted = trusted_proxies(forwarded_allow_ips)
         check_port(host, port)
-        try:
-            check_database(url, shown)
-        except DatabaseProblem as exc:
-            raise CliError(str(exc)) from None
-        show_server_log()
-        app = create_app(url, bot_workers=bot_workers, settings=settings)
-        configure_mail(app, mail)
-        typer.echo(f"Karnak on http://{host}:{port}/  (database: {shown})", err=True)
-        typer.echo(f"E-mail: {mail_banner(mail)}", err=True)
+        with ExitStack() as held:
+            try:
+                held.enter_context(instance_lock(url))  # held until the server stops
+            except InstanceLockError as exc:
+                raise CliError(str(exc)) from None
+            try:
+                check_database(url, shown)
+            except DatabaseProblem as exc:
+                raise CliError(str(exc)) from None
+            show_server_log()
+            typer.echo(f"Karnak on http://{host}:{port}/  (database: {shown})", err=True)
+            if broker is not None:
+                typer.echo(
+                    f"Processes: {workers} here, sharing live updates through {shown_url(broker)}",
+                    err=True,
+                )
+            typer.echo(f"E-mail: {mail_banner(mail)}", err=True)
+            options = uvicorn_options(host, port, workers=workers, trusted=trusted)
+            if workers == 1:
+                app = create_app(url, bot_workers=bot_workers, settings=settings, broker=broker)
+                configure_mail(app, mail)
+                uvicorn.run(app, **options)
+                return
+            # uvicorn starts the processes and each builds its own app from the environment
+            # (karnak.server.asgi), which they inherit from this one
+            os.environ.update(
+                worker_environment(
+                    database=url,
+                    broker=broker,
+                    bot_workers=bot_workers,
+                    settings=settings,
+                    mail=mail,
+                )
+            )
+            uvicorn.run(FACTORY, factory=True, **options)
+
+
+def uvicorn_options(host: str, port: int, *, workers: int, trusted: str | None) -> dict[str, Any]:
+    """How uvicorn serves, whether it serves one process or several."""
+    return {
+        "host": host,
+        "port": port,
+        # uvicorn logs warnings and errors only: its request and connection lines would
+        # carry the seats' secret tokens (they travel in the links' query strings), and a
+        # busy server makes several requests a move
+        "log_level": "warning",
+        "access_log": False,
         # No per-message compression on the WebSocket: every seat gets a complete view
         # (about 30 KB) after every move, and compressing each one for each listener was the
         # server's largest single cost under load (bench/server_load.py).
-        # uvicorn logs warnings and errors only: its request and connection lines would
-        # carry the seats' secret tokens (they travel in the links' query strings), and a
-        # busy server makes several requests a move.
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            access_log=False,
-            ws_per_message_deflate=False,
-            # a client sends only the word "view": larger messages are refused before they
-            # are read whole (uvicorn's default would read 16 MiB first)
-            ws_max_size=WS_MAX_BYTES,
+        "ws_per_message_deflate": False,
+        # a client sends only the word "view": larger messages are refused before they are
+        # read whole (uvicorn's default would read 16 MiB first)
+        "ws_max_size": WS_MAX_BYTES,
+        # the client is the connection's address unless it comes from a trusted balancer
+        # (uvicorn would otherwise believe any proxy on this machine)
+        "proxy_headers": trusted is not None,
+        "forwarded_allow_ips": trusted,
+        # SIGTERM: finish the requests under way, then stop, within this time
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN,
+        # always given: uvicorn would otherwise read $WEB_CONCURRENCY
+        "workers": workers,
+    }
+
+
+#: The most server processes ``--workers`` may start.
+MAX_WORKERS = 64
+#: Seconds a stopping server (SIGTERM, Ctrl-C) gives the requests under way before it closes.
+GRACEFUL_SHUTDOWN = 10
+#: The broker URLs accepted: Redis, over TCP, TLS or a Unix socket.
+BROKER_SCHEMES = ("redis", "rediss", "unix")
+
+
+def check_processes(url: str, workers: int, broker: str | None) -> str | None:
+    """The broker, once ``--workers`` and ``--broker`` are checked against each other and
+    the database: an SQLite file is served by one process, and several processes must share
+    live updates, which only the broker carries between them."""
+    if not 1 <= workers <= MAX_WORKERS:
+        raise CliError(f"--workers must be between 1 and {MAX_WORKERS}, not {workers}", EXIT_USAGE)
+    if broker is not None:
+        check_broker(broker)
+    if url.startswith("sqlite") and (workers > 1 or broker is not None):
+        given = f"--workers {workers}" if workers > 1 else "--broker"
+        raise CliError(
+            f"{given} needs PostgreSQL: an SQLite database is served by one process "
+            "(--database postgresql+psycopg://USER:PASSWORD@HOST/DB)",
+            EXIT_USAGE,
         )
+    if workers > 1 and broker is None:
+        raise CliError(
+            f"--workers {workers} needs --broker redis://HOST:6379/0 (or {BROKER_ENV}): the "
+            "processes share live updates through it",
+            EXIT_USAGE,
+        )
+    return broker
+
+
+def check_broker(broker: str) -> None:
+    """Refuse in one line a broker URL that is not Redis's (said without its password)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(broker)
+        parts.port  # noqa: B018 - reading it checks it
+    except ValueError:
+        parts = None
+    usable = parts is not None and (
+        (parts.scheme in ("redis", "rediss") and bool(parts.hostname))
+        or (parts.scheme == "unix" and bool(parts.path))
+    )
+    if not usable:
+        raise CliError(
+            f"--broker must be a Redis URL: redis://HOST:6379/0, rediss://HOST:6380/0 (TLS) "
+            f"or unix:///PATH/redis.sock, not {shown_url(broker)!r}",
+            EXIT_USAGE,
+        )
+
+
+def shown_url(url: str) -> str:
+    """``url`` without the user name and password it may hold."""
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        return url.rpartition("@")[2]
+    address, slash, path = rest.partition("/")
+    return f"{scheme}://{address.rpartition('@')[2]}{slash}{path}"
+
+
+def trusted_proxies(given: str | None) -> str | None:
+    """The addresses whose X-Forwarded-For uvicorn may believe (None: nobody's), checked.
+
+    Behind a load balancer every request comes from the balancer, and the rate limits would
+    count all clients as one; believing its header counts each client. Believing anyone
+    else's would let a client choose the address it is counted as."""
+    import ipaddress
+
+    if given is None or not given.strip():
+        return None
+    entries = [entry.strip() for entry in given.split(",") if entry.strip()]
+    for entry in entries:
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise CliError(
+                f"--forwarded-allow-ips: {entry!r} is not an IP address or network (write "
+                "them like 10.0.0.5,10.1.0.0/16, or * for every address)",
+                EXIT_USAGE,
+            ) from None
+    return ",".join(entries)
 
 
 #: The bounds of ``--max-think`` (seconds): long enough to decide, short enough to answer.
