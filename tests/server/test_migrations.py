@@ -13,6 +13,9 @@ from karnak.server.db import make_engine, migrate, run_migrations
 
 from .conftest import create, humans
 
+#: The newest revision (one head: see the test below).
+HEAD = "0011_cluster"
+
 
 def test_a_database_of_the_first_schema_upgrades_with_its_games(database: str) -> None:
     with TestClient(create_app(database, bot_workers=0)) as client:
@@ -62,8 +65,8 @@ def test_the_history_has_one_head_and_every_revision_is_reached_from_it() -> Non
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     scripts = ScriptDirectory.from_config(config)
-    assert scripts.get_heads() == ["0010"]
-    below = {r.revision for r in scripts.walk_revisions("base", "0010")}
+    assert scripts.get_heads() == [HEAD]
+    below = {r.revision for r in scripts.walk_revisions("base", HEAD)}
     assert below == {r.revision for r in scripts.walk_revisions()}
 
 
@@ -79,6 +82,6 @@ def test_the_newest_schema_goes_down_to_the_first_and_up_again(database: str) ->
     assert set(inspect(engine).get_table_names()) == fresh
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0010",)
+            (HEAD,)
         ]
     engine.dispose()

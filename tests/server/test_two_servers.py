@@ -219,3 +219,31 @@ def test_a_stopped_servers_bots_carry_on_in_the_other(database: str, broker: str
         wait_for(lambda: b.get(f"/api/games/{game_id}").json()["status"] == "finished", 60)
     rows = stored_actions(database, game_id)
     assert [number for number, *_ in rows] == list(range(len(rows)))
+
+
+def test_a_server_that_missed_events_reloads_from_the_database(
+    database: str, tmp_path: Path
+) -> None:
+    """Redis restarts: what was published meanwhile is lost, and B, once reconnected,
+    brings the games it holds up to the database instead of staying behind."""
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        a, b = servers(database, redis.url)
+        with a, b:
+            body = {"game": "amunre", "seats": [{}, {}, {}], "seed": 5}
+            created = a.post("/api/games", json=body).json()
+            game_id = created["id"]
+            tokens = [seat["token"] for seat in created["seats"]]
+            before = b.get(f"/api/games/{game_id}").json()["version"]
+            redis.stop()
+            mover = a.get(f"/api/games/{game_id}").json()["to_move"][0]
+            version, moves = legal(a, game_id, tokens[mover])
+            assert move(a, game_id, tokens[mover], moves[0], version).status_code == 200
+            assert b.get(f"/api/games/{game_id}").json()["version"] == before  # missed it
+            redis.start()
+            wait_for(lambda: b.get(f"/api/games/{game_id}").json()["version"] > before, 15)
+    finally:
+        redis.stop()

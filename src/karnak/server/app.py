@@ -26,10 +26,13 @@ from karnak.server.api import ApiError, as_api_error, router
 from karnak.server.bot_runner import BotRunner
 from karnak.server.chat.routes import router as chat_router
 from karnak.server.chat.service import ChatService
+from karnak.server.cluster.broker import RedisBroker
+from karnak.server.cluster.leases import LeaseKeeper, LeaseStore
 from karnak.server.db import make_engine, migrate
 from karnak.server.docs import ASSETS_URL, swagger_assets
 from karnak.server.docs import router as docs_router
 from karnak.server.errors import http_error, server_error, validation_error
+from karnak.server.executor import DatabaseExecutor
 from karnak.server.friends.routes import router as friends_router
 from karnak.server.friends.service import FriendService, friend_limits
 from karnak.server.http_limits import BodyLimit, RateLimits
@@ -89,6 +92,7 @@ def create_app(
     *,
     bot_workers: int = 2,
     settings: ServerSettings | None = None,
+    broker: str | None = None,
 ) -> FastAPI:
     url = database_url(database)
     limits = settings or ServerSettings()
@@ -97,17 +101,37 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(url)
         migrate(engine)
+        #: every service's database calls run in these threads (karnak.server.executor)
+        executor = app.state.executor = DatabaseExecutor(engine)
         hub = Hub()
-        service = GameService(GameStore(engine), BotRunner(bot_workers), limits, hub)
+        leases = LeaseKeeper(
+            LeaseStore(engine), app.state.executor, exclusive=engine.dialect.name == "sqlite"
+        )
+        service = GameService(
+            GameStore(engine), BotRunner(bot_workers), limits, hub, app.state.executor, leases
+        )
+        relay = None
+        if broker is not None:
+            relay = RedisBroker(broker, hub, leases.holder, on_resync=service.resync)
+            await relay.start()
+        app.state.broker = relay
         app.state.hub = hub
         app.state.service = service
-        app.state.accounts = AccountService(engine)
-        app.state.notifier = Notifier(engine, hub)
-        app.state.tables = TableService(engine, service, app.state.accounts, app.state.notifier)
+        app.state.accounts = AccountService(engine, executor, hub, shared=broker is not None)
+        app.state.notifier = Notifier(engine, executor, hub)
+        app.state.tables = TableService(
+            engine, executor, service, app.state.accounts, app.state.notifier
+        )
         app.state.timebank = TimeBank(engine, service, app.state.notifier, hub)
-        app.state.friends = FriendService(engine, app.state.notifier, friend_limits(limits))
-        app.state.chat = ChatService(engine, hub)
-        app.state.ratings = RatingService(engine, hub, service)
+        app.state.friends = FriendService(
+            engine,
+            executor,
+            app.state.notifier,
+            friend_limits(limits),
+            limiter=app.state.rate_limits.limiter,
+        )
+        app.state.chat = ChatService(engine, executor, hub)
+        app.state.ratings = RatingService(engine, executor, hub, service)
         await service.start()
         tune_interpreter()
         try:
@@ -116,6 +140,11 @@ def create_app(
             await app.state.timebank.stop()
             await app.state.ratings.stop()
             await service.stop()
+            if relay is not None:
+                await relay.stop()
+            # every service has stopped: the database calls still running finish on a live
+            # engine, then its connections close
+            executor.shutdown()
             engine.dispose()
 
     app = FastAPI(
@@ -133,7 +162,8 @@ def create_app(
 
     @app.exception_handler(KarnakError)
     async def _domain_error(_request: Request, exc: KarnakError) -> JSONResponse:
-        """A domain refusal that a route did not map itself (the client's, by definition)."""
+        """Every domain refusal (the client's, by definition): the routes let them rise to
+        here, and karnak.server.errors.as_api_error gives each its status."""
         return as_api_error(exc).response()
 
     app.add_exception_handler(RequestValidationError, validation_error)
@@ -144,7 +174,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
 
     app.state.settings = limits
-    app.state.rate_limits = RateLimits(limits)
+    app.state.rate_limits = RateLimits(limits, broker)
     app.include_router(router)
     app.include_router(accounts_router)
     app.include_router(notifications_router)

@@ -273,6 +273,8 @@ class GameService:
         self._positions: dict[str, Position] = {}
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._refresh_again: set[str] = set()
+        #: Short tasks started in passing (a finished game's lease handed back).
+        self._background: set[asyncio.Task[None]] = set()
         # Database calls run in the server's database threads (karnak.server.executor); a
         # service built alone (tests, benchmarks) makes its own.
         self._own_executor = executor is None
@@ -464,21 +466,28 @@ class GameService:
         room.time_control = control
         room.clocks = timebank_clock.first_clocks(room, timebank_clock.now())
         room.step_started_at = time.time()
-        most = self.settings.max_running_games
         try:
-            await self.database(self.store.create, room, most)
+            await self._store_new(room)
         except CapacityError as exc:
             raise LimitError(
-                f"this server already runs {exc.running} games, its most ({most}); "
-                "try again when some have finished",
+                f"this server already runs {exc.running} games, its most "
+                f"({self.settings.max_running_games}); try again when some have finished",
                 status=429,
                 retry_after=CAPACITY_RETRY_AFTER,
             ) from None
         self.running += 1
-        if self.leases is not None:
-            await self.leases.take(room.id)
         self._adopt(room)
         return Created(room, tokens)
+
+    async def _store_new(self, room: Room) -> None:
+        """Store a new game with its lease (held here from the start)."""
+        most = self.settings.max_running_games
+        if self.leases is None:
+            await self.database(self.store.create, room, most)
+            return
+        async with self.leases.lock:
+            await self.database(self.store.create, room, most, self.leases.new_game(room.id))
+            self.leases.created(room.id)
 
     async def room(self, game_id: str) -> Room:
         """The game, from memory or loaded now; UnknownGameError if there is none,
@@ -788,7 +797,9 @@ class GameService:
             for game_id in self.cache.finished(room):
                 self._forget(game_id)
             if self.leases is not None and self.leases.holds(room.id):
-                asyncio.get_running_loop().create_task(self.leases.give_back(room.id))
+                task = asyncio.get_running_loop().create_task(self.leases.give_back(room.id))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
         if here:
             self.hub.publish(game_topic(room.id), "changed")
         else:

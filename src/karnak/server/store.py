@@ -182,11 +182,21 @@ class GameStore:
         self.connections = 1 if engine.dialect.name == "sqlite" else 4
 
     # ------------------------------------------------------------------ writing
-    def create(self, room: Room, max_running: int | None = None) -> None:
+    def create(
+        self,
+        room: Room,
+        max_running: int | None = None,
+        lease: tuple[str, str, float] | None = None,
+    ) -> None:
         """Store a new game; CapacityError if ``max_running`` games run already (counted in
         the same transaction, under a lock that every process's creation takes, so several
-        processes never start more games between them than one would)."""
+        processes never start more games between them than one would). ``lease``: the
+        game's lease ``(name, holder, expires at)``, stored with it
+        (karnak.server.cluster.leases)."""
         with self.sessions.begin() as session:
+            if lease is not None:
+                name, holder, until = lease
+                session.add(LeaseRow(name=name, holder=holder, expires_at=until))
             if max_running is not None:
                 if session.get_bind().dialect.name == "postgresql":
                     session.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK)))

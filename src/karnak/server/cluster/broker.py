@@ -85,6 +85,7 @@ class RedisBroker:
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue(OUTBOX)
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
+        self._resyncing: set[asyncio.Task[None]] = set()
         #: Counters for the operator (and the tests).
         self.sent = self.received = self.resyncs = self.dropped = 0
 
@@ -185,7 +186,9 @@ class RedisBroker:
             return
         self.received += 1
         if event.topic == RESYNC.topic:
-            asyncio.get_running_loop().create_task(self._resync())
+            task = asyncio.get_running_loop().create_task(self._resync())
+            self._resyncing.add(task)
+            task.add_done_callback(self._resyncing.discard)
             return
         self.hub.receive(event)
 

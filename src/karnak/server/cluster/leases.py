@@ -38,10 +38,9 @@ import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import String, delete, exists, func, insert, literal, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import String, delete, exists, func, literal, select, update
 
 from karnak.server.cluster.tables import LeaseRow
 from karnak.server.db import GameRow
@@ -71,34 +70,53 @@ def process_name() -> str:
     return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
+def insert_ignoring(dialect: str, table: type[LeaseRow]) -> Any:
+    """An INSERT that skips rows whose key exists already (another process made the same
+    lease at the same moment): PostgreSQL's and SQLite's ON CONFLICT DO NOTHING."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgres_insert
+
+        return postgres_insert(table).on_conflict_do_nothing()
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table).on_conflict_do_nothing()
+
+
 class LeaseStore:
     """The ``leases`` table (synchronous calls, run in the database threads)."""
 
     def __init__(self, engine: Engine):
         self.engine = engine
 
-    def acquire(self, name: str, holder: str, now: float, seconds: float = LEASE_SECONDS) -> bool:
-        """Take ``name`` for ``holder`` if nobody else holds it live; whether it is held."""
+    def acquire_many(
+        self, names: list[str], holder: str, now: float, seconds: float = LEASE_SECONDS
+    ) -> set[str]:
+        """Take each of ``names`` that nobody else holds live; the ones now held by
+        ``holder`` (one transaction: an expired lease is taken over, a missing one made)."""
+        if not names:
+            return set()
         until = now + seconds
         with self.engine.begin() as connection:
-            taken = connection.execute(
+            connection.execute(
                 update(LeaseRow)
                 .where(
-                    LeaseRow.name == name,
+                    LeaseRow.name.in_(names),
                     (LeaseRow.holder == holder) | (LeaseRow.expires_at < now),
                 )
                 .values(holder=holder, expires_at=until)
-            ).rowcount
-            if taken:
-                return True
-        try:
-            with self.engine.begin() as connection:
+            )
+            present = set(connection.scalars(select(LeaseRow.name).where(LeaseRow.name.in_(names))))
+            missing = [n for n in names if n not in present]
+            if missing:
                 connection.execute(
-                    insert(LeaseRow).values(name=name, holder=holder, expires_at=until)
+                    insert_ignoring(connection.dialect.name, LeaseRow),
+                    [{"name": n, "holder": holder, "expires_at": until} for n in missing],
                 )
-        except IntegrityError:  # another process took it at the same moment
-            return False
-        return True
+            return set(
+                connection.scalars(
+                    select(LeaseRow.name).where(LeaseRow.name.in_(names), LeaseRow.holder == holder)
+                )
+            )
 
     def renew(self, holder: str, now: float, seconds: float = LEASE_SECONDS) -> set[str]:
         """Extend every lease ``holder`` still holds; their names. A lease that ran out and
@@ -180,6 +198,8 @@ class LeaseKeeper:
         self.seconds = seconds
         self.every = every
         self.held: set[str] = set()
+        #: Held while the leases are renewed and taken, and while a game is created here.
+        self.lock = asyncio.Lock()
         self.on_gain: LeaseEvent | None = None
         self.on_loss: LeaseEvent | None = None
         self._task: asyncio.Task[None] | None = None
@@ -189,15 +209,19 @@ class LeaseKeeper:
     def holds(self, game_id: str) -> bool:
         return game_lease(game_id) in self.held
 
-    async def take(self, game_id: str) -> bool:
-        """Take a game's lease now (a game this process has just created)."""
-        name = game_lease(game_id)
-        if await self.executor.run(
-            self.store.acquire, name, self.holder, time.time(), self.seconds
-        ):
-            self.held.add(name)
-            return True
-        return False
+    def new_game(self, game_id: str) -> tuple[str, str, float]:
+        """The lease of a game being created here, stored in the game's own transaction
+        (under :attr:`lock`, then :meth:`created`): a new game is never without a lease,
+        so no other process takes it up as orphaned while it is being created."""
+        return game_lease(game_id), self.holder, time.time() + self.seconds
+
+    def created(self, game_id: str) -> None:
+        self.held.add(game_lease(game_id))
+
+    async def _take(self, names: list[str], now: float) -> set[str]:
+        return await self.executor.run(
+            self.store.acquire_many, names, self.holder, now, self.seconds
+        )
 
     async def give_back(self, game_id: str) -> None:
         """A finished game needs no lease any more."""
@@ -212,10 +236,7 @@ class LeaseKeeper:
         leases in the background."""
         if self.exclusive:
             await self.executor.run(self.store.release_all)
-        await self.executor.run(
-            self.store.acquire, PROCESS + self.holder, self.holder, time.time(), self.seconds
-        )
-        self.held.add(PROCESS + self.holder)
+        self.held |= await self._take([PROCESS + self.holder], time.time())
         self._task = asyncio.create_task(self._keep())
 
     async def stop(self) -> None:
@@ -241,28 +262,26 @@ class LeaseKeeper:
 
     async def round(self) -> None:
         """Renew what is held, tell what was lost, take orphaned games up to the share."""
-        now = time.time()
-        held = await self.executor.run(self.store.renew, self.holder, now, self.seconds)
-        lost = {n for n in self.held - held if n.startswith(GAME)}
-        if PROCESS + self.holder not in held:  # it had run out: join again
-            await self.executor.run(
-                self.store.acquire, PROCESS + self.holder, self.holder, now, self.seconds
+        async with self.lock:
+            now = time.time()
+            held = await self.executor.run(self.store.renew, self.holder, now, self.seconds)
+            lost = sorted(n.removeprefix(GAME) for n in self.held - held if n.startswith(GAME))
+            me = PROCESS + self.holder
+            if me not in held:  # it had run out: join again
+                held |= await self._take([me], now)
+            self.held = held
+            games = sum(1 for n in held if n.startswith(GAME))
+            orphans, running, processes = await self.executor.run(
+                self.store.orphans, now, ORPHANS_PER_ROUND
             )
-            held.add(PROCESS + self.holder)
-        self.held = held
-        for name in lost:
-            log.warning("lost the lease of %s (another process runs it now)", name)
+            share = running if self.exclusive else math.ceil(running / processes) + 1
+            wanted = [game_lease(game_id) for game_id in orphans[: max(0, share - games)]]
+            taken = await self._take(wanted, now) if wanted else set()
+            self.held |= taken
+        for game_id in lost:
+            log.warning("lost the lease of game %s (another process runs it now)", game_id)
             if self.on_loss is not None:
-                await self.on_loss(name.removeprefix(GAME))
-        games = sum(1 for n in held if n.startswith(GAME))
-        orphans, running, processes = await self.executor.run(
-            self.store.orphans, now, ORPHANS_PER_ROUND
-        )
-        share = running if self.exclusive else math.ceil(running / processes) + 1
-        for game_id in orphans:
-            if games >= share:
-                break
-            if await self.take(game_id):
-                games += 1
-                if self.on_gain is not None:
-                    await self.on_gain(game_id)
+                await self.on_loss(game_id)
+        for name in sorted(taken):
+            if self.on_gain is not None:
+                await self.on_gain(name.removeprefix(GAME))

@@ -42,11 +42,11 @@ async def daily_round(mail: MailService, now: dt.datetime) -> int:
     slot = slot_of(now, mail.settings.daily_hour)
     if now < slot:
         return 0
-    store = mail.store
-    due = await asyncio.to_thread(store.daily_due, slot)
+    store, run = mail.store, mail.executor.run
+    due = await run(store.daily_due, slot)
     if not due:
         return 0
-    held = await asyncio.to_thread(store.running_seats, due)
+    held = await run(store.running_seats, due)
     games: dict[int, list[Waiting]] = {}
     for seat in held:
         game = await mail.waiting_for(seat.game_id, seat.account, seat.public_since)
@@ -54,14 +54,15 @@ async def daily_round(mail: MailService, now: dt.datetime) -> int:
             games.setdefault(seat.account, []).append(game)
     sent = 0
     for account, address in sorted(due.items()):
-        await asyncio.to_thread(store.mark_daily, account, now)
+        if not await run(store.mark_daily, account, now, slot):
+            continue  # another server process took this account's round
         waiting = games.get(account)
         if not waiting:
             continue
         if mail.post(account, address, "daily", daily_mail(waiting, now, mail.settings.public_url)):
-            await asyncio.to_thread(store.record, account, "daily", now)
+            await run(store.record, account, "daily", now)
             sent += 1
-    await asyncio.to_thread(store.prune, now - KEEP_SENT)
+    await run(store.prune, now - KEEP_SENT)
     return sent
 
 

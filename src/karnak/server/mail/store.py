@@ -9,8 +9,9 @@ import datetime as dt
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import CursorResult, Engine, Table, delete, func, select, update
 from sqlalchemy.orm import sessionmaker
 
 from karnak.server.db import GameRow, SeatRow
@@ -165,11 +166,21 @@ class MailStore:
             ).all()
             return {account: address for account, address in rows if address is not None}
 
-    def mark_daily(self, account: int, now: dt.datetime) -> None:
+    def mark_daily(self, account: int, now: dt.datetime, slot: dt.datetime) -> bool:
+        """Write down that the account's round of ``slot`` is done; whether this call did
+        it. Decided by the database (only a round not yet marked since ``slot`` is marked),
+        so when several server processes run the round at once, one of them sends it."""
+        table = cast(Table, MailPreferenceRow.__table__)
         with self.sessions.begin() as session:
-            row = session.get(MailPreferenceRow, account)
-            if row is not None:
-                row.daily_checked_at = now
+            marked = session.execute(
+                update(table)
+                .where(
+                    table.c.account_id == account,
+                    (table.c.daily_checked_at.is_(None)) | (table.c.daily_checked_at < slot),
+                )
+                .values(daily_checked_at=now)
+            )
+            return bool(cast(CursorResult[Any], marked).rowcount)
 
     def running_seats(self, accounts: Iterable[int]) -> list[HeldSeat]:
         """The running games in which these accounts hold seats."""

@@ -45,7 +45,6 @@ a name) or a bot. How it goes, and why:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime as dt
 import hashlib
@@ -62,6 +61,7 @@ from karnak.core.errors import KarnakError
 from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.server.bot_limits import check_bots
+from karnak.server.cluster.mutex import ClusterMutex
 from karnak.server.db import utcnow
 from karnak.server.http_limits import client_key
 from karnak.server.limits import LimitError
@@ -85,6 +85,7 @@ if TYPE_CHECKING:
 
     from karnak.server.accounts.service import AccountService
     from karnak.server.accounts.store import Account
+    from karnak.server.executor import DatabaseExecutor
     from karnak.server.notifications.service import Notifier
     from karnak.server.rooms import Room
     from karnak.server.service import GameService
@@ -245,9 +246,16 @@ class Letters:
 
 class TableService:
     def __init__(
-        self, engine: Engine, games: GameService, accounts: AccountService, notifier: Notifier
+        self,
+        engine: Engine,
+        executor: DatabaseExecutor,
+        games: GameService,
+        accounts: AccountService,
+        notifier: Notifier,
     ) -> None:
         self.store = TableStore(engine)
+        #: The server's database threads (SQLite's single writer among them).
+        self.executor = executor
         self.games = games
         self.accounts = accounts
         self.notifier = notifier
@@ -258,13 +266,14 @@ class TableService:
         #: Whose turn it is, for the accounts (turn notifications, "my games" order).
         self.turns = TurnWatcher(games, notifier)
         #: Every change of a table happens under this lock, one after the other (tables
-        #: change seldom; one lock keeps the per-client counts exact too).
-        self._lock = asyncio.Lock()
+        #: change seldom; one lock keeps the per-client counts exact too). It holds across
+        #: every server process (karnak.server.cluster.mutex).
+        self._mutex = ClusterMutex(engine, executor, "tables")
         self._swept = -math.inf
-        self._invitations: dict[str, int] = {}
 
     async def _db(self, call: Callable[..., T], *args: Any) -> T:
-        return await self.games.database(call, *args)
+        """Run a store call in the database threads (the event loop never waits on disk)."""
+        return await self.executor.run(call, *args)
 
     # ------------------------------------------------------------------ reading
     def expires_at(self, table: Table) -> dt.datetime | None:
@@ -400,7 +409,7 @@ class TableService:
             creator_client=actor.client,
         )
         letters = Letters()
-        async with self._lock:
+        async with self._mutex.hold():
             await self._check_held(actor)
             await self._check_capacity()
             table = await self._insert(table, actor, letters)
@@ -470,7 +479,7 @@ class TableService:
         self, actor: Actor, table_id: str, seat: int | None = None, name: str | None = None
     ) -> Outcome:
         letters = Letters()
-        async with self._lock:
+        async with self._mutex.hold():
             table = await self._open_table(table_id, actor)
             mine = seat_of(table, actor)
             if mine is not None:
@@ -540,7 +549,7 @@ class TableService:
 
     async def leave(self, actor: Actor, table_id: str) -> Table:
         """Leave one's seat before the start (an invited account declines its seat)."""
-        async with self._lock:
+        async with self._mutex.hold():
             table = await self._open_table(table_id, actor)
             mine = seat_of(table, actor)
             reserved = invited_seat(table, actor)
@@ -570,7 +579,7 @@ class TableService:
     async def fill(self, actor: Actor, table_id: str, bot: str | None = None) -> Table:
         """Fill every open seat with a bot (``bot``: a level or spec) and start."""
         letters = Letters()
-        async with self._lock:
+        async with self._mutex.hold():
             table = await self._creators_table(table_id, actor, "fill it with bots")
             game = get_game(table.game)
             bots = sum(1 for s in table.seats if s.kind == SEAT_BOT or s.is_open)
@@ -587,10 +596,9 @@ class TableService:
 
     async def cancel(self, actor: Actor, table_id: str) -> None:
         letters = Letters()
-        async with self._lock:
+        async with self._mutex.hold():
             table = await self._creators_table(table_id, actor, "cancel it")
             await self._db(self.store.delete, table.id)
-            self._invitations.pop(table.id, None)
             title = get_game(table.game).title
             for seat in table.seats:
                 account = seat.account if seat.kind == SEAT_ACCOUNT else seat.invited
@@ -601,7 +609,7 @@ class TableService:
     async def invite(self, actor: Actor, table_id: str, seat: int, name: str) -> Table:
         """Keep an open seat for the account of ``name``, and tell it."""
         letters = Letters()
-        async with self._lock:
+        async with self._mutex.hold():
             table = await self._creators_table(table_id, actor, "invite")
             if not 0 <= seat < len(table.seats):
                 raise TableInputError(f"this table has seats 0 to {len(table.seats) - 1}")
@@ -614,7 +622,7 @@ class TableService:
                 raise TableError(f"{account.name} has a seat at this table already")
             if table.seats[seat].invited == account.id:
                 return table  # kept for them already: nothing new to tell
-            sent = self._invitations.get(table.id, 0)
+            sent = await self._db(self.store.invitations_sent, table.id)
             if sent >= INVITATIONS_PER_SEAT * len(table.seats):
                 raise LimitError(
                     f"this table has sent {sent} invitations, its most "
@@ -630,7 +638,7 @@ class TableService:
 
     async def withdraw(self, actor: Actor, table_id: str, seat: int) -> Table:
         """Open a reserved seat to anyone again."""
-        async with self._lock:
+        async with self._mutex.hold():
             table = await self._creators_table(table_id, actor, "withdraw an invitation")
             if not 0 <= seat < len(table.seats):
                 raise TableInputError(f"this table has seats 0 to {len(table.seats) - 1}")
@@ -646,7 +654,7 @@ class TableService:
         if not room.is_over:
             raise TableError("a rematch can be asked for once the game is over")
         letters = Letters()
-        async with self._lock:
+        async with self._mutex.hold():
             await self._sweep()
             existing = await self._db(self.store.by_rematch, room.id)
             if existing is not None and not self._alive(existing):
@@ -773,7 +781,6 @@ class TableService:
         created = await self.games.create(
             table.game, requests, table.options, None, table.turn_timer, table.time_control
         )
-        self._invitations.pop(table.id, None)
         return dataclasses.replace(
             table, seats=seats, status=STARTED, game_id=created.room.id, started_at=utcnow()
         )
@@ -801,7 +808,6 @@ class TableService:
         for seat in seats:
             if seat.invited is None:
                 continue
-            self._invitations[table.id] = self._invitations.get(table.id, 0) + 1
             if rematch:
                 text = (
                     f"{inviter} asks for a rematch of {title}: seat {seat.seat + 1} is kept "

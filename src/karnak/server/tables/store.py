@@ -15,6 +15,7 @@ from sqlalchemy.orm import selectinload, sessionmaker
 
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.db import GameRow, SeatRow, utcnow
+from karnak.server.notifications.tables import NotificationRow
 from karnak.server.tables.tables import TableRow, TableSeatRow
 
 OPEN, STARTED = "open", "started"
@@ -181,6 +182,22 @@ class TableStore:
                 .limit(limit)
             ).all()
             return self._tables(session, list(rows))
+
+    def invitations_sent(self, table_id: str) -> int:
+        """The invitations a table has sent (each is an account's notification linking to
+        the table): counted in the database, so every server process counts them all."""
+        with self.sessions() as session:
+            return int(
+                session.scalar(
+                    select(func.count())
+                    .select_from(NotificationRow)
+                    .where(
+                        NotificationRow.kind == "invitation",
+                        NotificationRow.link == f"/tables/{table_id}",
+                    )
+                )
+                or 0
+            )
 
     def open_count(self) -> int:
         with self.sessions() as session:
