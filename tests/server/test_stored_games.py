@@ -158,23 +158,22 @@ def test_finished_games_leave_memory_and_load_again_on_demand(database: str) -> 
 
 
 def test_the_number_of_running_games_is_capped(database: str) -> None:
+    """The running games are counted in the database when a game is created (so several
+    server processes share one cap): a finished game holds no place, and a restart counts
+    the running games again."""
     settings = ServerSettings(max_running_games=2)
     with TestClient(create_app(database, bot_workers=0, settings=settings)) as client:
+        bots = [{"kind": "bot", "bot": "random"} for _ in range(2)]
+        done = client.post("/api/games", json={"game": "aton", "seats": bots})
+        assert done.status_code == 201
+        wait_for(lambda: view(client, done.json()["id"])["status"] == "finished")
         create(client, humans(3))
         create(client, humans(3))
         refused = client.post("/api/games", json={"seats": humans(3)})
         assert refused.status_code == 429
         assert "already runs 2 games, its most (2)" in refused.json()["error"]
         assert int(refused.headers["Retry-After"]) > 0
-        # a finished game frees its place
-        bots = [{"kind": "bot", "bot": "random"} for _ in range(2)]
-        service = service_of(client)
-        service.running -= 1  # as if one had finished, to make room for the bot game
-        done = client.post("/api/games", json={"game": "aton", "seats": bots})
-        assert done.status_code == 201
-        wait_for(lambda: view(client, done.json()["id"])["status"] == "finished")
-        assert service.running == 1
-        assert client.post("/api/games", json={"seats": humans(3)}).status_code == 201
+        assert service_of(client).running == 2
     # after a restart the running games are counted again
     with TestClient(create_app(database, bot_workers=0, settings=settings)) as client:
         assert client.post("/api/games", json={"seats": humans(3)}).status_code == 429
@@ -220,6 +219,7 @@ def test_a_game_read_while_a_move_lands_reads_as_one_moment(database: str, how: 
     not make an intact game read as broken: the reads see one moment, before the move."""
     from sqlalchemy import event
 
+    from karnak.server.rooms import Accepted
     from karnak.server.store import GameStore
 
     with TestClient(create_app(database, bot_workers=0)) as client:
@@ -234,9 +234,11 @@ def test_a_game_read_while_a_move_lands_reads_as_one_moment(database: str, how: 
             return  # the row is read; its seats and actions are not yet
         room = writer.load(game_id)
         seat = room.state.to_move()[0]
-        entry = room.accept(seat, room.state.legal_actions(seat)[0])
-        writer.append(room, entry, None, room.version_for(None))
-        moved.append(room.version)
+        action = room.state.legal_actions(seat)[0]
+        # the service's order: written at the room's version, then applied
+        entry = Accepted(len(room.accepted), room.version + 1, seat, action.to_text())
+        writer.append(room, entry, None, room.version_for(None) + 1)
+        moved.append(entry.version)
 
     event.listen(reader.engine, "before_cursor_execute", move_now)
     try:

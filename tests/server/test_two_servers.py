@@ -19,6 +19,7 @@ from sqlalchemy import create_engine, select
 
 from karnak.server.app import create_app
 from karnak.server.db import ActionRow
+from karnak.server.limits import ServerSettings
 
 from .conftest import POSTGRES, postgres_database, wait_for
 from .test_accounts import csrf, sign_up
@@ -247,3 +248,14 @@ def test_a_server_that_missed_events_reloads_from_the_database(
             wait_for(lambda: b.get(f"/api/games/{game_id}").json()["version"] > before, 15)
     finally:
         redis.stop()
+
+
+def test_two_servers_share_one_cap_on_running_games(database: str) -> None:
+    settings = ServerSettings(max_running_games=2)
+    a, b = (TestClient(create_app(database, bot_workers=0, settings=settings)) for _ in range(2))
+    with a, b:
+        assert a.post("/api/games", json={"seats": [{}, {}, {}]}).status_code == 201
+        assert b.post("/api/games", json={"seats": [{}, {}, {}]}).status_code == 201
+        for client in (a, b):
+            refused = client.post("/api/games", json={"seats": [{}, {}, {}]})
+            assert refused.status_code == 429, refused.text

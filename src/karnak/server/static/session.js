@@ -53,14 +53,33 @@ export async function mountAccountBar() {
     show(listed.unread);
     let unread = listed.unread;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/account/ws`);
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.event !== "notification") return;
-      unread += 1;
-      show(unread);
-      document.dispatchEvent(new CustomEvent("karnak:notification", { detail: message.notification }));
+    // A server that restarts, or hands its sockets to another process, closes them (1012):
+    // the bell reconnects, with the unread count read again, after a growing pause.
+    let retry = 500;
+    const connect = () => {
+      const socket = new WebSocket(`${scheme}://${location.host}/api/account/ws`);
+      socket.onopen = () => { retry = 500; };
+      socket.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        if (message.event !== "notification") return;
+        unread += 1;
+        show(unread);
+        document.dispatchEvent(new CustomEvent("karnak:notification", { detail: message.notification }));
+      };
+      socket.onclose = (event) => {
+        if (event.code >= 4400 && event.code < 4500) return; // logged out: nothing to hear
+        setTimeout(async () => {
+          try {
+            const again = await (await fetch("/api/notifications")).json();
+            unread = again.unread;
+            show(unread);
+          } catch (error) { /* the socket's own retry tells when the server is back */ }
+          connect();
+        }, retry);
+        retry = Math.min(retry * 2, 10000);
+      };
     };
+    connect();
   } catch (error) {
     show(0);
   }
