@@ -259,3 +259,48 @@ def test_two_servers_share_one_cap_on_running_games(database: str) -> None:
         for client in (a, b):
             refused = client.post("/api/games", json={"seats": [{}, {}, {}]})
             assert refused.status_code == 429, refused.text
+
+
+def test_private_steps_on_one_server_change_nothing_public_on_the_other(
+    database: str, broker: str
+) -> None:
+    """Hidden information across the broker: while an Egyptia builder takes private steps
+    through server A, everything a stranger can fetch from server B (after B has caught
+    up with them) stays byte-identical, sockets included."""
+    from .test_public_channels import public_bytes
+
+    a, b = servers(database, broker)
+    with a, b:
+        seats = [{"kind": "human", "name": n} for n in ("Ana", "Bes", "Ka")]
+        body = {
+            "game": "egyptia",
+            "seats": seats,
+            "seed": 8,
+            "options": {"cards": "A2,B2,C3,D2,E3"},
+        }
+        created = a.post("/api/games", json=body).json()
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        for seat, column in ((0, "diamond"), (2, "diamond"), (1, "grain")):  # the reveal
+            version, _ = legal(a, game_id, tokens[seat])
+            assert move(a, game_id, tokens[seat], f"choose {column}", version).status_code == 200
+
+        def caught_up() -> bool:
+            return legal(b, game_id, tokens[1])[0] == legal(a, game_id, tokens[1])[0]
+
+        wait_for(caught_up, 5)
+        before = public_bytes(b, game_id)
+        steps = 0
+        for _ in range(8):
+            view = a.get(f"/api/games/{game_id}", params={"token": tokens[1]}).json()
+            if view["observation"]["you"]["stage"] == "done":
+                break
+            texts = [m["text"] for m in view["legal"] if not m["text"].startswith("ship")]
+            answer = move(a, game_id, tokens[1], texts[-1], view["version"])
+            assert answer.status_code == 200, answer.text
+            if answer.json()["view"]["observation"]["you"]["stage"] == "done":
+                break  # being done is public
+            steps += 1
+            wait_for(caught_up, 5)
+            assert public_bytes(b, game_id) == before, f"after Bes's step {steps}"
+        assert steps >= 1
