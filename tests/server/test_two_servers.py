@@ -304,3 +304,24 @@ def test_private_steps_on_one_server_change_nothing_public_on_the_other(
             wait_for(caught_up, 5)
             assert public_bytes(b, game_id) == before, f"after Bes's step {steps}"
         assert steps >= 1
+
+
+def test_a_version_seen_on_one_server_is_taken_by_the_other_at_once(database: str) -> None:
+    """Behind a balancer, a page may read version N from A and send its next move to B
+    before B has heard of N (here B never hears: no broker): B catches up and plays it,
+    instead of calling N a version from the future."""
+    a, b = servers(database, None)
+    with a, b:
+        created = a.post("/api/games", json={"game": "amunre", "seats": [{}, {}, {}]}).json()
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        b.get(f"/api/games/{game_id}")  # B holds the game at version 0
+        for _ in range(3):
+            mover = a.get(f"/api/games/{game_id}").json()["to_move"][0]
+            version, moves = legal(a, game_id, tokens[mover])
+            answer = move(b, game_id, tokens[mover], moves[0], version)
+            assert answer.status_code == 200, answer.text
+        mover = a.get(f"/api/games/{game_id}").json()["to_move"][0]
+        version, moves = legal(a, game_id, tokens[mover])
+        future = move(b, game_id, tokens[mover], moves[0], version + 5)
+        assert future.status_code == 400, future.text  # still refused when truly ahead

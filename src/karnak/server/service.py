@@ -627,7 +627,10 @@ class GameService:
         game's lease (LeaseLostError if it no longer does: the move is not played).
         """
 
+        ahead = AheadCheck()
+
         async def attempt() -> Change[SubmitOutcome]:
+            ahead.check(room, seat, version)
             earlier = room.check(seat, version, action)
             if earlier is not None:
                 return SubmitOutcome(earlier, duplicate=True), False
@@ -661,7 +664,10 @@ class GameService:
     async def undo(self, room: Room, seat: int, version: int) -> Accepted:
         """Take back ``seat``'s last move if the rules of undo allow it (see rooms.Room)."""
 
+        ahead = AheadCheck()
+
         async def attempt() -> Change[Accepted]:
+            ahead.check(room, seat, version)
             mine = room.version_for(seat)
             if version != mine:
                 raise StaleVersionError(
@@ -898,6 +904,21 @@ class GameService:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+
+class AheadCheck:
+    """A client's version ahead of this process's copy of the game: another process may
+    have made the change the client saw (a balancer sends each request anywhere), so the
+    copy is brought up to the database once (by raising StaleWriteError inside a change)
+    before the version is judged; a version still ahead after that is refused as before."""
+
+    def __init__(self) -> None:
+        self.refreshed = False
+
+    def check(self, room: Room, seat: int, version: int) -> None:
+        if not self.refreshed and version > room.version_for(seat):
+            self.refreshed = True
+            raise StaleWriteError(f"version {version} of game {room.id} is not here yet")
 
 
 def _caught_up(room: Room, row: GameRow, actions: list[ActionRow]) -> bool:
