@@ -18,6 +18,19 @@ how the server behaves near its capacity.
 
 Target on a 2-core machine (the load generator shares it): 200 concurrent games, p99 under
 100 ms, no errors, none lost.
+
+Several processes (docs/operating.md): ``--processes 1 2 3`` runs the same load, for each
+count, against that many ``karnak serve`` processes on a new PostgreSQL database with a Redis
+broker, behind HAProxy (karnak.server.cluster.local starts them all on loopback), after one
+run of the single-process path (one process, SQLite, no broker) as the reference; it prints
+moves a second and p50/p99 for each, and what the shared path costs one process:
+
+    python bench/server_load.py --processes 1 2 3 --games 200 --pause 1
+
+It needs PostgreSQL (``--postgres URL``, default $KARNAK_TEST_POSTGRES_URL: a role that may
+create databases), redis-server and haproxy. On a machine with more cores, ``--workers W``
+gives each ``karnak serve`` W processes of its own and ``--clients C`` spreads the load
+generator over C processes (one alone saturates a core long before a large cluster does).
 """
 
 from __future__ import annotations
@@ -159,7 +172,7 @@ async def drive(base: str, moves: int, pause: float, seed: int, tally: Tally) ->
 
     rng = random.Random(seed)
     await asyncio.sleep(rng.uniform(0, 4 * pause))  # players arrive over a few seconds
-    async with httpx.AsyncClient(base_url=base, timeout=60, verify=TLS) as client:
+    async with httpx.AsyncClient(base_url=base, timeout=60, verify=TLS, trust_env=False) as client:
         try:
             await play_game(client, base, moves, pause, seed, rng, tally)
         except Exception as exc:  # a broken driver is an error of the run, not a crash
@@ -195,6 +208,7 @@ async def play_game(
                     f"{ws_base}/api/games/{game_id}/ws?token={token}",
                     max_size=2**24,
                     open_timeout=60,
+                    proxy=None,
                 )
             )
             listeners.append(asyncio.create_task(page.listen(socket)))
@@ -255,22 +269,80 @@ async def play(
         tally.latencies.append(max(page.arrivals[version] for page in pages) - sent)
 
 
-async def run(games: int, moves: int, pause: float, port: int) -> dict[str, Any]:
+async def load(base: str, seeds: list[int], moves: int, pause: float) -> Tally:
+    """Play the games of ``seeds`` at once against ``base``."""
     tally = Tally()
-    base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+    await asyncio.gather(*(drive(base, moves, pause, seed, tally) for seed in seeds))
+    return tally
+
+
+def load_in_process(base: str, seeds: list[int], moves: int, pause: float) -> Tally:
+    """:func:`load` in a load-generator process of its own (``--clients``)."""
+    return asyncio.run(load(base, seeds, moves, pause))
+
+
+def merged(tallies: list[Tally]) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.latencies += tally.latencies
+        total.accepted.update(tally.accepted)
+        total.errors += tally.errors
+        total.resent += tally.resent
+    return total
+
+
+async def generate(base: str, seeds: list[int], moves: int, pause: float, clients: int) -> Tally:
+    """The load, from this process or from ``clients`` processes (the games dealt out)."""
+    if clients <= 1:
+        return await load(base, seeds, moves, pause)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    loop = asyncio.get_running_loop()
+    with ProcessPoolExecutor(clients, mp_context=context) as pool:
+        parts = [seeds[i::clients] for i in range(clients)]
+        tallies = await asyncio.gather(
+            *(
+                loop.run_in_executor(pool, load_in_process, base, part, moves, pause)
+                for part in parts
+                if part
+            )
+        )
+    return merged(list(tallies))
+
+
+async def run(
+    games: int,
+    moves: int,
+    pause: float,
+    port: int | None = None,
+    *,
+    base: str = "",
+    clients: int = 1,
+) -> dict[str, Any]:
+    """The load against ``base`` (or the server on ``port``), and its report."""
+    base = base or f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient(base_url=base, timeout=60, trust_env=False) as client:
         await wait_until_up(client)
         started = time.perf_counter()
-        await asyncio.gather(*(drive(base, moves, pause, 1000 + g, tally) for g in range(games)))
+        seeds = [1000 + g for g in range(games)]
+        tally = await generate(base, seeds, moves, pause, clients)
         elapsed = time.perf_counter() - started
         lost = 0
         for game_id, count in tally.accepted.items():
-            view = (await client.get(f"/api/games/{game_id}")).json()
-            if view["version"] != count:
-                lost += abs(view["version"] - count)
+            # behind a balancer the answer may come from a process a moment behind
+            for _ in range(20):
+                view = (await client.get(f"/api/games/{game_id}")).json()
+                if view["version"] == count:
+                    break
+                await asyncio.sleep(0.1)
+            lost += abs(view["version"] - count)
     latencies = sorted(tally.latencies)
 
     def quantile(q: float) -> float:
+        if not latencies:
+            return float("nan")
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
 
     return {
@@ -279,7 +351,7 @@ async def run(games: int, moves: int, pause: float, port: int) -> dict[str, Any]
         "pause_seconds": pause,
         "actions": len(latencies),
         "seconds": round(elapsed, 2),
-        "actions_per_second": round(len(latencies) / elapsed, 1),
+        "actions_per_second": round(len(latencies) / elapsed, 1) if elapsed else 0.0,
         "p50_ms": round(quantile(0.50), 1),
         "p99_ms": round(quantile(0.99), 1),
         "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
@@ -291,7 +363,7 @@ async def run(games: int, moves: int, pause: float, port: int) -> dict[str, Any]
 
 
 def measure(
-    games: int, moves: int, pause: float, synchronous: str = "FULL"
+    games: int, moves: int, pause: float, synchronous: str = "FULL", clients: int = 1
 ) -> tuple[dict[str, Any], list[str]]:
     """One run against a fresh server: the report and the server log's error lines."""
     port = free_port()
@@ -300,7 +372,7 @@ def measure(
         with log_path.open("wb") as log:
             server = start_server(port, Path(folder) / "load.sqlite3", log, synchronous)
             try:
-                report = asyncio.run(run(games, moves, pause, port))
+                report = asyncio.run(run(games, moves, pause, port, clients=clients))
             finally:
                 server.send_signal(signal.SIGINT)
                 try:
@@ -312,6 +384,10 @@ def measure(
             for line in log_path.read_text(errors="replace").splitlines()
             if "Traceback" in line or "ERROR" in line
         ]
+    return judged(report, server_errors), server_errors
+
+
+def judged(report: dict[str, Any], server_errors: list[str]) -> dict[str, Any]:
     report["server_errors"] = len(server_errors)
     report["target_met"] = (
         report["p99_ms"] < TARGET_P99_MS
@@ -319,7 +395,126 @@ def measure(
         and report["lost_actions"] == 0
         and not server_errors
     )
-    return report, server_errors
+    return report
+
+
+def measure_cluster(
+    admin_url: str,
+    processes: int,
+    games: int,
+    moves: int,
+    pause: float,
+    *,
+    workers: int = 1,
+    clients: int = 1,
+) -> tuple[dict[str, Any], list[str]]:
+    """One run through HAProxy against ``processes`` servers on a new PostgreSQL database
+    with a Redis broker: the report and the servers' error lines."""
+    from karnak.server.cluster.local import LocalCluster
+
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        LocalCluster(admin_url, Path(folder), count=processes, workers=workers) as cluster,
+    ):
+        report = asyncio.run(run(games, moves, pause, base=cluster.url, clients=clients))
+        server_errors = cluster.errors()
+    report["processes"] = processes
+    report["workers_each"] = workers
+    return judged(report, server_errors), server_errors
+
+
+def print_report(label: str, report: dict[str, Any], server_errors: list[str]) -> None:
+    print(
+        f"[{label}] "
+        f"{report['games']} concurrent games, a move every {report['pause_seconds']:g} s on "
+        f"average: {report['actions']} actions in {report['seconds']} s = "
+        f"{report['actions_per_second']} actions/s; submission to broadcast "
+        f"p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms; errors {report['errors']}, "
+        f"lost actions {report['lost_actions']}, moves sent again {report['resent']}; "
+        f"target {'met' if report['target_met'] else 'MISSED'}"
+    )
+    for sample in report["error_samples"]:
+        print("  error:", sample)
+    for line in server_errors[:5]:
+        print("  server log:", line)
+
+
+def clean_run(report: dict[str, Any], server_errors: list[str]) -> bool:
+    return not server_errors and not report["errors"] and not report["lost_actions"]
+
+
+def run_processes(args: argparse.Namespace) -> int:
+    """``--processes``: the single-process reference, then each process count."""
+    admin_url = args.postgres or os.environ.get("KARNAK_TEST_POSTGRES_URL")
+    if not admin_url:
+        print("--processes needs PostgreSQL: --postgres URL or KARNAK_TEST_POSTGRES_URL")
+        return 2
+    from karnak.server.cluster.local import missing_parts
+
+    missing = missing_parts(admin_url)
+    if missing:
+        print("--processes cannot run here:", "; ".join(missing))
+        return 2
+    clean = True
+    for pause in args.pause:
+        reference, server_errors = measure(
+            args.games, args.moves, pause, "FULL", clients=args.clients
+        )
+        reference["path"] = "one process, SQLite, no broker"
+        clean = clean and clean_run(reference, server_errors)
+        rows = [("reference", reference)]
+        if args.json:
+            print(json.dumps(reference))
+        else:
+            print_report("1 process, SQLite (the single-process path)", reference, server_errors)
+        for count in args.processes:
+            report, server_errors = measure_cluster(
+                admin_url,
+                count,
+                args.games,
+                args.moves,
+                pause,
+                workers=args.workers,
+                clients=args.clients,
+            )
+            report["path"] = "HAProxy, PostgreSQL, Redis"
+            clean = clean and clean_run(report, server_errors)
+            rows.append((f"{count}", report))
+            if args.json:
+                print(json.dumps(report))
+            else:
+                each = f" x {args.workers} workers" if args.workers != 1 else ""
+                print_report(
+                    f"{count} process(es){each}, PostgreSQL + Redis via HAProxy",
+                    report,
+                    server_errors,
+                )
+        if not args.json:
+            print_summary(rows)
+    return 0 if clean else 1
+
+
+def print_summary(rows: list[tuple[str, dict[str, Any]]]) -> None:
+    """Moves a second and latency per process count, and the shared path's cost for one."""
+    print(
+        f"{'processes':>22} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8}  p99 < {TARGET_P99_MS:g} ms"
+    )
+    for label, report in rows:
+        name = "1 (SQLite, reference)" if label == "reference" else label
+        met = "yes" if report["p99_ms"] < TARGET_P99_MS else "NO"
+        print(
+            f"{name:>22} {report['actions_per_second']:>9} {report['p50_ms']:>8} "
+            f"{report['p99_ms']:>8}  {met}"
+        )
+    reference = rows[0][1]
+    one = next((report for label, report in rows if label == "1"), None)
+    if one is not None:
+        print(
+            "the shared path's cost to one process: "
+            f"p50 {one['p50_ms'] - reference['p50_ms']:+.1f} ms, "
+            f"p99 {one['p99_ms'] - reference['p99_ms']:+.1f} ms "
+            f"(moves/s {one['actions_per_second']} against {reference['actions_per_second']})"
+        )
 
 
 def main() -> int:
@@ -340,30 +535,39 @@ def main() -> int:
         choices=["FULL", "NORMAL"],
         help="SQLite commit modes to run (FULL: durable, as shipped; NORMAL: the reference)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        nargs="+",
+        help="process counts to run behind HAProxy on PostgreSQL + Redis (one run each, "
+        "after the single-process SQLite reference)",
+    )
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="PostgreSQL on this machine whose role may create databases "
+        "(default: $KARNAK_TEST_POSTGRES_URL)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="with --processes: processes of each karnak serve"
+    )
+    parser.add_argument(
+        "--clients", type=int, default=1, help="load-generator processes (the games dealt out)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.processes:
+        return run_processes(args)
     clean = True
     runs = [(pause, mode) for pause in args.pause for mode in args.synchronous]
     for pause, mode in runs:
-        report, server_errors = measure(args.games, args.moves, pause, mode)
+        report, server_errors = measure(args.games, args.moves, pause, mode, clients=args.clients)
         report["synchronous"] = mode
-        clean = clean and not server_errors and not report["errors"] and not report["lost_actions"]
+        clean = clean and clean_run(report, server_errors)
         if args.json:
             print(json.dumps(report))
             continue
-        print(
-            f"[synchronous={mode}] "
-            f"{report['games']} concurrent games, a move every {pause:g} s on average: "
-            f"{report['actions']} actions in {report['seconds']} s = "
-            f"{report['actions_per_second']} actions/s; submission to broadcast "
-            f"p50 {report['p50_ms']} ms, p99 {report['p99_ms']} ms; errors {report['errors']}, "
-            f"lost actions {report['lost_actions']}, moves sent again {report['resent']}; "
-            f"target {'met' if report['target_met'] else 'MISSED'}"
-        )
-        for sample in report["error_samples"]:
-            print("  error:", sample)
-        for line in server_errors[:5]:
-            print("  server log:", line)
+        print_report(f"synchronous={mode}", report, server_errors)
     return 0 if clean else 1
 
 
