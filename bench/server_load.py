@@ -83,6 +83,8 @@ def start_server(
     fill up and stop the server). The load comes from one client, so the per-client rate
     limits are lifted; ``synchronous`` is SQLite's commit mode (FULL as shipped; NORMAL to
     measure what durable commits cost)."""
+    from karnak.server.cluster.local import GENEROUS_LIMITS
+
     start = (
         "import karnak.server.db as db; "
         f"db.SQLITE_SYNCHRONOUS = {synchronous!r}; "
@@ -99,12 +101,7 @@ def start_server(
         str(database),
         "--bot-workers",
         "0",
-        "--creates-per-minute",
-        "1000000",
-        "--moves-per-minute",
-        "1000000",
-        "--max-games",
-        "100000",
+        *GENEROUS_LIMITS,
     ]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)

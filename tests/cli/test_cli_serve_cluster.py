@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -26,16 +24,15 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 import uvicorn
-from sqlalchemy import create_engine, make_url, text
 from typer.testing import CliRunner
 
 from karnak.cli.main import app
 from karnak.server.asgi import create_from_environment, worker_environment
 from karnak.server.limits import ServerSettings
 from karnak.server.mail.settings import MailSettings
+from support.postgres import POSTGRES, postgres_database
+from support.redis_server import running_redis
 
-POSTGRES = os.environ.get("KARNAK_TEST_POSTGRES_URL")
-REDIS_SERVER = shutil.which("redis-server")
 #: The variables the cluster options read, unset (the tests' own environment must not leak in).
 CLUSTER_ENV = ["KARNAK_BROKER_URL", "KARNAK_FORWARDED_ALLOW_IPS", "KARNAK_DATABASE_URL"]
 #: What the workers are told through the environment (karnak.server.asgi).
@@ -49,8 +46,6 @@ WORKER_ENV = [
 #: A PostgreSQL URL that is never connected to: the refusals come before the database.
 #: The ``karnak`` command, run by this Python.
 KARNAK = [sys.executable, "-c", "from karnak.cli.main import app; app()"]
-#: Redis keeps nothing on disk.
-NO_DISK = ["--save", "", "--appendonly", "no"]
 NOWHERE = "postgresql+psycopg://karnak:secret@db.invalid/karnak"
 BROKER = "redis://127.0.0.1:6379/0"
 
@@ -296,52 +291,13 @@ def test_a_second_server_on_a_served_sqlite_file_is_refused(
 
 
 @pytest.fixture
-def postgres_database() -> Iterator[str]:
+def database_and_broker(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A PostgreSQL database and a Redis server (on a free port, keeping nothing on disk) of
+    this test's own: their URLs."""
     if not POSTGRES:
         pytest.skip("no PostgreSQL to test against: set KARNAK_TEST_POSTGRES_URL")
-    name = f"karnak_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
-    finally:
-        for attempt in range(20):
-            try:
-                with admin.connect() as connection:
-                    connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-                break
-            except Exception:
-                time.sleep(0.1 * (attempt + 1))
-        admin.dispose()
-
-
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    """A Redis server of this test's own, on a free port, keeping nothing on disk."""
-    if REDIS_SERVER is None:
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    folder = tmp_path / "redis"
-    folder.mkdir()
-    redis = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), *NO_DISK],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        end = time.monotonic() + 20
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)) as s:
-                s.sendall(b"PING\r\n")
-                if s.recv(16).startswith(b"+PONG"):
-                    break
-            assert time.monotonic() < end, "redis-server did not start"
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        redis.terminate()
-        redis.wait(timeout=10)
+    with postgres_database() as database, running_redis(tmp_path) as redis:
+        yield database, redis.url
 
 
 def worker_processes(pid: int) -> list[int]:
@@ -363,11 +319,12 @@ def worker_processes(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 def test_workers_start_that_many_processes_which_all_answer(
-    tmp_path: Path, postgres_database: str, redis_url: str
+    tmp_path: Path, database_and_broker: tuple[str, str]
 ) -> None:
+    database, broker = database_and_broker
     port = free_port()
     log = tmp_path / "server.log"
-    server = serve(postgres_database, port, log, "--workers", "2", "--broker", redis_url)
+    server = serve(database, port, log, "--workers", "2", "--broker", broker)
     workers: list[int] = []
     try:
         wait_up(port, server, log)

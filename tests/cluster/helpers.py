@@ -1,5 +1,6 @@
 """What the cluster tests share: the API calls, a socket that keeps every view it got, and
-the moves the database holds (the ground truth a test compares the answers with)."""
+the moves the database holds (the ground truth a test compares the answers with); ``move``,
+``undo`` and ``stored_actions`` come from support.game_calls (tests/server uses them too)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,21 @@ import json
 from typing import Any
 
 import httpx2 as httpx
-from sqlalchemy import create_engine, select
 from websockets.sync.client import ClientConnection, connect
 
-from karnak.server.db import ActionRow
 from support.cluster import ws_url
+from support.game_calls import move, stored_actions, undo
+
+__all__ = [
+    "SOLO",
+    "Socket",
+    "create",
+    "increasing",
+    "move",
+    "stored_actions",
+    "undo",
+    "view",
+]
 
 SOLO = {"game": "egyptia", "seats": [{"name": "Solo"}], "seed": 21}
 
@@ -32,35 +43,6 @@ def view(http: httpx.Client, game_id: str, token: str | None = None) -> dict[str
     assert answer.status_code == 200, answer.text
     seen: dict[str, Any] = answer.json()
     return seen
-
-
-def move(http: httpx.Client, game_id: str, token: str, action: str, version: int) -> Any:
-    return http.post(
-        f"/api/games/{game_id}/actions",
-        params={"token": token},
-        json={"action": action, "version": version},
-    )
-
-
-def undo(http: httpx.Client, game_id: str, token: str, version: int) -> Any:
-    return http.post(
-        f"/api/games/{game_id}/undo", params={"token": token}, json={"version": version}
-    )
-
-
-def stored_actions(database: str, game_id: str) -> list[tuple[int, int, int, str]]:
-    """The game's moves in the database: (number, version, seat, text), in order."""
-    engine = create_engine(database)
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                select(ActionRow.number, ActionRow.version, ActionRow.seat, ActionRow.text)
-                .where(ActionRow.game_id == game_id)
-                .order_by(ActionRow.number)
-            ).all()
-        return [(row[0], row[1], row[2], row[3]) for row in rows]
-    finally:
-        engine.dispose()
 
 
 class Socket:

@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, make_url, text
 
 import karnak.server.app
 from karnak.server.app import create_app
 from karnak.server.limits import ServerSettings
+from support.postgres import POSTGRES, drop_database, postgres_database
 
-#: A PostgreSQL server to test against as well (``.ci/run`` starts one); its role must be
-#: allowed to create databases: every test gets a database of its own.
-POSTGRES = os.environ.get("KARNAK_TEST_POSTGRES_URL")
+#: Re-exported: the tests here take them from this module too. ``POSTGRES`` is the
+#: PostgreSQL server to test against as well (support.postgres).
+__all__ = ["POSTGRES", "drop_database", "postgres_database"]
+
 #: Without a PostgreSQL server the PostgreSQL half of each test is reported as skipped
 #: (with the reason), not silently left out.
 BACKENDS = [
@@ -57,37 +55,6 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     with postgres_database() as url:
         yield url
-
-
-@contextlib.contextmanager
-def postgres_database() -> Iterator[str]:
-    """A new, empty PostgreSQL database for one test (dropped afterwards): its URL."""
-    assert POSTGRES is not None
-    name = f"karnak_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
-    finally:
-        drop_database(admin, name)
-        admin.dispose()
-
-
-def drop_database(admin: Any, name: str) -> None:
-    """Drop a test's database, ending its connections. A role that is not a superuser cannot
-    end an autovacuum worker's connection (InsufficientPrivilege), so a few tries a moment
-    apart; a database left behind is only litter on a throwaway server, never a failure."""
-    from sqlalchemy.exc import DBAPIError
-
-    for attempt in range(20):
-        try:
-            with admin.connect() as connection:
-                connection.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
-            return
-        except DBAPIError:
-            time.sleep(0.1 * (attempt + 1))
-    print(f"left the test database {name} behind (it stayed in use)")
 
 
 @pytest.fixture

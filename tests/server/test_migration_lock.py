@@ -10,18 +10,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import text
 from typer.testing import CliRunner
 
 from karnak.cli.main import app
 from karnak.server.db import MIGRATION_LOCK, Migration, make_engine, migrate
-
-from .conftest import POSTGRES, drop_database
+from support.postgres import POSTGRES, postgres_database
 
 pytestmark = pytest.mark.skipif(
     not POSTGRES,
@@ -46,16 +44,8 @@ def newest() -> tuple[str, ...]:
 @pytest.fixture
 def fresh_postgres() -> Iterator[str]:
     """An empty PostgreSQL database of this test's own."""
-    assert POSTGRES is not None
-    name = f"karnak_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
-    finally:
-        drop_database(admin, name)
-        admin.dispose()
+    with postgres_database() as url:
+        yield url
 
 
 #: What each process runs: connect, wait for the common start, migrate, say what it did.

@@ -10,11 +10,8 @@ changes (test_http_limits.py and test_accounts.py).
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import shutil
 import socket
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -32,65 +29,20 @@ from karnak.server.db import make_engine
 from karnak.server.http_limits import Limiter
 from karnak.server.hub import Hub
 from karnak.server.limits import LimitError, ServerSettings
+from support.redis_server import NOT_INSTALLED, REDIS_SERVER, RedisServer, running_redis
 
 from .conftest import humans, wait_for
 from .test_accounts import PASSWORD, csrf, sign_up
 
-REDIS_SERVER = shutil.which("redis-server")
-pytestmark = pytest.mark.skipif(
-    REDIS_SERVER is None,
-    reason="redis-server is not installed (apt-get install redis-server; CI installs it)",
-)
+pytestmark = pytest.mark.skipif(REDIS_SERVER is None, reason=NOT_INSTALLED)
 
 WRONG = {"name": "Nobody", "password": PASSWORD}
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class RedisServer:
-    """A redis-server of the test's own, on a free port, that the test can stop and start."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        assert REDIS_SERVER is not None
-        self.process = subprocess.Popen(
-            [
-                *(REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--dir", str(self.folder)),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for(self.answers, timeout=10.0)
-
-    def answers(self) -> bool:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 1):
-            return True
-        return False
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-            self.process = None
-
-
 @pytest.fixture
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    server.start()
-    yield server
-    server.stop()
+    with running_redis(tmp_path) as server:
+        yield server
 
 
 Apps = Callable[..., tuple[TestClient, TestClient]]

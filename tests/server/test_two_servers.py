@@ -11,19 +11,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, select
 
 from karnak.server.app import create_app
-from karnak.server.db import ActionRow
 from karnak.server.limits import ServerSettings
+from support.game_calls import move, stored_actions, undo
+from support.postgres import POSTGRES, postgres_database
+from support.redis_server import running_redis
 
-from .conftest import POSTGRES, postgres_database, wait_for
+from .conftest import wait_for
 from .test_accounts import csrf, sign_up
-from .test_shared_limits import REDIS_SERVER, RedisServer
 
 pytestmark = pytest.mark.skipif(
     not POSTGRES, reason="several servers need PostgreSQL: set KARNAK_TEST_POSTGRES_URL"
@@ -41,46 +40,12 @@ def database() -> Iterator[str]:
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[str]:
-    if REDIS_SERVER is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
+    with running_redis(tmp_path) as server:
         yield server.url
-    finally:
-        server.stop()
 
 
 def servers(url: str, broker: str | None, count: int = 2) -> list[TestClient]:
     return [TestClient(create_app(url, bot_workers=0, broker=broker)) for _ in range(count)]
-
-
-def move(client: TestClient, game_id: str, token: str, action: str, version: int) -> Any:
-    return client.post(
-        f"/api/games/{game_id}/actions",
-        params={"token": token},
-        json={"action": action, "version": version},
-    )
-
-
-def undo(client: TestClient, game_id: str, token: str, version: int) -> Any:
-    return client.post(
-        f"/api/games/{game_id}/undo", params={"token": token}, json={"version": version}
-    )
-
-
-def stored_actions(url: str, game_id: str) -> list[tuple[int, int, int, str]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                select(ActionRow.number, ActionRow.version, ActionRow.seat, ActionRow.text)
-                .where(ActionRow.game_id == game_id)
-                .order_by(ActionRow.number)
-            ).all()
-        return [tuple(row) for row in rows]  # type: ignore[misc]
-    finally:
-        engine.dispose()
 
 
 def test_an_undo_on_a_stale_copy_deletes_nothing_of_the_other_servers_moves(
@@ -227,11 +192,7 @@ def test_a_server_that_missed_events_reloads_from_the_database(
 ) -> None:
     """Redis restarts: what was published meanwhile is lost, and B, once reconnected,
     brings the games it holds up to the database instead of staying behind."""
-    if REDIS_SERVER is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    redis = RedisServer(tmp_path)
-    redis.start()
-    try:
+    with running_redis(tmp_path) as redis:
         a, b = servers(database, redis.url)
         with a, b:
             body = {"game": "amunre", "seats": [{}, {}, {}], "seed": 5}
@@ -246,8 +207,6 @@ def test_a_server_that_missed_events_reloads_from_the_database(
             assert b.get(f"/api/games/{game_id}").json()["version"] == before  # missed it
             redis.start()
             wait_for(lambda: b.get(f"/api/games/{game_id}").json()["version"] > before, 15)
-    finally:
-        redis.stop()
 
 
 def test_two_servers_share_one_cap_on_running_games(database: str) -> None:
