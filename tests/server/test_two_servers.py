@@ -284,3 +284,23 @@ def test_a_version_seen_on_one_server_is_taken_by_the_other_at_once(database: st
         version, moves = legal(a, game_id, tokens[mover])
         future = move(b, game_id, tokens[mover], moves[0], version + 5)
         assert future.status_code == 400, future.text  # still refused when truly ahead
+
+
+def test_a_stale_refusal_names_the_version_the_database_holds(database: str) -> None:
+    """B's copy is behind (no broker), and a move is stale even by B's copy: the refusal
+    names the version the database holds, not B's, so the client's next try can be right."""
+    a, b = servers(database, None)
+    with a, b:
+        created = a.post("/api/games", json={"game": "amunre", "seats": [{}, {}, {}]}).json()
+        game_id = created["id"]
+        tokens = [seat["token"] for seat in created["seats"]]
+        first = b.get(f"/api/games/{game_id}").json()["to_move"][0]
+        old_version, old_moves = legal(b, game_id, tokens[first])
+        assert move(b, game_id, tokens[first], old_moves[0], old_version).status_code == 200
+        for _ in range(2):  # through A: B does not hear of them
+            now = a.get(f"/api/games/{game_id}").json()["to_move"][0]
+            version, moves = legal(a, game_id, tokens[now])
+            assert move(a, game_id, tokens[now], moves[0], version).status_code == 200
+        refused = move(b, game_id, tokens[first], old_moves[1], old_version)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["version"] == legal(a, game_id, tokens[first])[0]

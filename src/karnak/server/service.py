@@ -281,6 +281,8 @@ class GameService:
         self.executor = executor or DatabaseExecutor(store.engine)
         #: Which games' background work runs here (None: every game's, one process alone).
         self.leases = leases
+        #: Whether other processes may change the games too (a database server, not SQLite).
+        self.shared = leases is not None and not leases.exclusive
         if leases is not None:
             leases.on_gain = self._gained
             leases.on_loss = self._lost
@@ -599,12 +601,21 @@ class GameService:
         process would refuse it). Any other error is the change's refusal.
         """
         async with self._lock(room.id):
+            refreshed = False
             for _ in range(WRITE_ATTEMPTS):
                 try:
                     result, changed = await attempt()
                     break
                 except StaleWriteError:
                     await self._refresh(room)
+                    refreshed = True
+                except StaleVersionError:
+                    if refreshed or not self.shared:
+                        raise
+                    # other processes may have moved the game further than this copy: the
+                    # refusal names the version the database holds, so one retry will do
+                    await self._refresh(room)
+                    refreshed = True
             else:
                 raise BusyError("the game changed several times while this was written: try again")
         if changed:
