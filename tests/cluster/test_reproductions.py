@@ -151,9 +151,15 @@ def test_a_stale_move_through_b_is_409_never_500(pair: LocalCluster) -> None:
             theirs = view(a, game_id, next_token)
             through_b = move(b, game_id, next_token, theirs["legal"][0]["text"], current)
             assert through_b.status_code == 200, through_b.text
+            # B's move reaches A through the broker a moment later (not before B answered)
+            wait_for(
+                lambda: view(a, game_id)["version"] == view(b, game_id)["version"],
+                5.0,
+                "A to hear of B's move",
+            )
         rows = stored_actions(pair.database_url, game_id)
         assert [number for number, *_ in rows] == list(range(len(rows)))
-        assert len(rows) == 6 and view(a, game_id)["version"] == view(b, game_id)["version"]
+        assert len(rows) == 6
     no_failures(pair)
 
 
