@@ -14,7 +14,7 @@ from karnak.server.db import make_engine, migrate, run_migrations
 from .conftest import create, humans
 
 #: The newest revision (one head: see the test below).
-HEAD = "0015_capacity"
+HEAD = "0016_recovery"
 
 
 def test_a_database_of_the_first_schema_upgrades_with_its_games(database: str) -> None:
