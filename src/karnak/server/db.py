@@ -10,8 +10,13 @@ guarantees to be exact. SQLite is the default; any SQLAlchemy URL works (Postgre
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import logging
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy import (
     JSON,
@@ -29,6 +34,11 @@ from sqlalchemy import (
     event,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+if TYPE_CHECKING:
+    from alembic.script import Script, ScriptDirectory
+
+    from karnak.server.backup import BackupPolicy
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: How SQLite commits (see make_engine). The load benchmark changes it to measure the cost.
@@ -75,6 +85,17 @@ class GameRow(Base):
     #: When the current decision step began (seconds since the epoch; migration
     #: 0011_cluster): every process computes the same turn-timer deadline from it.
     step_started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Who created it (migration 0015_capacity; None before, and for a table's game): the
+    #: hash of the client's address and the account, for the per-client share of running
+    #: games (karnak.server.capacity). No address is stored.
+    creator_client: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    creator_account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    #: When the seats were warned that the game would expire for want of moves (migration
+    #: 0016_recovery, karnak.server.expiry); a warning older than ``updated_at`` (someone
+    #: moved since) no longer counts.
+    idle_warned_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game_row", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -162,20 +183,150 @@ def make_engine(url: str) -> Engine:
 MIGRATION_LOCK = int.from_bytes(b"karnakdb", "big")
 
 
+class Step(NamedTuple):
+    """One migration applied (or undone): its revision, description and time taken."""
+
+    revision: str
+    description: str
+    seconds: float
+    upgrade: bool = True
+
+    def line(self) -> str:
+        """``0012_tables_repair: Give open tables ... (0.03 s)``: the log line."""
+        undone = "" if self.upgrade else "undone: "
+        return f"{self.revision}: {undone}{self.description} ({self.seconds:.2f} s)"
+
+
 class Migration(NamedTuple):
-    """The schema's revisions before and after a migration (empty: no schema yet)."""
+    """The schema's revisions before and after a migration (empty: no schema yet), each
+    migration applied, and where the backup taken before it went (check_database)."""
 
     before: tuple[str, ...]
     after: tuple[str, ...]
+    steps: tuple[Step, ...] = ()
+    backup: Path | None = None
 
 
-def migrate(engine: Engine) -> Migration:
+class SchemaState(NamedTuple):
+    """Where a database's schema stands against this version of Karnak's migrations."""
+
+    #: The revisions the database records (empty: no schema yet).
+    current: tuple[str, ...]
+    #: The newest revisions this code knows.
+    heads: tuple[str, ...]
+    #: The migrations an upgrade would apply, in order: (revision, description).
+    pending: tuple[tuple[str, str], ...]
+    #: Recorded revisions this code does not know: a newer release made the database.
+    unknown: tuple[str, ...]
+
+
+class DatabaseAhead(DatabaseProblem):
+    """The database was made or upgraded by a newer release of Karnak than this one."""
+
+
+#: One line per migration applied (``Step.line``) when nobody passes a report of their own.
+MIGRATION_LOG = logging.getLogger("karnak.server.migrations")
+
+
+@functools.cache
+def migration_scripts() -> ScriptDirectory:
+    """Alembic's view of the migrations in :data:`MIGRATIONS` (read once: each reading
+    executes every migration file again, and the files do not change under a process)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return ScriptDirectory.from_config(config)
+
+
+def describe(revision: Script) -> str:
+    """A migration's description: the first paragraph of its docstring, on one line."""
+    return " ".join((revision.doc or "").split())
+
+
+def upgrade_order(scripts: ScriptDirectory) -> list[Script]:
+    """Every migration, each after those it revises; among those free to go next, the
+    lowest revision first (the numbered names then read in order across branches)."""
+    import heapq
+
+    every = {script.revision: script for script in scripts.walk_revisions()}
+    below = {
+        name: {down for down in _as_tuple(script.down_revision) if down in every}
+        for name, script in every.items()
+    }
+    ready = [name for name, downs in below.items() if not downs]
+    heapq.heapify(ready)
+    order: list[Script] = []
+    while ready:
+        name = heapq.heappop(ready)
+        order.append(every[name])
+        for other, downs in below.items():
+            if name in downs:
+                downs.discard(name)
+                if not downs:
+                    heapq.heappush(ready, other)
+    return order
+
+
+def _as_tuple(revisions: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    if revisions is None:
+        return ()
+    return (revisions,) if isinstance(revisions, str) else tuple(revisions)
+
+
+def schema_state(connection: Connection) -> SchemaState:
+    """Compare the revisions ``connection``'s database records with this code's."""
+    from alembic.runtime.migration import MigrationContext
+
+    scripts = migration_scripts()
+    current = tuple(sorted(MigrationContext.configure(connection).get_current_heads()))
+    every = upgrade_order(scripts)
+    known = {script.revision for script in every}
+    unknown = tuple(revision for revision in current if revision not in known)
+    applied: set[str] = set()
+    if current and not unknown:
+        applied = {r.revision for r in scripts.revision_map.iterate_revisions(current, "base")}
+    pending = tuple(
+        (script.revision, describe(script))
+        for script in every
+        if script.revision not in applied and not unknown
+    )
+    return SchemaState(current, tuple(sorted(scripts.get_heads())), pending, unknown)
+
+
+def ahead_message(shown: str, state: SchemaState) -> str:
+    """The one line that refuses a database a newer release made."""
+    return (
+        f"{shown} is at revision {' + '.join(state.unknown)}, which this version of Karnak "
+        f"does not know (its newest is {' + '.join(state.heads)}): a newer release upgraded "
+        "it. Run that release, or restore the backup taken before its upgrade."
+    )
+
+
+def shown_url(engine: Engine) -> str:
+    """The database of ``engine`` for a message, without its password."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite":
+        return url.database or ":memory:"
+    return url.render_as_string(hide_password=True).split("@")[-1]
+
+
+def migrate(engine: Engine, *, report: Callable[[str], None] | None = None) -> Migration:
     """Bring the database to the newest schema (Alembic ``upgrade heads``: every branch)."""
-    return run_migrations(engine, "upgrade", "heads")
+    return run_migrations(engine, "upgrade", "heads", report=report)
 
 
-def run_migrations(engine: Engine, action: str, revision: str) -> Migration:
-    """Alembic's ``upgrade`` or ``downgrade`` to ``revision`` on ``engine``.
+def run_migrations(
+    engine: Engine, action: str, revision: str, *, report: Callable[[str], None] | None = None
+) -> Migration:
+    """Alembic's ``upgrade`` or ``downgrade`` to ``revision`` on ``engine``; each migration
+    applied is one line (:meth:`Step.line`) given to ``report`` (default: logged at INFO on
+    :data:`MIGRATION_LOG`).
+
+    A database whose revision this code does not know (a newer release upgraded it) is
+    refused with :class:`DatabaseAhead` before anything changes: Alembic would fail on it
+    with a traceback, and serving a newer schema with older code is never safe.
 
     SQLite changes a table by copying it into a new one and dropping the old; with foreign
     keys on, dropping ``games`` would cascade and delete every seat and action. So foreign
@@ -194,6 +345,22 @@ def run_migrations(engine: Engine, action: str, revision: str) -> Migration:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    descriptions = {
+        script.revision: describe(script) for script in migration_scripts().walk_revisions()
+    }
+    steps: list[Step] = []
+    clock = [time.perf_counter()]
+
+    def applied(*, step: Any, **_: Any) -> None:
+        """Alembic's ``on_version_apply``: called once each migration has run."""
+        now = time.perf_counter()
+        name = step.up_revision_id or "?"
+        done = Step(name, descriptions.get(name, ""), now - clock[0], bool(step.is_upgrade))
+        clock[0] = now
+        steps.append(done)
+        (report or MIGRATION_LOG.info)(done.line())
+
+    config.attributes["on_version_apply"] = applied
     sqlite = engine.dialect.name == "sqlite"
     postgresql = engine.dialect.name == "postgresql"
     with engine.connect() as connection:
@@ -206,8 +373,12 @@ def run_migrations(engine: Engine, action: str, revision: str) -> Migration:
                 connection.commit()
             with connection.begin():
                 # read under the lock: a process that waited sees what the first one did
-                before = MigrationContext.configure(connection).get_current_heads()
+                state = schema_state(connection)
+                if action == "upgrade" and state.unknown:
+                    raise DatabaseAhead(ahead_message(shown_url(engine), state))
+                before = state.current
                 config.attributes["connection"] = connection
+                clock[0] = time.perf_counter()
                 getattr(command, action)(config, revision)
                 after = MigrationContext.configure(connection).get_current_heads()
             if sqlite:
@@ -221,7 +392,7 @@ def run_migrations(engine: Engine, action: str, revision: str) -> Migration:
         finally:
             if postgresql:
                 _unlock_migrations(connection)
-    return Migration(tuple(sorted(before)), tuple(sorted(after)))
+    return Migration(tuple(sorted(before)), tuple(sorted(after)), tuple(steps))
 
 
 def _unlock_migrations(connection: Connection) -> None:
@@ -239,22 +410,107 @@ def _unlock_migrations(connection: Connection) -> None:
         connection.invalidate()
 
 
-def check_database(url: str, shown: str) -> Migration:
+def open_database(url: str, shown: str) -> Engine:
+    """An engine for ``url``, or one line saying why there cannot be one: an unknown kind of
+    database, a driver that is not installed (``postgresql://`` asks for psycopg2; Karnak
+    uses ``postgresql+psycopg://``), an SQLite file in a folder that does not exist."""
+    from sqlalchemy.exc import NoSuchModuleError, SQLAlchemyError
+
+    try:
+        engine = make_engine(url)
+    except NoSuchModuleError:
+        kind = url.split("://", 1)[0]
+        raise DatabaseProblem(
+            f"cannot use the database {shown}: Karnak does not know databases of the kind "
+            f"{kind!r}; write sqlite:///FILE or postgresql+psycopg://USER@HOST/DATABASE"
+        ) from None
+    except ImportError as missing:
+        raise DatabaseProblem(
+            f"cannot use the database {shown}: its driver ({missing.name}) is not installed; "
+            "for PostgreSQL write the URL as postgresql+psycopg://USER@HOST/DATABASE"
+        ) from None
+    except (SQLAlchemyError, ValueError) as exc:
+        problem = str(exc).splitlines()[0]
+        raise DatabaseProblem(f"cannot use the database {shown}: {problem}") from None
+    file = engine.url.database if engine.dialect.name == "sqlite" else None
+    on_disk = file and file != ":memory:" and not file.startswith("file:")
+    if on_disk and not Path(str(file)).parent.is_dir():
+        engine.dispose()
+        raise DatabaseProblem(f"cannot use the database {shown}: its folder does not exist")
+    return engine
+
+
+def read_schema_state(url: str, shown: str) -> SchemaState:
+    """Where the database's schema stands (``karnak db status``), or DatabaseProblem."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    engine = open_database(url, shown)
+    try:
+        with engine.connect() as connection:
+            return schema_state(connection)
+    except SQLAlchemyError as exc:
+        problem = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise DatabaseProblem(f"cannot use the database {shown}: {problem}") from None
+    finally:
+        engine.dispose()
+
+
+def announce(line: str) -> None:
+    """A line about the database at start: logged on :data:`MIGRATION_LOG` where logging is
+    set up, else on standard error (``karnak serve`` checks the database before it sets up
+    its log, and an upgrade must not go unsaid)."""
+    if MIGRATION_LOG.hasHandlers():
+        MIGRATION_LOG.info(line)
+    else:
+        print(f"karnak: {line}", file=sys.stderr)
+
+
+def check_database(
+    url: str,
+    shown: str,
+    *,
+    backup: BackupPolicy | None = None,
+    report: Callable[[str], None] = announce,
+) -> Migration:
     """Open the database, bring it to the newest schema and, for SQLite, check its pages:
     a corrupt or truncated file is refused in one line naming it (``shown``) before the
     server starts, rather than failing somewhere in start-up with a traceback. Returns what
-    the migration did (``karnak db upgrade`` says it)."""
+    the migration did (``karnak db upgrade`` says it).
+
+    Before an SQLite database with a schema takes a pending migration, it is backed up
+    (karnak.server.backup; ``backup`` says where and how many are kept), so that an upgrade
+    that goes wrong can be undone by restoring the file. Each migration applied is one line
+    to ``report``; a new database's schema is made without a line per migration. A database
+    that a newer release upgraded is refused (:class:`DatabaseAhead`).
+    """
     from sqlalchemy import text
     from sqlalchemy.exc import SQLAlchemyError
 
-    engine = make_engine(url)
+    from karnak.server.backup import BackupPolicy, BackupProblem, take_backup
+
+    policy = backup or BackupPolicy()
+    engine = open_database(url, shown)
     try:
         if engine.dialect.name == "sqlite":
             with engine.connect() as connection:
                 found = connection.execute(text("PRAGMA quick_check")).scalars().all()
             if found != ["ok"]:
                 raise DatabaseProblem(f"{shown} is damaged: {'; '.join(found[:3])}")
-        return migrate(engine)
+        with engine.connect() as connection:
+            state = schema_state(connection)
+        if state.unknown:
+            raise DatabaseAhead(ahead_message(shown, state))
+        saved = None
+        file = engine.url.database if engine.dialect.name == "sqlite" else None
+        if state.current and state.pending and file and policy.enabled:
+            try:
+                saved = take_backup(Path(file), "+".join(state.current), policy)
+            except BackupProblem as exc:
+                raise DatabaseProblem(f"{exc}; nothing was migrated") from None
+            report(saved.describe())
+        quiet = MIGRATION_LOG.debug
+        migration = migrate(engine, report=report if state.current else quiet)
+        return migration._replace(backup=saved.path if saved else None)
     except SQLAlchemyError as exc:
         problem = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         raise DatabaseProblem(f"cannot use the database {shown}: {problem}") from None

@@ -1,4 +1,8 @@
-"""Alembic environment: run with the connection that :func:`karnak.server.db.migrate` passes."""
+"""Alembic environment: run with the connection that :func:`karnak.server.db.migrate` passes.
+
+:func:`karnak.server.db.run_migrations` also passes ``on_version_apply``, which Alembic calls
+after each migration: that is how every migration applied gets its own log line and time.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +17,13 @@ target_metadata = Base.metadata
 
 def run() -> None:
     connection = config.attributes.get("connection")
+    applied = config.attributes.get("on_version_apply")
     if connection is not None:
-        context.configure(connection=connection, target_metadata=target_metadata)
+        context.configure(
+            connection=connection,
+            target_metadata=target_metadata,
+            on_version_apply=applied,
+        )
         with context.begin_transaction():
             context.run_migrations()
         return
