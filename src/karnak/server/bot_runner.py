@@ -42,6 +42,7 @@ from karnak.core.registry import get_game
 from karnak.core.rng import Rng
 from karnak.server.bot_limits import bound, think_limit
 from karnak.server.limits import ServerSettings
+from karnak.server.observability.probe import SILENT, Probe
 from karnak.server.rooms import Room
 
 #: How often a worker checks that its server is still there (seconds).
@@ -101,6 +102,9 @@ class _GameTurn:
 
 
 class BotRunner:
+    #: What the metrics hear of thinks (karnak.server.observability); nothing by default.
+    probe: Probe = SILENT
+
     def __init__(self, workers: int = 2):
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
@@ -153,12 +157,19 @@ class BotRunner:
                 seconds,
                 limits.max_iterations,
             )
+            started = time.perf_counter()
             if self._pool is None:
                 text = await asyncio.to_thread(think, *args, stop=self._closed.is_set)
             else:
                 loop = asyncio.get_running_loop()
                 text = await loop.run_in_executor(self._pool, think, *args)
+            self.probe.bot_thought(room.game.name, time.perf_counter() - started)
         return version, text
+
+    @property
+    def in_flight(self) -> int:
+        """Decisions asked and not answered yet (thinking, or waiting for their turn)."""
+        return sum(turn.users for turn in self._turns.values())
 
     async def choose(self, room: Room, seat: int, settings: ServerSettings | None = None) -> str:
         """The text of the action the bot of ``seat`` chooses (see :meth:`decide`)."""

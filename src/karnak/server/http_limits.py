@@ -290,4 +290,5 @@ class RateLimits:
             f"try again in {math.ceil(wait)} s",
             status=429,
             retry_after=wait,
+            reason="rate",
         )

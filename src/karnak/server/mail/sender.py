@@ -93,6 +93,11 @@ class Sender:
         """Nothing waits (tests)."""
         return self._queue.unfinished_tasks == 0
 
+    @property
+    def waiting(self) -> int:
+        """E-mails queued for the SMTP server (the metrics' mail queue)."""
+        return self._queue.qsize()
+
     # ------------------------------------------------------------------ the thread
     def _run(self) -> None:
         while True:
