@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from karnak import __version__
+from karnak.cli.admin_cmd import admin_app
 from karnak.cli.arena_cmd import arena_command
 from karnak.cli.board_cmd import board_command
 from karnak.cli.common import make_console, reported_errors
@@ -38,6 +39,7 @@ app.command("replay")(replay_command)
 app.command("board")(board_command)
 app.command("serve")(serve_command)
 app.add_typer(db_app)
+app.add_typer(admin_app)
 
 
 @app.command("games")

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from karnak.server.accounts.auth import session_of
 from karnak.server.api import (
     ApiError,
     Token,
@@ -34,8 +35,9 @@ from karnak.server.chat.service import (
     text_problem,
 )
 from karnak.server.errors import error_responses
+from karnak.server.friends.service import FriendService
 from karnak.server.http_limits import RateLimits
-from karnak.server.inputs import no_surrogates
+from karnak.server.inputs import TEXT_PATTERN, no_surrogates
 
 router = APIRouter(prefix="/api")
 
@@ -58,6 +60,7 @@ ChatText = Annotated[
         min_length=1,
         max_length=MAX_TEXT,
         description="the line as written: no control characters or bidirectional marks",
+        json_schema_extra={"pattern": TEXT_PATTERN},
     ),
     BeforeValidator(no_surrogates),
     AfterValidator(checked_text),
@@ -92,16 +95,23 @@ async def get_chat(
     before: int | None = Query(None, ge=1, le=2**31 - 1, description="lines before this one"),
 ) -> dict[str, Any]:
     """The game's chat, oldest first (the newest ``limit`` lines), for anyone who can open
-    the game; ``seat`` and ``can_write`` say what the asker is (a spectator only reads)."""
+    the game; ``seat`` and ``can_write`` say what the asker is (a spectator only reads).
+    The lines of accounts the logged-in reader blocked are left out, and ``hidden`` names
+    those accounts (the page drops their lines as they arrive too)."""
     service = service_of(request)
     token = token or x_token
     account = await account_of(request, token, writing=False)
     room, seat = await resolve(service, game_id, token, account)
-    lines = await chat_of(request).history(room.id, limit, before)
+    reader = await session_of(request)
+    friends: FriendService = request.app.state.friends
+    blocked = await friends.blocks.listed(reader.account) if reader is not None else []
+    hidden = frozenset(entry.account.id for entry in blocked)
+    lines = await chat_of(request).history(room.id, limit, before, hidden)
     return {
         "lines": [line.to_json() for line in lines],
         "seat": seat,
         "can_write": seat is not None and not room.seats[seat].is_bot,
+        "hidden": [entry.account.name for entry in blocked],
     }
 
 

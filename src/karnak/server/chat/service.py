@@ -18,11 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
+from karnak.server.accounts import standing
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.chat.tables import ChatLineRow
 from karnak.server.db import utcnow
@@ -153,6 +154,10 @@ class ChatService:
             if account is not None:
                 holder = session.get(AccountRow, account)
                 account_name = holder.name if holder is not None else None
+                # an administrator's mute (karnak.server.admin): the seat's account is silent
+                silenced = standing.muted(holder, utcnow()) if holder is not None else None
+                if silenced is not None:
+                    raise ChatError(silenced, 403)
             row = ChatLineRow(
                 game_id=game_id,
                 number=number,
@@ -167,19 +172,33 @@ class ChatService:
             return ChatLine(number, seat, name, account_name, text, row.created_at)
 
     async def history(
-        self, game_id: str, limit: int = HISTORY_DEFAULT, before: int | None = None
+        self,
+        game_id: str,
+        limit: int = HISTORY_DEFAULT,
+        before: int | None = None,
+        hidden: frozenset[int] = frozenset(),
     ) -> list[ChatLine]:
-        """The newest ``limit`` lines of the game (before line ``before``), oldest first."""
-        return await self.executor.run(self._history, game_id, min(limit, HISTORY_MAX), before)
+        """The newest ``limit`` lines of the game (before line ``before``), oldest first;
+        without the lines of the accounts in ``hidden`` (those the reader blocked:
+        karnak.server.friends.blocks)."""
+        return await self.executor.run(
+            self._history, game_id, min(limit, HISTORY_MAX), before, hidden
+        )
 
-    def _history(self, game_id: str, limit: int, before: int | None) -> list[ChatLine]:
+    def _history(
+        self, game_id: str, limit: int, before: int | None, hidden: frozenset[int] = frozenset()
+    ) -> list[ChatLine]:
         query = (
             select(ChatLineRow, AccountRow.name)
             .outerjoin(AccountRow, AccountRow.id == ChatLineRow.account_id)
-            .where(ChatLineRow.game_id == game_id)
-        )
+            .where(ChatLineRow.game_id == game_id, ChatLineRow.hidden_at.is_(None))
+        )  # a line an administrator hid is shown to nobody (karnak.server.admin)
         if before is not None:
             query = query.where(ChatLineRow.number < before)
+        if hidden:
+            query = query.where(
+                or_(ChatLineRow.account_id.is_(None), ChatLineRow.account_id.not_in(hidden))
+            )
         with self.sessions() as session:
             rows = session.execute(query.order_by(ChatLineRow.number.desc()).limit(limit)).all()
         return [

@@ -29,3 +29,7 @@ class ChatLineRow(Base):
     #: Exactly as written (bounded by karnak.server.chat.service.MAX_TEXT).
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    #: When an administrator hid the line, and who (migration 0013_admin): a hidden line is
+    #: left out of the chat for everyone, and kept for the audit (karnak.server.admin).
+    hidden_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+    hidden_by: Mapped[str | None] = mapped_column(String(40), nullable=True)

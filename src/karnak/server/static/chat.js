@@ -1,11 +1,13 @@
 // The game's chat, beside the log: its history (fetched when the page opens), the lines that
 // arrive live over the game's socket (game.js hands them to receiveChat), and a line to send
-// for a seat (spectators read only: see "Chat" in docs/players.md).
+// for a seat (spectators read only: see "Chat" in docs/players.md). The lines of players this
+// reader blocked are left out of the history by the server, which names them (body.hidden),
+// and dropped here when they arrive live.
 //
 // Every text goes in with textContent (el's "text"), never innerHTML: a line holding
 // "<script>" or markup is shown as those characters and runs nothing.
 import { $, el } from "./dom.js";
-import { writeHeaders } from "./session.js";
+import { postJson, whoAmI, writeHeaders } from "./session.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
@@ -19,6 +21,7 @@ let loaded = false;
 let loading = null;
 let waiting = []; // lines that arrived live before the history
 let lastNumber = 0;
+let hidden = new Set(); // the accounts this reader blocked: their lines are not shown
 
 function headers() {
   // a seat named by its link's token; else the session (its writes carry the CSRF token)
@@ -38,7 +41,28 @@ function lineElement(line) {
   return el("p", { class: "chat-line", "data-n": line.n },
     el("time", { class: "chat-time", datetime: line.at, text: clockTime(line.at) }), " ",
     el("span", { class: `chat-author chat-seat-${line.seat % 5}`, text: `${author(line)}:` }), " ",
-    el("span", { class: "chat-text", text: line.text }));
+    el("span", { class: "chat-text", text: line.text }), " ", reportButton(line));
+}
+
+// "Report": a logged-in reader sends the line to the administrators, with a reason.
+function reportButton(line) {
+  const button = el("button", { type: "button", class: "chat-report", text: "Report", "data-tip": "Tell the administrators about this line" });
+  button.addEventListener("click", async () => {
+    const me = await whoAmI();
+    if (!me.account) { $("chat-error").textContent = "Log in to report a line."; return; }
+    const reason = prompt(`Why report line ${line.n} (${author(line)})? The administrators read it.`);
+    if (!reason || !reason.trim()) return;
+    const answer = await postJson("/api/reports", { kind: "chat", game_id: gameId, line: line.n, reason: reason.slice(0, 500) });
+    $("chat-error").textContent = answer.ok ? "Reported: thank you. An administrator will look at it."
+      : (answer.data && answer.data.error) || `The report was refused (${answer.status}).`;
+  });
+  return button;
+}
+
+// A line an administrator hid: gone from this page too.
+function removeLine(n) {
+  const item = shown.get(n);
+  if (item) { item.remove(); shown.delete(n); }
 }
 
 function atBottom(box) {
@@ -48,6 +72,7 @@ function atBottom(box) {
 function add(line, follow = atBottom($("chat-lines"))) {
   const box = $("chat-lines");
   if (!box || shown.has(line.n)) return;
+  if (line.account && hidden.has(line.account)) { lastNumber = Math.max(lastNumber, line.n); return; }
   const item = lineElement(line);
   // in number order, whatever order the history and the socket brought them in
   const after = [...shown.keys()].find((n) => n > line.n);
@@ -64,6 +89,7 @@ function add(line, follow = atBottom($("chat-lines"))) {
 
 // A line from the game's socket ({"event": "chat", "line": {...}}).
 export function receiveChat(message) {
+  if (message && Number.isInteger(message.hidden)) { removeLine(message.hidden); return; }
   const line = message && message.line;
   if (!line || !$("chat-panel")) return;
   if (!loaded) { waiting.push(line); return; }
@@ -111,6 +137,7 @@ async function load() {
       const response = await fetch(chatUrl, { headers: token ? { "X-Karnak-Token": token } : {} });
       const body = await response.json();
       if (!response.ok) { $("chat-error").textContent = body.error || "The chat cannot be shown."; return; }
+      hidden = new Set(body.hidden || []);
       for (const line of body.lines) add(line);
       loaded = true;
       for (const line of waiting) add(line);

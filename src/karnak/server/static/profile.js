@@ -8,7 +8,7 @@
 // has filled it; the panel's data-player names the profile's player for friends.js.
 import { $, el, installTooltips } from "./dom.js";
 import { mountFriendButton } from "./friends.js";
-import { mountAccountBar, whoAmI } from "./session.js";
+import { mountAccountBar, postJson, whoAmI, writeHeaders } from "./session.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const playerName = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -118,6 +118,53 @@ function offerFriendsPanel(profile, me) {
   new MutationObserver(show).observe(panel, { childList: true });
 }
 
+// "Report this player": a logged-in visitor tells the administrators, with a reason.
+function offerReport(name, me) {
+  if (!me.account || me.account.name === name) return;
+  const note = el("span", { class: "note", role: "status" });
+  const button = el("button", { type: "button", id: "report-player", text: "Report this player" });
+  button.addEventListener("click", async () => {
+    const reason = prompt(`Why report ${name}? The administrators read it.`);
+    if (!reason || !reason.trim()) return;
+    const answer = await postJson("/api/reports", { kind: "player", player: name, reason: reason.slice(0, 500) });
+    note.textContent = answer.ok ? " Reported: an administrator will look at it."
+      : ` ${(answer.data && answer.data.error) || `The report was refused (${answer.status}).`}`;
+  });
+  $("friend-action").after(el("p", { class: "report-player" }, button, note));
+}
+
+// ------------------------------------------------------------------ blocking
+// Block or unblock this player (not on your own profile): a blocked player's invitations,
+// friend requests and chat lines stop reaching you, and they are not told.
+async function mountBlockButton(name, me) {
+  const anchor = $("friend-action");
+  if (!anchor || !me.account || me.account.name.toLowerCase() === name.toLowerCase()) return;
+  const response = await fetch("/api/blocks");
+  if (!response.ok) return;
+  const found = (await response.json()).blocked.find((entry) => entry.name.toLowerCase() === name.toLowerCase());
+  const box = el("p", { class: "note", id: "block-action" });
+  const button = el("button", { type: "button", id: "block-button", text: found ? `Unblock ${name}` : `Block ${name}` });
+  button.addEventListener("click", async () => {
+    let answer;
+    if (found) {
+      const done = await fetch(`/api/blocks/${found.id}`, { method: "DELETE", headers: writeHeaders() });
+      answer = { ok: done.ok, status: done.status, data: await done.json().catch(() => null) };
+    } else {
+      answer = await postJson("/api/blocks", { name });
+    }
+    if (!answer.ok) {
+      box.append(" ", el("span", { class: "error", role: "alert", text: (answer.data && answer.data.error) || `Refused (${answer.status}).` }));
+      return;
+    }
+    mountBlockButton(name, me);
+  });
+  box.append(button);
+  if (found) box.append(" ", el("span", { role: "status", text: "Blocked: their invitations, friend requests and chat lines do not reach you." }));
+  const before = $("block-action");
+  if (before) before.replaceWith(box);
+  else anchor.after(box);
+}
+
 async function load() {
   installTooltips();
   mountAccountBar();
@@ -137,6 +184,8 @@ async function load() {
   renderRecent(body);
   offerFriendsPanel(body, await whoAmI());
   mountFriendButton($("friend-action"), body.name);
+  mountBlockButton(body.name, await whoAmI());
+  offerReport(body.name, await whoAmI());
   document.dispatchEvent(new CustomEvent("karnak:profile", { detail: { name: body.name } }));
 }
 
