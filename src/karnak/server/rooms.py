@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from karnak.core.errors import KarnakError
 from karnak.core.rng import Rng
@@ -119,6 +119,27 @@ class Departure:
 
 
 @dataclass(frozen=True)
+class Ending:
+    """How a game ended without its rules' finish (stored as the game's status, with a
+    result that says why and no scores): ``how`` is the status ("expired": nobody moved for
+    too long, karnak.server.expiry), ``reason`` the words shown to everyone. Such a game is
+    over like a finished one (no move, no bot, no timer) and is never rated."""
+
+    how: str
+    reason: str
+
+    #: The statuses of a game still played, or finished by its rules.
+    PLAYED = ("running", "finished")
+
+    @staticmethod
+    def stored(status: str, result: dict[str, Any] | None) -> Ending | None:
+        """The ending of a stored game's status and result (None: running or finished)."""
+        if status in Ending.PLAYED:
+            return None
+        return Ending(status, str((result or {}).get("reason") or status))
+
+
+@dataclass(frozen=True)
 class SeatInfo:
     seat: int
     name: str
@@ -177,6 +198,8 @@ class Room:
     #: timer's deadline is counted from it, the same in every server process. The service
     #: sets it; None until then (a game stored before it was kept).
     step_started_at: float | None = None
+    #: Set when the game ended without its rules' finish (an idle game expired).
+    ended: Ending | None = None
 
     def take_over(self, other: Room) -> None:
         """Become ``other`` (the same game reloaded from the database), keeping this object:
@@ -235,7 +258,7 @@ class Room:
 
     @property
     def is_over(self) -> bool:
-        return self.state.is_over()
+        return self.ended is not None or self.state.is_over()
 
     def bots_to_move(self) -> list[int]:
         return [s for s in self.state.to_move() if self.seats[s].is_bot]
@@ -265,7 +288,7 @@ class Room:
                 break
             if earlier.seat == seat and earlier.text == text:
                 return earlier
-        if self.state.is_over():
+        if self.is_over:
             raise GameOverError("the game is over", version=mine)
         if version < self.step_version_for(seat):
             raise StaleVersionError(
@@ -385,7 +408,7 @@ class Room:
             return "a player has left the game since"  # a change everyone saw, like a move
         if last.by_timeout:
             return "a move the server played when the timer ran out cannot be taken back"
-        if self.state.is_over():
+        if self.is_over:
             return "the game is over"
         before = self._state_before_last()
         after = self.state

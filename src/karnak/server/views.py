@@ -57,16 +57,18 @@ def seat_view(
     state = room.state
     observation = state.observation(seat)
     over = state.is_over()
-    movers = list(state.to_move())
+    # A game that ended without its rules' finish (an idle game expired) waits for nobody.
+    ended = room.ended
+    movers = list(state.to_move()) if ended is None else []
     # A seat that is not to move may still have optional moves (Egyptia: a waiting
     # builder's ships); its turn is only when it is to move.
-    legal = state.legal_actions(seat) if seat is not None else []
+    legal = state.legal_actions(seat) if seat is not None and ended is None else []
     view: dict[str, Any] = {
         "game_id": room.id,
         "game": room.game.name,
         "title": room.game.title,
         "version": room.version_for(seat),
-        "status": "finished" if over else "running",
+        "status": ended.how if ended else "finished" if over else "running",
         "seat": seat,
         "players": [
             {
@@ -98,6 +100,8 @@ def seat_view(
         }
         if parts.guide is not None:
             view["page"]["guide"] = parts.guide(state, seat, legal, observation)
+    if ended is not None:
+        view["ended"] = {"how": ended.how, "reason": ended.reason}
     if over:
         view["result"] = {
             "scores": state.scores(),

@@ -151,3 +151,27 @@ def confirmation_mail(code: str, public_url: str, hours: int) -> Composed:
         "more from Karnak.\n"
     )
     return Composed("Karnak: confirm your e-mail address", body)
+
+
+def idle_mail(text: str, link: str | None, public_url: str) -> Composed:
+    """A game about to expire for want of moves (karnak.server.expiry): the notification's
+    own words (public facts: the game, its players, when it expires) and the game's page."""
+    lines = [text.strip(), "", f"Open the game: {site_link(public_url, link)}", ""]
+    lines.append('You get this e-mail because you asked for "your turn" e-mails.')
+    body = "\n".join(lines) + "\n" + FOOTER.format(url=public_url)
+    return Composed("Karnak: a game will expire unless someone moves", body)
+
+
+def reset_mail(token: str, public_url: str, minutes: int) -> Composed:
+    """A password reset link (karnak.server.accounts.recovery). The token travels in the
+    link's fragment (after ``#``), which browsers never send to a server: it stays out of
+    access logs and of any proxy's. It says nothing of the account but that it exists."""
+    body = (
+        "Someone (we hope you) asked Karnak to reset the password of the account that uses "
+        "this address.\n\n"
+        f"To choose a new password, open this link within {minutes} minutes:\n"
+        f"{public_url}/reset#token={token}\n\n"
+        "The link works once. Choosing a new password logs the account out everywhere.\n"
+        "If it was not you, do nothing: your password stays as it is.\n"
+    )
+    return Composed("Karnak: reset your password", body)

@@ -52,6 +52,7 @@ from karnak.server.mail.compose import (
     Waiting,
     confirmation_mail,
     game_id_of,
+    idle_mail,
     invitation_mail,
     turn_mail,
     waiting,
@@ -68,8 +69,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("karnak.server")
 
-#: The notification kinds that may become e-mails.
-MAILED = ("turn", "invitation")
+#: The notification kinds that may become e-mails ("idle": a game about to expire for want
+#: of moves, karnak.server.expiry, mailed to those who asked for "your turn" e-mails).
+MAILED = ("turn", "invitation", "idle")
+#: The choice of the account's that lets each kind go out.
+SWITCH_OF = {"turn": "turn", "invitation": "invitation", "idle": "turn"}
 #: Notifications waiting to be looked at; past it they are not mailed (and it is logged).
 INBOX = 1000
 #: How long a confirmation link works.
@@ -251,13 +255,15 @@ class MailService:
             return "not mailed"
         now = self.clock()
         wants = await self.executor.run(self.store.preferences, note.account, now)
-        if not wants.wants(note.kind):
+        if not wants.wants(SWITCH_OF[note.kind]):
             return "not asked"
         assert wants.address is not None
         if self.connected(note.account):
             return "connected"
         if note.kind == "turn":
             return await self._turn(note, wants.address, now)
+        if note.kind == "idle":
+            return self._idle(note, wants.address)
         return await self._invitation(note, wants.address, now)
 
     def connected(self, account: int) -> bool:
@@ -299,6 +305,12 @@ class MailService:
             return "dropped"
         await self.executor.run(lambda: self.store.record(note.account, "invitation", now))
         return "sent"
+
+    def _idle(self, note: Notification, address: str) -> str:
+        """A game about to expire: sent once per warning (the warning itself is sent once,
+        karnak.server.expiry), so it needs no spacing of its own."""
+        composed = idle_mail(note.text, note.link, self.settings.public_url)
+        return "sent" if self.post(note.account, address, "idle", composed) else "dropped"
 
     # ------------------------------------------------------------------ games
     async def game_for(

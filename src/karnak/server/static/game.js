@@ -132,6 +132,7 @@ function renderDecision() {
   const parts = [];
   const todo = task();
   if (view.status === "finished") parts.push("The game is over.");
+  else if (view.ended) parts.push(`The game ended unfinished (unrated): ${view.ended.reason}.`); // an idle game expired
   else if (view.sealed) {
     if (view.your_turn) parts.push(todo || "Your sealed choice: the others see only that you have chosen.");
     else if (view.seat !== null) parts.push("Your choice is in: waiting for the others.");
@@ -514,13 +515,31 @@ async function takeBack() {
 }
 
 // ------------------------------------------------------------------ live updates
+let deleted = false;
+
+/** An administrator deleted the game: say so and stop listening (it will not come back). */
+function gameDeleted(reason) {
+  deleted = true;
+  showFatal(`This game was deleted by an administrator${reason ? `: ${reason}` : ""}.`);
+  $("connection").textContent = "closed";
+  $("connection").className = "connection";
+  $("moves")?.replaceChildren();
+  socket.close();
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${query}`);
   socket.onopen = () => { retry = 500; $("connection").textContent = "live"; $("connection").className = "connection live"; };
-  socket.onmessage = (event) => { const m = JSON.parse(event.data); if (m.event === "chat") receiveChat(m); else if (!m.event) render(m); };
+  socket.onmessage = (event) => {
+    const m = JSON.parse(event.data);
+    if (m.event === "chat") receiveChat(m);
+    else if (m.event === "deleted") gameDeleted(m.reason);
+    else if (!m.event) render(m);
+  };
   socket.onclose = (event) => {
+    if (deleted) return;
     $("connection").textContent = "reconnecting";
     $("connection").className = "connection";
     if (event.code >= 4400 && event.code < 4500) { showFatal(event.reason || "This link does not open the game."); return; }

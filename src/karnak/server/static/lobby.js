@@ -274,6 +274,9 @@ async function refreshGames() {
         el("a", { href: `/games/${game.id}?replay=1`, class: "replay", text: "watch the replay" }), " · ",
         el("a", { href: `/games/${game.id}`, text: "final scoring" }));
       finished.append(item);
+    } else if (game.status === "expired") { // an idle game without a clock (karnak.server.expiry)
+      item.append("· ended unfinished: nobody moved · ", el("a", { href: `/games/${game.id}`, text: "the last position" }));
+      finished.append(item);
     } else {
       item.append(el("a", { href: `/games/${game.id}`, text: "watch" }));
       for (const seat of links[game.id] || []) {

@@ -19,6 +19,8 @@ from karnak.server.notifications.tables import NotificationRow
 from karnak.server.tables.tables import TableRow, TableSeatRow
 
 OPEN, STARTED = "open", "started"
+#: The stored statuses of a game that is over: played to the end, expired or aborted.
+ENDED = ("finished", "expired", "aborted")
 #: What sits at a table's seat.
 SEAT_OPEN, SEAT_ACCOUNT, SEAT_GUEST, SEAT_BOT = "open", "account", "guest", "bot"
 
@@ -251,13 +253,16 @@ class TableStore:
 
     def games_of(self, account: int, status: str, limit: int) -> list[MyGame]:
         """The games (running or finished) where ``account`` holds a seat: the running ones
-        by their last public change, the finished ones by their end, newest first."""
+        by their last public change, the finished ones by their end, newest first. A game
+        that ended unfinished (expired for idleness, aborted by an administrator) is listed
+        with the finished ones."""
         order = GameRow.public_updated_at if status == "running" else GameRow.finished_at
+        statuses = (status,) if status == "running" else ENDED
         with self.sessions() as session:
             rows = session.execute(
                 select(GameRow, SeatRow.seat)
                 .join(SeatRow, SeatRow.game_id == GameRow.id)
-                .where(SeatRow.account_id == account, GameRow.status == status)
+                .where(SeatRow.account_id == account, GameRow.status.in_(statuses))
                 .options(selectinload(GameRow.seats))
                 .order_by(order.desc(), GameRow.id)
                 .limit(limit)
