@@ -215,7 +215,9 @@ def test_the_server_sends_with_the_settings_it_was_given(served: list[Any], tmp_
         # the test's authority is trusted here (the system's would be, for a real server)
         server.state.mail_settings = replace(mail_of(served), tls_context=smtp.client_context)
         with TestClient(server) as client:
-            client.post("/api/account/signup", json={"name": "Ana", "password": "x" * 10})
+            client.post(
+                "/api/account/signup", json={"name": "Ana", "password": "scarab beetle at dawn"}
+            )
             csrf = {"X-CSRF-Token": client.cookies.get("karnak_csrf") or ""}
             answer = client.post(
                 "/api/account/email", json={"address": "ana@example.org"}, headers=csrf

@@ -63,7 +63,7 @@ def test_a_name_is_one_account_whatever_its_case(client: TestClient, other: str)
         ("A", PASSWORD, "2 to 40 characters"),
         ("x" * 41, PASSWORD, "at most 40"),
         ("<script>", PASSWORD, "letters, digits"),
-        ("Ana\u202e", PASSWORD, "letters, digits"),
+        ("Ana\u202e", PASSWORD, "format or invisible characters (found U+202E)"),
         ("Ana", "short", "at least 8 characters"),
         ("Ana", "p" * 201, "at most 200"),
     ],

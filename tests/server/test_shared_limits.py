@@ -273,8 +273,8 @@ def test_a_look_up_that_crosses_a_revocation_is_not_remembered(database: str) ->
         reading, revoked = threading.Event(), threading.Event()
         real = store.session
 
-        def slow_session(value: str) -> Any:
-            found = real(value)
+        def slow_session(value: str, client: str | None = None) -> Any:
+            found = real(value, client)
             reading.set()
             revoked.wait(5)
             return found

@@ -17,6 +17,7 @@ this server (their Origin is checked), since browsers send cookies with cross-si
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from fastapi import Request, WebSocket
 from fastapi.responses import Response
 
 from karnak.server.accounts.store import SESSION_DAYS, Session
+from karnak.server.http_limits import client_key
 
 if TYPE_CHECKING:
     from karnak.server.accounts.service import AccountService
@@ -43,9 +45,19 @@ def accounts_of(request: Request | WebSocket) -> AccountService:
     return accounts
 
 
+def client_hash(host: str | None) -> str:
+    """The hash of a client's address as the rate limits count it (an IPv6 address by its
+    /64); no address is stored, only this (karnak.server.tables keeps the same)."""
+    return hashlib.sha256(client_key(host).encode()).hexdigest()
+
+
 async def session_of(request: Request | WebSocket) -> Session | None:
-    """The session of the request's cookie, if it has a live one."""
-    return await accounts_of(request).session(request.cookies.get(SESSION_COOKIE))
+    """The session of the request's cookie, if it has a live one (its address's hash is
+    remembered with it, for administrators: karnak.server.admin)."""
+    host = request.client.host if request.client else None
+    return await accounts_of(request).session(
+        request.cookies.get(SESSION_COOKIE), client_hash(host)
+    )
 
 
 def check_csrf(request: Request, session: Session) -> None:

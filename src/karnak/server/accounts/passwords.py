@@ -1,18 +1,40 @@
-"""Password hashing with argon2id (the argon2-cffi library), the current standard for it.
+"""Passwords: how strong a new one must be, and hashing with argon2id (the argon2-cffi
+library), the current standard for it.
 
 Hashing is deliberately slow (tens of milliseconds): callers run it in a worker thread, never
 in the event loop. Passwords are bounded (8 to 200 characters) so that nobody can make the
 server hash a megabyte.
+
+A new password (sign-up, change, reset) must also be hard to guess: :func:`check_password`
+asks zxcvbn (Dropbox's estimator, which knows common passwords, names, keyboard walks,
+dates and repeats) and refuses a score below :data:`MIN_SCORE`. Score 3 means "safely
+unguessable: moderate protection from an offline slow-hash scenario" (about 10^10 guesses);
+argon2id is such a slow hash, and the log-in limits stop online guessing long before that,
+while a passphrase of three ordinary words already reaches it. The person's own name and the
+site's words count as known to an attacker, so ``Hatshepsut123`` is weak for Hatshepsut.
+zxcvbn's time grows quickly with the length (it refuses more than 72 characters): only the
+first :data:`SCORED_LENGTH` characters are scored; a longer password is at least as strong.
+Control characters are refused outright (a NUL cannot be typed, and is not kept by every
+system the password may pass through), and so is a password of spaces alone.
 """
 
 from __future__ import annotations
 
+import unicodedata
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from zxcvbn import zxcvbn  # type: ignore[import-untyped]  # no type hints shipped
 
 from karnak.core.errors import KarnakError
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
+#: The lowest zxcvbn score (0 to 4) a new password may have (see the module's docstring).
+MIN_SCORE = 3
+#: The characters of a password zxcvbn scores (it is slow, and refuses, past 72).
+SCORED_LENGTH = 64
+#: Words anyone attacking this site would try first.
+SITE_WORDS = ("karnak", "amunre", "amun-re", "aton", "egyptia", "egypt", "pharaoh")
 
 _HASHER = PasswordHasher()
 #: Verified against when the name is unknown, so that a wrong name takes as long as a wrong
@@ -21,18 +43,51 @@ _DUMMY = _HASHER.hash("karnak: no such account")
 
 
 class PasswordError(KarnakError, ValueError):
-    """A password that cannot be used (too short, too long); the message says why."""
+    """A password that cannot be used (too short, too long, too easy to guess); the message
+    says why."""
 
 
-def check_password(password: str) -> None:
+def check_length(password: str) -> None:
     if len(password) < MIN_PASSWORD:
         raise PasswordError(f"a password has at least {MIN_PASSWORD} characters")
     if len(password) > MAX_PASSWORD:
         raise PasswordError(f"a password has at most {MAX_PASSWORD} characters")
 
 
+def check_password(password: str, name: str) -> None:
+    """Whether ``password`` may become the password of the account called ``name``:
+    PasswordError saying why not, with zxcvbn's advice when it is too easy to guess. Every
+    way of setting a password calls it (sign-up, change, reset)."""
+    check_length(password)
+    for char in password:
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            raise PasswordError(
+                f"a password cannot hold control characters (found U+{ord(char):04X})"
+            )
+    if not password.strip():
+        raise PasswordError("a password cannot be made of spaces alone")
+    known = [name, *name.split(), *SITE_WORDS]
+    result = zxcvbn(password[:SCORED_LENGTH], user_inputs=known)
+    if result["score"] >= MIN_SCORE:
+        return
+    feedback = result.get("feedback") or {}
+    advice = " ".join(
+        part.strip()
+        for part in (feedback.get("warning") or "", *(feedback.get("suggestions") or []))
+        if part and part.strip()
+    )
+    raise PasswordError(
+        "this password is too easy to guess: "
+        + (advice or "add another word or two; uncommon words are better.")
+        + " A few ordinary words in a row make a strong one."
+    )
+
+
 def hash_password(password: str) -> str:
-    check_password(password)
+    """The stored form of a password; only its length is checked here (a stored password
+    rehashed at log-in keeps working however weak): call :func:`check_password` first for
+    a new one."""
+    check_length(password)
     return _HASHER.hash(password)
 
 

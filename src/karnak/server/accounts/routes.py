@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from karnak.server.accounts.attempts import NameAttempts
 from karnak.server.accounts.auth import (
     CsrfError,
     accounts_of,
@@ -123,10 +124,14 @@ async def sign_up(request: Request, body: Credentials) -> Response:
     operation_id="log_in",
     response_model=Me,
     dependencies=[Depends(attempts_allowed)],
-    responses=error_responses(400, 401, 413, 422, 429),
+    # 403: the right password of a suspended or banned account (karnak.server.admin)
+    responses=error_responses(400, 401, 403, 413, 422, 429),
 )
 async def log_in(request: Request, body: Credentials) -> Response:
-    """Log in (sets the session cookies). A wrong name or password: 401, whichever it was."""
+    """Log in (sets the session cookies). A wrong name or password: 401, whichever it was.
+    Attempts are counted per client and per name, from anywhere (429 past either)."""
+    limits: RateLimits = request.app.state.rate_limits
+    NameAttempts(limits.limiter, request.app.state.settings).count(body.name)
     opened = await accounts_of(request).log_in(body.name, body.password)
     if opened is None:
         raise ApiError(401, "that name and password do not match an account")

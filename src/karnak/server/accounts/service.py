@@ -70,7 +70,9 @@ class AccountService:
             return None
         return await self.executor.run(self.store.open_session, account)
 
-    async def session(self, token: str | None) -> Session | None:
+    async def session(self, token: str | None, client: str | None = None) -> Session | None:
+        """The live session of a cookie; ``client``, the hash of the asking address, is
+        remembered with it when it changed (looked at once per cached look-up)."""
         if not token:
             return None
         key = hash_token(token)
@@ -80,7 +82,7 @@ class AccountService:
             self._cache.move_to_end(key)
             return cached[1]
         heard = self._revocations
-        found = await self.executor.run(self.store.session, token)
+        found = await self.executor.run(self.store.session, token, client)
         if self._revocations != heard:
             return found  # it may be one that just ended: ask again next time
         self._cache[key] = (now + self.cache_seconds, found)
@@ -104,6 +106,11 @@ class AccountService:
 
     async def by_name(self, name: str) -> Account | None:
         return await self.executor.run(self.store.by_name, name)
+
+    async def look_alike(self, name: str) -> Account | None:
+        """The account whose name a reader could take ``name`` for (karnak.server.accounts
+        .names), if any; the name itself need not be a valid account name."""
+        return await self.executor.run(self.store.look_alike, name)
 
     def _revoked(self, event: Event) -> None:
         """Forget the sessions that ended (in this process or another)."""

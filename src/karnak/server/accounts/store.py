@@ -6,7 +6,6 @@ import datetime as dt
 import hashlib
 import re
 import secrets
-import unicodedata
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, delete, select
@@ -14,7 +13,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
-from karnak.server.accounts.passwords import hash_password, needs_rehash, verify_password
+from karnak.server.accounts import standing
+from karnak.server.accounts.names import BadNameError, name_skeleton, shown_name
+from karnak.server.accounts.passwords import (
+    check_password,
+    hash_password,
+    needs_rehash,
+    verify_password,
+)
 from karnak.server.accounts.tables import AccountRow, SessionRow
 from karnak.server.db import utcnow
 
@@ -31,6 +37,10 @@ class AccountError(KarnakError, ValueError):
 
 class NameTakenError(AccountError):
     pass
+
+
+class LookAlikeError(NameTakenError):
+    """A new name a reader could take for an account's (karnak.server.accounts.names)."""
 
 
 @dataclass(frozen=True)
@@ -54,16 +64,12 @@ def hash_token(token: str) -> str:
 
 
 def clean_name(name: str) -> str:
-    """The name as it will be shown, or AccountError saying what is wrong with it."""
-    name = unicodedata.normalize("NFC", name.strip())
-    if len(name) < 2 or len(name) > 40:
-        raise AccountError("a name has 2 to 40 characters")
-    if not NAME.fullmatch(name):
-        raise AccountError(
-            "a name is made of letters, digits, spaces, dots, apostrophes, hyphens and "
-            "underscores, and begins and ends with a letter or a digit"
-        )
-    return name
+    """The name as it will be shown, or AccountError saying what is wrong with it
+    (karnak.server.accounts.names)."""
+    try:
+        return shown_name(name)
+    except BadNameError as exc:
+        raise AccountError(str(exc)) from None
 
 
 def name_key(name: str) -> str:
@@ -77,9 +83,19 @@ class AccountStore:
 
     # ------------------------------------------------------------------ accounts
     def sign_up(self, name: str, password: str) -> Account:
+        """A new account; its name must not look like a taken one (LookAlikeError: the
+        unique skeleton settles two sign-ups at the same moment too)."""
         shown = clean_name(name)
+        check_password(password, shown)
+        compared = name_skeleton(shown)
+        taken = self.look_alike(shown)
+        if taken is not None:
+            raise self._taken(shown, taken.name)
         row = AccountRow(
-            name=shown, name_key=name_key(shown), password_hash=hash_password(password)
+            name=shown,
+            name_key=name_key(shown),
+            name_skeleton=compared,
+            password_hash=hash_password(password),
         )
         try:
             with self.sessions.begin() as session:
@@ -87,7 +103,30 @@ class AccountStore:
                 session.flush()
                 return Account(row.id, row.name)
         except IntegrityError:
-            raise NameTakenError(f"the name {shown!r} is taken; choose another") from None
+            taken = self.look_alike(shown)
+            raise self._taken(shown, taken.name if taken else shown) from None
+
+    @staticmethod
+    def _taken(shown: str, other: str) -> NameTakenError:
+        if name_key(other) == name_key(shown):
+            return NameTakenError(f"the name {shown!r} is taken; choose another")
+        return LookAlikeError(
+            f"the name {shown!r} looks like {other!r}, the name of another account "
+            "(names are compared by how they look: case, spaces and look-alike letters of "
+            "other scripts aside); choose another"
+        )
+
+    def look_alike(self, name: str) -> Account | None:
+        """The account whose name a reader could take ``name`` for, if any."""
+        compared = name_skeleton(name)
+        with self.sessions() as session:
+            row = session.scalars(
+                select(AccountRow).where(
+                    (AccountRow.name_skeleton == compared)
+                    | (AccountRow.name_key == name_key(name.strip()))
+                )
+            ).first()
+            return Account(row.id, row.name) if row else None
 
     def authenticate(self, name: str, password: str) -> Account | None:
         """The account when the name and password match; None otherwise (after the same
@@ -99,6 +138,10 @@ class AccountStore:
             if not verify_password(row.password_hash if row else None, password):
                 return None
             assert row is not None
+            # told only to whoever knows the password: a stranger learns nothing of it
+            problem = standing.refusal(row, utcnow())
+            if problem is not None:
+                raise standing.AccountRefusedError(problem)
             if needs_rehash(row.password_hash):
                 row.password_hash = hash_password(password)
             return Account(row.id, row.name)
@@ -120,6 +163,9 @@ class AccountStore:
     ) -> None:
         """Set a new password (after checking the current one) and end every other session
         of the account: whoever else was logged in with the old password is logged out."""
+        account = self.account(account_id)
+        if account is not None:
+            check_password(new, account.name)
         new_hash = hash_password(new)
         with self.sessions.begin() as session:
             row = session.get(AccountRow, account_id)
@@ -147,8 +193,11 @@ class AccountStore:
             session.add(row)
         return token, Session(row.id, account, row.csrf, expires)
 
-    def session(self, token: str) -> Session | None:
-        """The live session of a cookie's value; None for an unknown or expired one."""
+    def session(self, token: str, client: str | None = None) -> Session | None:
+        """The live session of a cookie's value; None for an unknown or expired one, or
+        one of an account suspended or banned since. ``client``: the hash of the address
+        asking, remembered with the session when it changed (karnak.server.admin finds
+        accounts by it)."""
         if not token or len(token) > 100:
             return None
         with self.sessions() as session:
@@ -161,8 +210,11 @@ class AccountStore:
             if expires <= utcnow():
                 return None
             account = session.get(AccountRow, row.account_id)
-            if account is None:
+            if account is None or standing.refusal(account, utcnow()) is not None:
                 return None
+            if client is not None and row.client != client:
+                row.client = client
+                session.commit()
             return Session(row.id, Account(account.id, account.name), row.csrf, expires)
 
     def close_session(self, session_id: str) -> None:

@@ -4,6 +4,9 @@ Every route needs a session (401 without one) and every write its CSRF token (40
 (``GET /api/friends``) is what an invitation form offers first: each friend's id and name.
 Requests are rate-limited per account on top of the pending bound (``FriendLimits``): a
 withdrawn request can be made again, and each one notifies its addressee.
+
+Blocks (``/api/blocks``: the list, block by name, unblock) follow the same rules of session
+and CSRF token (karnak.server.friends.blocks says what a block does).
 """
 
 from __future__ import annotations
@@ -106,3 +109,49 @@ async def remove_friend(request: Request, account_id: AccountId) -> dict[str, st
     session = await logged_in(request, writing=True)
     removed = await friends_of(request).remove(session.account, account_id)
     return {"removed": removed}
+
+
+# ---------------------------------------------------------------------- blocks
+class BlockIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", strict=True, json_schema_extra={"examples": [{"name": "Apophis"}]}
+    )
+
+    name: Annotated[ShortText, Field(min_length=1, max_length=40)] = Field(
+        description="the account to block, by its name (any case)"
+    )
+
+
+@router.get("/blocks", operation_id="list_blocks", responses=error_responses(401))
+async def list_blocks(request: Request) -> dict[str, Any]:
+    """The accounts I blocked (by name): their invitations, friend requests and chat lines
+    do not reach me."""
+    session = await logged_in(request, writing=False)
+    blocked = await friends_of(request).blocks.listed(session.account)
+    return {"blocked": [entry.to_json() for entry in blocked]}
+
+
+@router.post(
+    "/blocks",
+    status_code=201,
+    operation_id="block_player",
+    responses=error_responses(400, 401, 403, 404, 413, 422),
+)
+async def block_player(request: Request, body: BlockIn) -> dict[str, Any]:
+    """Block an account by name (blocking it again changes nothing); a friendship or
+    request between us ends. They are not told."""
+    session = await logged_in(request, writing=True)
+    other = await friends_of(request).blocks.block(session.account, body.name)
+    return {"blocked": {"id": other.id, "name": other.name}}
+
+
+@router.delete(
+    "/blocks/{account_id}",
+    operation_id="unblock_player",
+    responses=error_responses(401, 403, 404, 422),
+)
+async def unblock_player(request: Request, account_id: AccountId) -> dict[str, int]:
+    """Lift my block of ``account_id``."""
+    session = await logged_in(request, writing=True)
+    await friends_of(request).blocks.unblock(session.account, account_id)
+    return {"unblocked": account_id}

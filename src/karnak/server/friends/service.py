@@ -12,7 +12,11 @@ The rules (docs/players.md, "Friends"):
 - either friend removes the friendship, and a requester may withdraw a pending request; then
   either may ask again;
 - one account has at most ``FriendLimits.pending`` requests waiting for an answer and at
-  most ``FriendLimits.friends`` friends.
+  most ``FriendLimits.friends`` friends;
+- an account cannot ask one that blocked it ("you cannot ask this player to be your
+  friend", and no more), nor one it blocked (unblock first); what one account's requests
+  notify another is bounded (karnak.server.friends.blocks, karnak.server.notifications
+  .bounds).
 
 Database calls are synchronous and run in the server's database threads
 (karnak.server.executor), as every service's do. Two requests between the same two accounts
@@ -36,9 +40,12 @@ from karnak.core.errors import KarnakError
 from karnak.server.accounts.store import Account, name_key
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.db import utcnow
+from karnak.server.friends.blocks import MOST_BLOCKS, Blocks
 from karnak.server.friends.tables import ACCEPTED, DECLINED, PENDING, FriendshipRow, pair_key
 from karnak.server.http_limits import Limiter
 from karnak.server.limits import LimitError, ServerSettings
+from karnak.server.notifications import bounds
+from karnak.server.notifications.bounds import Sender
 from karnak.server.notifications.service import Notifier
 
 if TYPE_CHECKING:
@@ -67,12 +74,17 @@ class FriendLimits:
     #: Requests one account may make per hour (each notifies someone; a withdrawn request
     #: can be made again, so the pending bound alone would not stop a stream of them).
     requests_per_hour: int = 30
+    #: Accounts one account may block (karnak.server.friends.blocks).
+    blocks: int = MOST_BLOCKS
 
 
 def friend_limits(settings: ServerSettings) -> FriendLimits:
-    """The server's friend limits: the pending bound is a server setting
-    (``ServerSettings.friend_requests_pending``), the others keep their defaults."""
-    return FriendLimits(pending=settings.friend_requests_pending)
+    """The server's friend limits: the pending bound and the blocks are server settings
+    (``ServerSettings.friend_requests_pending``, ``blocks_per_account``), the others keep
+    their defaults."""
+    return FriendLimits(
+        pending=settings.friend_requests_pending, blocks=settings.blocks_per_account
+    )
 
 
 class FriendError(KarnakError):
@@ -144,6 +156,8 @@ class FriendService:
         #: through Redis when there is a broker, so several processes allow what one does.
         self._limiter = limiter or Limiter()
         self._per_hour = RateLimitItemPerHour(self.limits.requests_per_hour)
+        #: Who blocked whom (the friends routes serve it as /api/blocks).
+        self.blocks = Blocks(engine, executor, self.limits.blocks)
 
     def count_request(self, account: int) -> None:
         """Count one request of ``account``; LimitError (429) past its hourly allowance."""
@@ -165,14 +179,16 @@ class FriendService:
         if outcome.duplicate:
             return outcome
         if outcome.accepted:
-            await self.notifier.notify(
+            await self.notifier.notify_from(
+                Sender(me.id),
                 outcome.other.id,
                 "friend_accepted",
                 f"{me.name} accepted your friend request",
                 friends_link(outcome.other),
             )
         else:
-            await self.notifier.notify(
+            await self.notifier.notify_from(
+                Sender(me.id),
                 outcome.other.id,
                 "friend_request",
                 f"{me.name} asks to be your friend",
@@ -198,6 +214,10 @@ class FriendService:
             other = Account(row.id, row.name)
             if other.id == me.id:
                 raise FriendError("you cannot ask yourself to be your friend")
+            if bounds.is_blocked(session, other.id, me.id):
+                raise FriendError("you cannot ask this player to be your friend", 403)
+            if bounds.is_blocked(session, me.id, other.id):
+                raise FriendError(f"you blocked {other.name}: unblock them to ask", 409)
             found = session.scalars(
                 select(FriendshipRow).where(FriendshipRow.pair == pair_key(me.id, other.id))
             ).first()
@@ -215,6 +235,11 @@ class FriendService:
                 )
             self._check_pending(session, me.id)
             self._check_friends(session, me.id, other.id)
+            refused = bounds.refusal(
+                session, self.notifier.limits, Sender(me.id), other.id, utcnow()
+            )
+            if refused is not None:  # it would notify them past a bound
+                raise refused
             if found is not None:  # I declined them once: my own request replaces theirs
                 session.delete(found)
                 session.flush()
@@ -262,7 +287,8 @@ class FriendService:
         """Accept or decline the pending request of account ``requester`` to ``me``."""
         other = await self.executor.run(self._answer, me, requester, accept)
         if accept:
-            await self.notifier.notify(
+            await self.notifier.notify_from(
+                Sender(me.id),
                 other.id,
                 "friend_accepted",
                 f"{me.name} accepted your friend request",

@@ -1,4 +1,4 @@
-"""The friendships' table (migration 0007_social).
+"""The friendships' table (migration 0007_social), and the blocks (0014_defense).
 
 One row per pair of accounts, whatever its state, so that two people can never hold two
 requests to each other at once (the ``pair`` key is unique: the smaller id first). The row
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import ForeignKey, Integer, String
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from karnak.server.db import Base, utcnow
@@ -41,3 +41,19 @@ class FriendshipRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     #: When the request was accepted or declined.
     answered_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+
+
+class BlockRow(Base):
+    """An account (``blocker_id``) blocks another (``blocked_id``; migration 0014_defense):
+    the blocked one's invitations, friend requests and chat lines do not reach the blocker
+    (karnak.server.friends.blocks)."""
+
+    __tablename__ = "blocks"
+    __table_args__ = (UniqueConstraint("blocker_id", "blocked_id", name="uq_blocks_pair"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    blocked_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

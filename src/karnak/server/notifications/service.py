@@ -1,8 +1,15 @@
-"""Storing notifications and telling connected pages (through the hub)."""
+"""Storing notifications and telling connected pages (through the hub).
+
+What people cause others to be told is bounded, and old notifications are pruned: see
+karnak.server.notifications.bounds (:meth:`Notifier.notify_from`, :meth:`Notifier.check`).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import math
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +19,8 @@ from sqlalchemy.orm import sessionmaker
 from karnak.server.db import utcnow
 from karnak.server.hub import ALL_NOTIFICATIONS as ALL_NOTIFICATIONS
 from karnak.server.hub import Hub, account_topic
+from karnak.server.notifications import bounds
+from karnak.server.notifications.bounds import NotificationLimits, Sender
 from karnak.server.notifications.tables import NotificationRow
 
 if TYPE_CHECKING:
@@ -20,7 +29,16 @@ if TYPE_CHECKING:
 # Every notification is published on ALL_NOTIFICATIONS too, besides its account's topic (the
 # e-mail listens there). The hub defines that topic, among those it keeps in this process;
 # it is imported from there and still exported from here.
-KINDS = ("turn", "invitation", "game_over", "friend_request", "friend_accepted", "time", "table")
+KINDS = (
+    "turn",
+    "invitation",
+    "game_over",
+    "friend_request",
+    "friend_accepted",
+    "time",
+    "table",
+    "idle",  # a game without a clock about to expire, or expired (karnak.server.expiry)
+)
 MAX_TEXT = 300
 #: The most notifications listed at once (the newest).
 LIST_LIMIT = 50
@@ -59,32 +77,108 @@ def _of(row: NotificationRow) -> Notification:
     )
 
 
+log = logging.getLogger("karnak.server")
+
+#: How often one process deletes the read notifications past their retention (seconds).
+PRUNE_EVERY = 3600.0
+
+
 class Notifier:
-    def __init__(self, engine: Engine, executor: DatabaseExecutor, hub: Hub):
+    def __init__(
+        self,
+        engine: Engine,
+        executor: DatabaseExecutor,
+        hub: Hub,
+        limits: NotificationLimits | None = None,
+    ):
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         #: The server's database threads (SQLite's single writer among them).
         self.executor = executor
         self.hub = hub
+        self.limits = limits or NotificationLimits()
+        self._pruned = -math.inf  # time.monotonic() of this process's last retention sweep
 
     async def notify(
         self, account: int, kind: str, text: str, link: str | None = None
     ) -> Notification:
-        """Store a notification for ``account`` and tell its connected pages (and whoever
-        handles every notification, like the e-mail sender)."""
+        """Store a notification of the server's own for ``account`` (a turn, a clock) and
+        tell its connected pages (and whoever handles every notification, like the e-mail
+        sender)."""
+        note = await self._deliver(account, kind, text, link, None)
+        assert note is not None  # the server's own are never refused
+        return note
+
+    async def notify_from(
+        self, sender: Sender, account: int, kind: str, text: str, link: str | None = None
+    ) -> Notification | None:
+        """The same for one that a person caused: None, and nothing stored or told, when
+        ``account`` blocked them or they reached a bound (see karnak.server.notifications
+        .bounds). Call :meth:`check` first where the sender should be told why."""
+        return await self._deliver(account, kind, text, link, sender)
+
+    async def check(self, sender: Sender, account: int, doing: str) -> None:
+        """Refuse (BlockedError, 403; LimitError, 429) what would notify ``account`` past a
+        bound or a block. ``doing`` ends the block's "you cannot ..." (its message says no
+        more, so that it does not tell the sender they are blocked)."""
+        refused = await self.executor.run(self._refusal, sender, account, doing)
+        if refused is not None:
+            raise refused
+
+    async def may_notify(self, sender: Sender, account: int) -> bool:
+        return await self.executor.run(self._refusal, sender, account, "") is None
+
+    def _refusal(self, sender: Sender, account: int, doing: str) -> Exception | None:
+        with self.sessions() as session:
+            return bounds.refusal(session, self.limits, sender, account, utcnow(), doing)
+
+    async def _deliver(
+        self, account: int, kind: str, text: str, link: str | None, sender: Sender | None
+    ) -> Notification | None:
         if kind not in KINDS:
             raise ValueError(f"unknown notification kind {kind!r}")
-        note = await self.executor.run(self._store, account, kind, text[:MAX_TEXT], link)
+        note = await self.executor.run(self._store, account, kind, text[:MAX_TEXT], link, sender)
+        if note is None:
+            return None
         message = {"notification": note.to_json()}
         self.hub.publish(account_topic(account), "notification", {"message": message})
         self.hub.publish(ALL_NOTIFICATIONS, "notification", {"notification": note})
         return note
 
-    def _store(self, account: int, kind: str, text: str, link: str | None) -> Notification:
+    def _store(
+        self, account: int, kind: str, text: str, link: str | None, sender: Sender | None
+    ) -> Notification | None:
+        now = utcnow()
         with self.sessions.begin() as session:
-            row = NotificationRow(account_id=account, kind=kind, text=text, link=link)
+            if sender is not None:
+                refused = bounds.refusal(session, self.limits, sender, account, now)
+                if refused is not None:
+                    log.debug("a notification for account %s was dropped: %s", account, refused)
+                    return None
+            row = NotificationRow(
+                account_id=account,
+                kind=kind,
+                text=text,
+                link=link,
+                sender=sender.key if sender is not None else None,
+                created_at=now,
+            )
             session.add(row)
             session.flush()
-            return _of(row)
+            note = _of(row)
+            bounds.keep_bounded(session, self.limits, account)
+        self._prune_now_and_then(now)
+        return note
+
+    def _prune_now_and_then(self, now: dt.datetime) -> None:
+        """The retention sweep, at most every PRUNE_EVERY seconds in this process."""
+        clock = time.monotonic()
+        if clock - self._pruned < PRUNE_EVERY:
+            return
+        self._pruned = clock
+        with self.sessions.begin() as session:
+            gone = bounds.prune_expired(session, self.limits, now)
+        if gone:
+            log.info("deleted %d read notifications past their retention", gone)
 
     async def listed(self, account: int, limit: int = LIST_LIMIT) -> tuple[list[Notification], int]:
         """The newest notifications of ``account`` and how many are unread."""

@@ -5,9 +5,25 @@ import { mountEmail } from "./account_mail.js";
 
 const next = new URLSearchParams(location.search).get("next");
 
+// Where to go once logged in: a page of this site only, never another one named in the link.
+// `next` is resolved exactly as the browser will resolve it when it goes there (tabs and
+// newlines dropped, a backslash read as a slash: "/\evil.example" and "/<tab>/evil.example"
+// both lead to another site), and kept only when the result is on this origin. The whole
+// resolved address is followed, not its path: a path may itself begin with "//" ("/.//x"
+// resolves to the path "//x"), which the browser would read as another site.
+export function sameSiteAddress(wanted, origin = location.origin) {
+  if (!wanted) return "/";
+  let url;
+  try {
+    url = new URL(wanted, origin);
+  } catch {
+    return "/";
+  }
+  return url.origin === origin ? url.href : "/";
+}
+
 function goOn() {
-  // only a page of this site, never another one named in the link
-  location.href = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+  location.href = sameSiteAddress(next);
 }
 
 function fields(form) {
