@@ -36,14 +36,16 @@ BACKENDS = [
 
 #: Tests are one client that may create dozens of games in seconds; a server built here
 #: without settings of its own gets this allowance instead of the default (tests of the
-#: rate limits pass their own settings).
+#: rate limits pass their own settings), and may hold as many running games as the server
+#: (tests of the per-client share, karnak.server.capacity, pass their own settings).
 TEST_CREATES_PER_MINUTE = 10_000
+GENEROUS = {"creates_per_minute": TEST_CREATES_PER_MINUTE, "running_games_per_client": 100_000}
 
 
 @pytest.fixture(autouse=True)
 def generous_creation_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     def settings(**given: Any) -> ServerSettings:
-        return ServerSettings(**{"creates_per_minute": TEST_CREATES_PER_MINUTE, **given})
+        return ServerSettings(**{**GENEROUS, **given})
 
     monkeypatch.setattr(karnak.server.app, "ServerSettings", settings)
 

@@ -28,11 +28,12 @@ from karnak.bots.levels import level_bands
 from karnak.core.registry import available_games, get_game
 from karnak.server.accounts.auth import CsrfError, check_csrf, same_origin, session_of
 from karnak.server.boards import PAGES
+from karnak.server.capacity import Creator
 from karnak.server.errors import ApiError as ApiError
 from karnak.server.errors import as_api_error as as_api_error
 from karnak.server.errors import error_responses
 from karnak.server.http_limits import RateLimits
-from karnak.server.inputs import Action, Options, SeatName, Version, Word
+from karnak.server.inputs import WHOLE, Action, Options, SeatName, Version, Word
 from karnak.server.limits import ServerSettings
 from karnak.server.rooms import Room
 from karnak.server.service import (
@@ -42,6 +43,7 @@ from karnak.server.service import (
     SeatRequest,
     encode,
 )
+from karnak.server.sockets import CLOSE_TOO_MANY, TooManySocketsError, counter_of
 from karnak.server.timebank.inputs import TimeControlIn
 from karnak.server.views import seat_view
 
@@ -87,7 +89,7 @@ class GameIn(BaseModel):
     game: Word = "amunre"
     seats: list[SeatIn] = Field(min_length=1, max_length=99)
     options: Options = Field(default_factory=dict)
-    seed: int | None = Field(default=None, ge=0, lt=1 << 62)
+    seed: Annotated[int, Field(ge=0, lt=1 << 62), WHOLE] | None = None
     turn_timer: float | None = Field(
         default=None,
         ge=1,
@@ -195,7 +197,7 @@ async def resolve_seat(
     return room, seat
 
 
-def client_host(request: Request) -> str | None:
+def client_host(request: Request | WebSocket) -> str | None:
     return request.client.host if request.client else None
 
 
@@ -306,6 +308,10 @@ async def create_game(request: Request, body: GameIn) -> GameCreated:
     if mine and account is None:
         raise ApiError(401, "a seat marked 'mine' is for a logged-in account: log in first")
     holder = await request.app.state.accounts.account(account) if account is not None else None
+    creator = account
+    if creator is None:  # a logged-in creator's games count toward the account's share too
+        session = await session_of(request)
+        creator = session.account.id if session is not None else None
     created = await service.create(
         body.game,
         [
@@ -321,6 +327,7 @@ async def create_game(request: Request, body: GameIn) -> GameCreated:
         body.seed,
         body.turn_timer,
         body.time_control.to_dict() if body.time_control else None,
+        creator=Creator.of(client_host(request), creator),
     )
     room = created.room
     return GameCreated(
@@ -471,8 +478,9 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
     """Live views for one seat (or a spectator): the full view at once, then after each change.
 
     A refusal is told after accepting the connection, as an application close code of 4000
-    plus the HTTP status (4404 no such game, 4403 wrong token, 4410 unavailable) with the
-    reason: closing before accepting reaches a browser as a bare HTTP 403, without either.
+    plus the HTTP status (4404 no such game, 4403 wrong token, 4410 unavailable, 4429 too
+    many open sockets of the address or account: karnak.server.sockets) with the reason:
+    closing before accepting reaches a browser as a bare HTTP 403, without either.
     The client may send only the text "view" (to get the full view again); a binary message
     closes the socket with 1003, a longer text with 1009, any other text with 1008.
     """
@@ -491,7 +499,16 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         await websocket.close(code=4000 + error.status, reason=close_reason(error.message))
         return
     await websocket.accept()
-    listener = service.subscribe(room, seat)
+    try:  # karnak.server.sockets: a cap per client address and per account
+        ticket = counter_of(websocket).take(client_host(websocket), account)
+    except TooManySocketsError as exc:
+        await websocket.close(code=CLOSE_TOO_MANY, reason=close_reason(str(exc)))
+        return
+    try:
+        listener = service.subscribe(room, seat)
+    except BaseException:
+        ticket.give_back()
+        raise
 
     async def send_views() -> None:
         while True:
@@ -520,6 +537,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
         await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         service.unsubscribe(room, listener)
+        ticket.give_back()
         for task in (sender, receiver):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -34,6 +34,9 @@ from starlette.exceptions import HTTPException
 from karnak.core.errors import KarnakError
 from karnak.server.accounts.store import NameTakenError
 from karnak.server.conflicts import StaleWriteError
+from karnak.server.disk import DISK_FULL, is_disk_full
+from karnak.server.disk import RETRY_AFTER as DISK_RETRY_AFTER
+from karnak.server.disk import warn as warn_disk_full
 from karnak.server.inputs import UNION_TAGS
 from karnak.server.limits import LimitError
 from karnak.server.rooms import SubmitError
@@ -89,6 +92,7 @@ DESCRIPTIONS = {
     413: "The request body is larger than the server accepts",
     422: "Invalid input: a field out of bounds, an illegal move, bad options",
     429: "Too many requests from this client, or too many games on the server",
+    503: "The server cannot save anything now (its disk is full): try again later",
 }
 
 
@@ -165,11 +169,17 @@ async def http_error(_request: Request, exc: Exception) -> JSONResponse:
     )
 
 
-async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
+async def server_error(_request: Request, exc: Exception) -> JSONResponse:
     """A bug, answered without its details (Starlette raises it again after this answer,
-    so the server logs it with its traceback)."""
+    so the server logs it with its traceback). A full disk met outside the game service
+    (a table's, a chat line's write) is no bug: 503 naming it (karnak.server.disk)."""
     # Starlette sends this answer outside every middleware: the headers are added here.
     headers = {**STATIC_HEADERS, "Content-Security-Policy": content_security_policy(None)}
+    if is_disk_full(exc):
+        warn_disk_full(exc)
+        full = as_api_error(exc).response()
+        full.headers.update(headers)
+        return full
     return JSONResponse({"error": "internal server error"}, status_code=500, headers=headers)
 
 
@@ -239,6 +249,8 @@ def as_api_error(exc: Exception) -> ApiError:
     domain's is a server bug and is raised again, to become the generic 500."""
     if isinstance(exc, ApiError):
         return exc
+    if is_disk_full(exc):  # raw (sqlite3, psycopg, OSError) or the service's DiskFullError
+        return ApiError(503, DISK_FULL, retry_after=DISK_RETRY_AFTER)
     if not isinstance(exc, KarnakError):
         raise exc
     # a refused move tells the seat's version (the client catches up); a limit, when to retry

@@ -46,16 +46,22 @@ from karnak.core.rng import Rng
 from karnak.server.boards import PAGES
 from karnak.server.bot_limits import check_bots
 from karnak.server.bot_runner import BotRunner, bot_seed
+from karnak.server.capacity import Creator, Quota, ShareError
+from karnak.server.capacity import refusal as capacity_refusal
 from karnak.server.cluster.leases import game_lease
 from karnak.server.conflicts import LeaseLostError, StaleWriteError
+from karnak.server.disk import DiskFullError, is_disk_full
+from karnak.server.disk import warn as warn_disk_full
 from karnak.server.executor import DatabaseExecutor
 from karnak.server.hub import ALL_GAMES, Event, Hub, Subscription, game_topic
-from karnak.server.limits import LimitError, ServerSettings
+from karnak.server.limits import ServerSettings
+from karnak.server.observability.probe import SILENT, Probe
 from karnak.server.room_cache import RoomCache
 from karnak.server.rooms import (
     BOT,
     HUMAN,
     Accepted,
+    Ending,
     Room,
     SeatInfo,
     StaleVersionError,
@@ -92,10 +98,10 @@ MAX_TURN_TIMER = 24 * 3600.0
 MAX_TIMEOUT_MOVES = 20
 #: Running games rebuilt per database call at start (a move's write waits for one batch).
 LOAD_BATCH = 8
-#: When a client refused for a full server may try again (seconds).
-CAPACITY_RETRY_AFTER = 60.0
 #: How often a change is decided again after another process changed the game first.
 WRITE_ATTEMPTS = 5
+#: The event on a game's topic when an administrator deleted the game.
+DELETED = "deleted"
 
 log = logging.getLogger("karnak.server")
 
@@ -245,6 +251,9 @@ everyone must be told)."""
 
 
 class GameService:
+    #: What the metrics hear of moves (karnak.server.observability); nothing by default.
+    probe: Probe = SILENT
+
     def __init__(
         self,
         store: GameStore,
@@ -353,8 +362,16 @@ class GameService:
             del self._locks[game_id]
 
     async def database(self, call: Callable[..., T], *args: Any) -> T:
-        """Run a store call in the database threads (the event loop never waits on disk)."""
-        return await self.executor.run(call, *args)
+        """Run a store call in the database threads (the event loop never waits on disk).
+        A full disk is refused as such (karnak.server.disk: 503), before anything changes in
+        memory: every change writes first."""
+        try:
+            return await self.executor.run(call, *args)
+        except Exception as exc:
+            if not is_disk_full(exc):
+                raise
+            warn_disk_full(exc)
+            raise DiskFullError() from exc
 
     async def stop(self) -> None:
         """Stop the background work and hand the leases back (the others take over)."""
@@ -420,10 +437,13 @@ class GameService:
         seed: int | None = None,
         turn_timer: float | None = None,
         time_control: TimeControl | Mapping[str, Any] | None = None,
+        *,
+        creator: Creator | None = None,
     ) -> Created:
         """A new game. ``time_control``: a time per move and a bank for each person
         (karnak.server.timebank), ``{"per_move": s, "bank": s}``; a game has a turn timer
-        or a time control, not both."""
+        or a time control, not both. ``creator``: who asks (their share of the running
+        games is checked: karnak.server.capacity)."""
         game = get_game(game_name)
         game.check_player_count(len(seats))
         resolved = game.resolve_options(options or {})
@@ -469,26 +489,22 @@ class GameService:
         room.clocks = timebank_clock.first_clocks(room, timebank_clock.now())
         room.step_started_at = time.time()
         try:
-            await self._store_new(room)
-        except CapacityError as exc:
-            raise LimitError(
-                f"this server already runs {exc.running} games, its most "
-                f"({self.settings.max_running_games}); try again when some have finished",
-                status=429,
-                retry_after=CAPACITY_RETRY_AFTER,
-            ) from None
+            await self._store_new(room, Quota.of(self.settings, creator))
+        except (CapacityError, ShareError) as exc:
+            raise capacity_refusal(exc, self.settings) from None
         self.running += 1
         self._adopt(room)
         return Created(room, tokens)
 
-    async def _store_new(self, room: Room) -> None:
+    async def _store_new(self, room: Room, quota: Quota) -> None:
         """Store a new game with its lease (held here from the start)."""
         most = self.settings.max_running_games
         if self.leases is None:
-            await self.database(self.store.create, room, most)
+            await self.database(self.store.create, room, most, None, quota)
             return
         async with self.leases.lock:
-            await self.database(self.store.create, room, most, self.leases.new_game(room.id))
+            lease = self.leases.new_game(room.id)
+            await self.database(self.store.create, room, most, lease, quota)
             self.leases.created(room.id)
 
     async def room(self, game_id: str) -> Room:
@@ -535,11 +551,31 @@ class GameService:
             )
         return seat
 
+    async def release_account(self, account: int) -> None:
+        """An account was deleted (karnak.server.admin; the database has its seats as
+        guests' already): the seats it held in the games in memory become guests' too, and
+        every process hears of it (each reads the seats again)."""
+        for room in list(self.cache.rooms.values()):
+            if not any(info.account == account for info in room.seats):
+                continue
+
+            async def attempt(room: Room = room) -> Change[None]:
+                room.seats = [
+                    dataclasses.replace(info, account=None) if info.account == account else info
+                    for info in room.seats
+                ]
+                self._positions.pop(room.id, None)  # the views say which seats are held
+                return None, True
+
+            await self.change(room, attempt)
+
     async def claim_seat(self, room: Room, seat: int, account: int) -> None:
         """Make a guest's seat the account's (one seat per account and game)."""
 
         async def attempt() -> Change[None]:
             info = room.seats[seat]
+            if room.is_over:  # its seats are its record: nobody's profile gains it now
+                raise ClaimError("the game is over: a finished game's seats cannot be claimed")
             if info.is_bot:
                 raise ClaimError("a bot's seat cannot be claimed")
             if info.account == account:
@@ -558,6 +594,29 @@ class GameService:
             return None, True
 
         await self.change(room, attempt)
+
+    async def delete(self, room: Room, remove: Callable[[], object], reason: str) -> None:
+        """Delete a game (karnak.server.admin): ``remove`` deletes its rows (run in the
+        database threads, under the game's lock, so no change of it is written meanwhile);
+        then the game leaves this process's memory and every other's (``deleted`` on its
+        topic), and its sockets hear ``{"event": "deleted", "reason": ...}``. A request for
+        it then answers 410 with ``reason`` here, 404 after a restart."""
+        async with self._lock(room.id):
+            await self.database(remove)
+            self._drop_deleted(room, reason)
+        message = {"game_id": room.id, "reason": reason}
+        self.hub.publish(game_topic(room.id), DELETED, {"message": message})
+
+    def _drop_deleted(self, room: Room, reason: str = "it was deleted") -> None:
+        """Forget a deleted game here: its bots, timer, cached views, lease and place."""
+        for key in [k for k in self._bot_tasks if k[0] == room.id]:
+            self._bot_tasks.pop(key).cancel()
+        self._unavailable(room.id, reason, running=not room.is_over)
+        self.hub.publish_here(ALL_GAMES, "released", {"game_id": room.id})  # timebank
+        if self.leases is not None and self.leases.holds(room.id):
+            task = asyncio.get_running_loop().create_task(self.leases.give_back(room.id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     def view_json(self, room: Room, seat: int | None) -> str:
         """The seat's view of the current position as JSON, built and encoded once."""
@@ -670,7 +729,10 @@ class GameService:
             room.clocks.update(clocks)
             return SubmitOutcome(accepted, duplicate=False), True
 
-        return await self.change(room, attempt)
+        outcome = await self.change(room, attempt)
+        if not outcome.duplicate:
+            self.probe.move_applied(room.game.name, automatic=automatic, by_timeout=by_timeout)
+        return outcome
 
     async def undo(self, room: Room, seat: int, version: int) -> Accepted:
         """Take back ``seat``'s last move if the rules of undo allow it (see rooms.Room)."""
@@ -732,6 +794,11 @@ class GameService:
         the database (in a task of its own per game: several events in a row make one or
         two refreshes), then told to this process's sockets; any other event (a chat line)
         is delivered as it is."""
+        if event.kind == DELETED:  # by an administrator, in another process
+            held = self.cache.rooms.get(event.topic.removeprefix("game:"))
+            told = (event.payload.get("message") or {}).get("reason")
+            if held is not None:
+                self._drop_deleted(held, told if isinstance(told, str) else "it was deleted")
         if event.kind != "changed":
             self.hub.deliver(event)
             return
@@ -968,6 +1035,7 @@ def _caught_up(room: Room, row: GameRow, actions: list[ActionRow]) -> bool:
     room.seats = seat_infos(row)
     restore(room, row)
     room.step_started_at = row.step_started_at
+    room.ended = Ending.stored(row.status, row.result)  # an idle game expired (expiry)
     return True
 
 

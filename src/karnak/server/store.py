@@ -15,10 +15,12 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from karnak.core.errors import KarnakError
 from karnak.core.registry import get_game
+from karnak.server.capacity import CapacityError as CapacityError
+from karnak.server.capacity import Quota, check_share, counted_games
 from karnak.server.cluster.tables import LeaseRow
 from karnak.server.conflicts import LeaseLostError, StaleWriteError
 from karnak.server.db import ActionRow, GameRow, SeatRow, utcnow
-from karnak.server.rooms import Accepted, Room, SeatInfo
+from karnak.server.rooms import Accepted, Ending, Room, SeatInfo
 from karnak.server.timebank.store import (
     departure_of,
     game_columns,
@@ -36,14 +38,6 @@ if TYPE_CHECKING:
 
 class UnknownGameError(KarnakError, LookupError):
     pass
-
-
-class CapacityError(KarnakError):
-    """The server runs as many games as it may (``running`` of them)."""
-
-    def __init__(self, running: int):
-        super().__init__(f"{running} games are running")
-        self.running = running
 
 
 class StoredGameError(KarnakError):
@@ -142,6 +136,17 @@ def guarded(statement: Any, values: dict[str, Any], guard: WriteGuard | None) ->
 CREATE_LOCK = 0x4B41524E  # "KARN"
 
 
+def _lock_creations(session: Session) -> None:
+    """Take the lock every creation holds while it counts the running games and adds one,
+    before the first read: PostgreSQL's advisory lock (until the transaction ends), and
+    SQLite's write lock (without it the count runs outside any transaction, and two
+    connections could both count one place left and both take it)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK)))
+    elif session.get_bind().dialect.name == "sqlite":
+        session.connection().exec_driver_sql("BEGIN IMMEDIATE")
+
+
 def seat_infos(row: GameRow) -> list[SeatInfo]:
     """A stored game's seats, in order."""
     return [
@@ -187,24 +192,28 @@ class GameStore:
         room: Room,
         max_running: int | None = None,
         lease: tuple[str, str, float] | None = None,
+        quota: Quota | None = None,
     ) -> None:
-        """Store a new game; CapacityError if ``max_running`` games run already (counted in
-        the same transaction, under a lock that every process's creation takes, so several
-        processes never start more games between them than one would). ``lease``: the
-        game's lease ``(name, holder, expires at)``, stored with it
+        """Store a new game; CapacityError if ``max_running`` games run already, and with a
+        ``quota`` (karnak.server.capacity) counting only the recently active ones,
+        ShareError if its creator holds its share of them. Counted in the same transaction,
+        under a lock that every creation takes before its first read, so several creations
+        (threads or processes) never start more games between them than one would.
+        ``lease``: the game's lease ``(name, holder, expires at)``, stored with it
         (karnak.server.cluster.leases)."""
+        creator = quota.creator if quota is not None else None
         with self.sessions.begin() as session:
+            if max_running is not None:
+                _lock_creations(session)
+                since = quota.since if quota is not None else None
+                running = counted_games(session, since)
+                if running >= max_running:
+                    raise CapacityError(running)
+                if quota is not None:
+                    check_share(session, quota)
             if lease is not None:
                 name, holder, until = lease
                 session.add(LeaseRow(name=name, holder=holder, expires_at=until))
-            if max_running is not None:
-                if session.get_bind().dialect.name == "postgresql":
-                    session.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK)))
-                running = session.scalar(
-                    select(func.count()).select_from(GameRow).where(GameRow.status == "running")
-                )
-                if (running or 0) >= max_running:
-                    raise CapacityError(int(running or 0))
             session.add(
                 GameRow(
                     id=room.id,
@@ -216,6 +225,8 @@ class GameStore:
                     status="running",
                     turn_timer=room.turn_timer,
                     step_started_at=room.step_started_at,
+                    creator_client=creator.client if creator is not None else None,
+                    creator_account_id=creator.account if creator is not None else None,
                     **game_columns(room),
                     seats=[
                         SeatRow(
@@ -345,13 +356,16 @@ class GameStore:
         """Bind a seat to an account (the service has checked that it may, against its copy
         of the game). Decided here again, with the game's row locked, so two processes
         cannot both give a seat away or give one account two seats: StaleWriteError if the
-        seat is no longer a free guest's seat or the account holds another seat."""
+        seat is no longer a free guest's seat, the account holds another seat, or the game
+        has finished (its seats are its record now)."""
         with self.sessions.begin() as session:
-            locked = session.scalar(
-                select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+            status = session.scalar(
+                select(GameRow.status).where(GameRow.id == game_id).with_for_update()
             )
-            if locked is None:
+            if status is None:
                 raise UnknownGameError(f"game {game_id} vanished from the database")
+            if status != "running":
+                raise StaleWriteError(f"game {game_id} is over: its seats cannot be claimed")
             rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)).all()
             row = next((r for r in rows if r.seat == seat), None)
             if row is None or row.kind != "human" or row.account_id is not None:
@@ -506,6 +520,7 @@ class GameStore:
             room.bump(row.version)
         restore(room, row)  # the time control and the seats' clocks
         room.step_started_at = row.step_started_at
+        room.ended = Ending.stored(row.status, row.result)  # an idle game expired
         if room.version != row.version:
             raise KarnakError(
                 f"game {row.id} is stored at version {row.version} but its actions "

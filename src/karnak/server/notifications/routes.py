@@ -10,18 +10,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.server.accounts.auth import same_origin, session_of
 from karnak.server.accounts.routes import logged_in
-from karnak.server.api import close_reason
+from karnak.server.api import client_host, close_reason
 from karnak.server.errors import error_responses
 from karnak.server.hub import Event, Hub, account_topic
+from karnak.server.inputs import WHOLE
 from karnak.server.notifications.service import Notifier
 from karnak.server.service import encode
+from karnak.server.sockets import CLOSE_TOO_MANY, TooManySocketsError, counter_of
 
 router = APIRouter(prefix="/api")
 #: Messages waiting for a slow socket; past it the oldest go (the list has them all).
@@ -37,7 +39,7 @@ class ReadIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     #: Mark read up to this notification id (all when missing).
-    up_to: int | None = Field(default=None, ge=0, lt=1 << 62)
+    up_to: Annotated[int, Field(ge=0, lt=1 << 62), WHOLE] | None = None
 
 
 @router.get("/notifications", operation_id="list_notifications", responses=error_responses(401))
@@ -61,11 +63,17 @@ async def read_notifications(request: Request, body: ReadIn) -> dict[str, int]:
 
 @router.websocket("/account/ws")
 async def account_socket(websocket: WebSocket) -> None:
-    """The logged-in account's live messages (4401 without a session)."""
+    """The logged-in account's live messages (4401 without a session; 4429 past the open
+    sockets of the address or account, karnak.server.sockets)."""
     session = await session_of(websocket) if same_origin(websocket) else None
     await websocket.accept()
     if session is None:
         await websocket.close(code=4401, reason=close_reason("log in first"))
+        return
+    try:
+        ticket = counter_of(websocket).take(client_host(websocket), session.account.id)
+    except TooManySocketsError as exc:
+        await websocket.close(code=CLOSE_TOO_MANY, reason=close_reason(str(exc)))
         return
     hub: Hub = websocket.app.state.hub
     waiting: deque[str] = deque(maxlen=MAX_QUEUED)
@@ -97,6 +105,7 @@ async def account_socket(websocket: WebSocket) -> None:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
         subscription.cancel()
+        ticket.give_back()
         for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

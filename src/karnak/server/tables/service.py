@@ -61,10 +61,12 @@ from karnak.core.errors import KarnakError
 from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.server.bot_limits import check_bots
+from karnak.server.capacity import Creator
 from karnak.server.cluster.mutex import ClusterMutex
 from karnak.server.db import utcnow
 from karnak.server.http_limits import client_key
 from karnak.server.limits import LimitError
+from karnak.server.notifications.bounds import Sender
 from karnak.server.rooms import BOT, HUMAN, hash_token, new_token
 from karnak.server.service import MAX_TURN_TIMER, SeatRequest
 from karnak.server.tables.store import (
@@ -144,6 +146,11 @@ class Actor:
     @property
     def account_id(self) -> int | None:
         return None if self.account is None else self.account.id
+
+
+def sender_of(actor: Actor) -> Sender:
+    """Who an actor is to the notification bounds: their account, else their address."""
+    return Sender(actor.account_id, actor.client)
 
 
 def client_hash(host: str | None) -> str:
@@ -236,9 +243,12 @@ def unique_name(wanted: str, used: set[str]) -> str:
 
 @dataclass
 class Letters:
-    """Notifications to send once the table's lock is released."""
+    """Notifications to send once the table's lock is released; ``sender``: the person
+    whose action they follow, if they count against what that person may cause others to be
+    told (karnak.server.notifications.bounds: a block or a bound drops them)."""
 
     sent: list[tuple[int, str, str, str | None]] = dataclasses.field(default_factory=list)
+    sender: Sender | None = None
 
     def add(self, account: int, kind: str, text: str, link: str | None) -> None:
         self.sent.append((account, kind, text, link))
@@ -385,6 +395,7 @@ class TableService:
                         raise TableInputError(
                             f"seat {index + 1}: {account.name} has a seat at this table already"
                         )
+                    await self.notifier.check(sender_of(actor), account.id, "invite this player")
                     invited.add(account.id)
                     seat = TableSeat(index, invited=account.id, invited_name=account.name)
             else:
@@ -408,7 +419,7 @@ class TableService:
             creator_ticket_hash=ticket_hash,
             creator_client=actor.client,
         )
-        letters = Letters()
+        letters = Letters(sender=sender_of(actor))
         async with self._mutex.hold():
             await self._check_held(actor)
             await self._check_capacity()
@@ -441,10 +452,12 @@ class TableService:
         return text
 
     async def _check_guest_name(self, name: str) -> None:
-        if await self.accounts.by_name(name) is not None:
+        """A guest's name must not be, nor look like, an account's (look-alikes compared
+        as account names are: karnak.server.accounts.names)."""
+        if await self.accounts.look_alike(name) is not None:
             raise TableInputError(
-                f"the name {name!r} belongs to an account: log in to play under it, or "
-                "choose another name"
+                f"the name {name!r} belongs to an account, or looks like an account's: log "
+                "in to play under it, or choose another name"
             )
 
     async def _invitee(self, name: str) -> Account:
@@ -607,8 +620,9 @@ class TableService:
         await self._send(letters)
 
     async def invite(self, actor: Actor, table_id: str, seat: int, name: str) -> Table:
-        """Keep an open seat for the account of ``name``, and tell it."""
-        letters = Letters()
+        """Keep an open seat for the account of ``name``, and tell it (unless it blocked
+        the asker, or the asker reached a bound of what they may notify it: refused)."""
+        letters = Letters(sender=sender_of(actor))
         async with self._mutex.hold():
             table = await self._creators_table(table_id, actor, "invite")
             if not 0 <= seat < len(table.seats):
@@ -622,6 +636,7 @@ class TableService:
                 raise TableError(f"{account.name} has a seat at this table already")
             if table.seats[seat].invited == account.id:
                 return table  # kept for them already: nothing new to tell
+            await self.notifier.check(sender_of(actor), account.id, "invite this player")
             sent = await self._db(self.store.invitations_sent, table.id)
             if sent >= INVITATIONS_PER_SEAT * len(table.seats):
                 raise LimitError(
@@ -653,7 +668,7 @@ class TableService:
         """The rematch of a finished game, asked for by the holder of ``seat``."""
         if not room.is_over:
             raise TableError("a rematch can be asked for once the game is over")
-        letters = Letters()
+        letters = Letters(sender=sender_of(actor))
         async with self._mutex.hold():
             await self._sweep()
             existing = await self._db(self.store.by_rematch, room.id)
@@ -690,7 +705,9 @@ class TableService:
                 )
             elif info.account is not None:
                 found = await self.accounts.account(info.account)
-                if found is not None:
+                # one who blocked the asker (or was notified by them enough) is not
+                # invited: their seat stays open to anyone
+                if found is not None and await self.notifier.may_notify(sender_of(actor), found.id):
                     seats[to] = TableSeat(to, invited=found.id, invited_name=found.name)
         table = Table(
             id=secrets.token_urlsafe(ID_BYTES),
@@ -779,7 +796,14 @@ class TableService:
                 raise TableError(f"seat {seat.seat + 1} is still open")
             seats.append(seat)
         created = await self.games.create(
-            table.game, requests, table.options, None, table.turn_timer, table.time_control
+            table.game,
+            requests,
+            table.options,
+            None,
+            table.turn_timer,
+            table.time_control,
+            # the table's creator holds the game toward its share of the running games
+            creator=Creator(table.creator_client, table.creator_account),
         )
         return dataclasses.replace(
             table, seats=seats, status=STARTED, game_id=created.room.id, started_at=utcnow()
@@ -840,4 +864,7 @@ class TableService:
 
     async def _send(self, letters: Letters) -> None:
         for account, kind, text, link in letters.sent:
-            await self.notifier.notify(account, kind, text, link)
+            if letters.sender is not None:
+                await self.notifier.notify_from(letters.sender, account, kind, text, link)
+            else:
+                await self.notifier.notify(account, kind, text, link)
