@@ -1,65 +1,19 @@
-"""The API's own description: every status declared, docs that work offline, and schemathesis
-checking the running app against the description (no server errors, declared statuses,
-declared bodies)."""
+"""The API's own description: every status declared, docs that work offline, the methods of
+every address answered as HTTP says (OPTIONS, 405 with Allow), integer fields as JSON
+Schema's integers (66.0 is one) with integer bounds. tests/server/test_schemathesis.py runs
+schemathesis's checks against it."""
 
 from __future__ import annotations
 
-import itertools
 import re
-import tempfile
-import time
-from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-import schemathesis
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    negative_data_rejection,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
-from karnak.server.app import create_app
-from karnak.server.limits import ServerSettings
+from karnak.server.inputs import MAX_NUMBER, MAX_VERSION
 
 from .conftest import create, humans
-
-#: Generous limits: schemathesis is one client making many requests in a few seconds.
-FUZZ = ServerSettings(
-    creates_per_minute=100_000,
-    moves_per_minute=100_000,
-    account_attempts_per_minute=100_000,
-    chat_lines_per_minute=100_000,
-)
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    negative_data_rejection,
-]
-#: Requests made by schemathesis in this process, per operation and status (shown by
-#: ``pytest -s``, with the time the run took).
-REQUESTS: Counter[str] = Counter()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def tally() -> Iterator[None]:
-    start = time.monotonic()
-    yield
-    if REQUESTS:
-        print(f"\nschemathesis: {REQUESTS.total()} requests in {time.monotonic() - start:.1f} s")
-        for key, count in sorted(REQUESTS.items()):
-            print(f"  {count:5d}  {key}")
 
 
 # ---------------------------------------------------------------------- the description
@@ -71,6 +25,8 @@ def operations(client: TestClient) -> Iterator[tuple[str, str, dict[str, Any]]]:
 
 
 ACTING = {"200", "400", "403", "404", "409", "410", "413", "422", "429"}
+ADMIN_READ = {"200", "401", "403", "422"}
+ADMIN_WRITE = {"200", "400", "401", "403", "404", "409", "413", "422"}
 EXPECTED = {
     ("/api/games/available", "get"): {"200"},
     ("/api/games", "get"): {"200", "422"},
@@ -104,16 +60,39 @@ EXPECTED = {
     ("/api/account/email", "get"): {"200", "401"},
     ("/api/account/email", "post"): {"200", "400", "401", "403", "409", "413", "422", "429"},
     ("/api/account/email/confirm", "post"): {"200", "400", "413", "422", "429"},
+    ("/api/account/password-reset", "post"): {"202", "400", "413", "422", "429"},
+    ("/api/account/password-reset/confirm", "post"): {"200", "400", "413", "422", "429"},
     ("/api/friends", "get"): {"200", "401"},
     ("/api/friends/requests", "post"): ACTING - {"410"} | {"201", "401"},
     ("/api/friends/{account_id}/accept", "post"): {"200", "401", "403", "404", "422"},
     ("/api/friends/{account_id}/decline", "post"): {"200", "401", "403", "404", "422"},
     ("/api/friends/{account_id}", "delete"): {"200", "401", "403", "404", "422"},
+    ("/api/blocks", "get"): {"200", "401"},
+    ("/api/blocks", "post"): {"201", "400", "401", "403", "404", "413", "422"},
+    ("/api/blocks/{account_id}", "delete"): {"200", "401", "403", "404", "422"},
     ("/api/games/{game_id}/chat", "get"): {"200", "403", "404", "410", "422"},
     ("/api/games/{game_id}/chat", "post"): ACTING - {"200"} | {"201"},
     ("/api/leaderboard/{game}", "get"): {"200", "404", "422"},
     ("/api/games/{game_id}/ratings", "get"): {"200", "404", "409", "422"},
     ("/api/players/{name}", "get"): {"200", "404", "422"},
+    ("/api/reports", "post"): {"201", "400", "401", "403", "404", "409", "413", "422", "429"},
+    ("/api/admin/users", "get"): ADMIN_READ,
+    ("/api/admin/users/{account_id}", "get"): ADMIN_READ | {"404"},
+    ("/api/admin/users/{account_id}/suspend", "post"): ADMIN_WRITE,
+    ("/api/admin/users/{account_id}/ban", "post"): ADMIN_WRITE,
+    ("/api/admin/users/{account_id}/unsuspend", "post"): ADMIN_WRITE,
+    ("/api/admin/users/{account_id}/mute", "post"): ADMIN_WRITE,
+    ("/api/admin/users/{account_id}/unmute", "post"): ADMIN_WRITE,
+    ("/api/admin/users/{account_id}/password-reset", "post"): ADMIN_WRITE,
+    ("/api/admin/users/{account_id}/delete", "post"): ADMIN_WRITE,
+    ("/api/admin/games/{game_id}", "get"): ADMIN_READ | {"404", "410"},
+    ("/api/admin/games/{game_id}/abort", "post"): ADMIN_WRITE | {"410"},
+    ("/api/admin/games/{game_id}/delete", "post"): ADMIN_WRITE,
+    ("/api/admin/games/{game_id}/chat", "get"): ADMIN_READ | {"404", "410"},
+    ("/api/admin/games/{game_id}/chat/{number}/hide", "post"): ADMIN_WRITE,
+    ("/api/admin/reports", "get"): ADMIN_READ,
+    ("/api/admin/reports/{report_id}/close", "post"): ADMIN_WRITE,
+    ("/api/admin/audit", "get"): ADMIN_READ,
 }
 
 
@@ -151,72 +130,130 @@ def test_the_docs_page_needs_no_other_site(client: TestClient) -> None:
     assert client.get("/redoc").status_code == 404  # it would load from a CDN
 
 
-# ---------------------------------------------------------------------- schemathesis
-#: The app under test, on a database of its own (schemathesis keeps it started for the rest
-#: of the process; the folder goes when the process ends).
-FOLDER = tempfile.TemporaryDirectory(prefix="karnak-schemathesis-")
-
-
-def app_on(file_name: str) -> FastAPI:
-    """A server on database ``file_name`` in the folder of the run (its lifespan is started
-    by schemathesis on the first request and kept until the process ends)."""
-    return create_app(f"sqlite:///{Path(FOLDER.name) / file_name}", bot_workers=0, settings=FUZZ)
-
-
-APP = app_on("karnak.sqlite3")
-schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
-#: How many servers the stateful test has started (one per scenario, each on its own file).
-SERVERS = itertools.count(1)
-
-
-@schema.parametrize()
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    derandomize=True,
-)
-def test_the_api_keeps_its_description(case: schemathesis.Case) -> None:
-    response = case.call_and_validate(checks=CHECKS)
-    REQUESTS[f"{case.method} {case.path} -> {response.status_code}"] += 1
-
-
-def test_the_api_keeps_its_description_over_sequences() -> None:
-    """Stateful: create games, then view them, move in them and ask for their records
-    with the ids and tokens the server gave out (links schemathesis infers)."""
-
-    class Sequences(schema.as_state_machine()):  # type: ignore[misc]
-        """Each scenario talks to a server of its own. Which steps a scenario may take depends
-        on what the server answered before (a table listed, a game created); on one shared
-        server those answers would depend on earlier scenarios, and hypothesis, replaying a
-        scenario, would find its data generation inconsistent."""
-
-        def setup(self) -> None:
-            self.app = app_on(f"scenario-{next(SERVERS)}.sqlite3")
-
-        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
-            return {"app": self.app}
-
-        def validate_response(
-            self, response: Any, case: schemathesis.Case, *_args: Any, **kwargs: Any
-        ) -> None:
-            REQUESTS[f"stateful {case.method} {case.path} -> {response.status_code}"] += 1
-            case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs)
-
-    start = time.monotonic()
-    Sequences.run(
-        settings=settings(
-            max_examples=25,
-            stateful_step_count=6,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            derandomize=True,
-        )
-    )
-    assert time.monotonic() - start < 120
-
-
 def test_a_created_game_is_reachable_through_the_description(client: TestClient) -> None:
     """The link the stateful run follows: POST /api/games answers an id and tokens."""
     created = create(client, humans(3))
     assert client.get(f"/api/games/{created['id']}").status_code == 200
+
+
+# ---------------------------------------------------------------------- methods
+def declared_methods(client: TestClient) -> dict[str, set[str]]:
+    """The methods the description gives each path."""
+    document = client.get("/openapi.json").json()
+    return {path: {m.upper() for m in methods} for path, methods in document["paths"].items()}
+
+
+def concrete(path: str) -> str:
+    """A path of the description with a value in each parameter."""
+    return re.sub(r"\{[^}]+\}", "1", path)
+
+
+def allow(response: Any) -> set[str]:
+    return {method.strip() for method in response.headers["allow"].split(",")}
+
+
+def test_options_names_every_method_of_the_address(client: TestClient) -> None:
+    """One route per method: OPTIONS said ``Allow: GET`` on addresses that take POST too."""
+    for path, methods in declared_methods(client).items():
+        response = client.options(concrete(path))
+        assert response.status_code == 204, path
+        assert allow(response) == methods | {"OPTIONS"}, path
+    assert allow(client.options("/api/games")) == {"GET", "POST", "OPTIONS"}
+    assert allow(client.options("/static/app.js")) == {"GET", "HEAD", "OPTIONS"}
+    assert client.options("/no/such/address").status_code == 404
+
+
+def test_a_method_the_address_does_not_take_is_405_with_allow(client: TestClient) -> None:
+    for path, methods in declared_methods(client).items():
+        for method in {"GET", "POST", "PUT", "PATCH", "DELETE"} - methods:
+            response = client.request(method, concrete(path))
+            assert response.status_code == 405, (method, path, response.text)
+            assert allow(response) == methods | {"OPTIONS"}, (method, path)
+            assert response.json() == {"error": "this address does not take that method"}
+            assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_concrete_path_is_not_taken_for_a_templated_one(client: TestClient) -> None:
+    """``/api/friends/requests`` takes POST; ``/api/friends/{account_id}`` takes DELETE. A
+    DELETE of the first reached the second with the account id "requests" (a 422)."""
+    response = client.delete("/api/friends/requests")
+    assert response.status_code == 405
+    assert allow(response) == {"POST", "OPTIONS"}
+    assert client.get("/api/games/available").status_code == 200  # not a game's id
+    assert client.delete("/api/friends/12").status_code == 401  # the templated one still works
+
+
+# ---------------------------------------------------------------------- integers
+def schemas_of(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from schemas_of(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from schemas_of(value)
+
+
+def test_integer_bounds_are_published_as_integers(client: TestClient) -> None:
+    """FastAPI's model of OpenAPI made them floats (``"minimum": 0.0``,
+    ``"exclusiveMaximum": 4.611686018427388e+18``)."""
+    document = client.get("/openapi.json").json()
+    bounds = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+    integers = [s for s in schemas_of(document) if s.get("type") == "integer"]
+    assert integers
+    for schema in integers:
+        for key in bounds:
+            if key in schema:
+                assert isinstance(schema[key], int), schema
+        # pydantic writes these when it cannot turn a bound into the schema's own keyword
+        assert not {"ge", "gt", "le", "lt"} & set(schema), schema
+    schemas = document["components"]["schemas"]
+    version = schemas["MoveIn"]["properties"]["version"]
+    assert (version["minimum"], version["maximum"]) == (0, MAX_VERSION)
+    seed = schemas["GameIn"]["properties"]["seed"]["anyOf"][0]
+    assert (seed["minimum"], seed["exclusiveMaximum"]) == (0, 1 << 62)
+    option = schemas["GameIn"]["properties"]["options"]["additionalProperties"]["oneOf"][1]
+    assert (option["minimum"], option["maximum"]) == (-MAX_NUMBER, MAX_NUMBER)
+
+
+def test_a_whole_number_written_with_a_fraction_is_an_integer(client: TestClient) -> None:
+    """JSON Schema's integer takes 66.0: so do the bodies' integer fields; 66.5 is refused
+    with a 422 that names the field."""
+    created = create(client, humans(3), seed=7.0, options={"edition": "2016"})
+    game_id = created["id"]
+    seat = client.get(f"/api/games/{game_id}").json()["to_move"][0]
+    headers = {"X-Karnak-Token": created["seats"][seat]["token"]}
+    mine = client.get(f"/api/games/{game_id}", headers=headers).json()
+    move = mine["legal"][0]["text"]
+    assert mine["version"] == 0
+    refused = client.post(
+        f"/api/games/{game_id}/actions", json={"version": 0.5, "action": move}, headers=headers
+    )
+    assert refused.status_code == 422
+    assert refused.json()["error"] == "version: should be a whole number (got 0.5)"
+    for number in ("1e999", "1e300", "NaN"):
+        refused = client.post(
+            f"/api/games/{game_id}/actions",
+            content=f'{{"version": {number}, "action": "x"}}',
+            headers={**headers, "content-type": "application/json"},
+        )
+        assert refused.status_code == 422, (number, refused.text)
+    accepted = client.post(
+        f"/api/games/{game_id}/actions", json={"version": 0.0, "action": move}, headers=headers
+    )
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["version"] == 1
+    assert client.post("/api/notifications/read", json={"up_to": 3.0}).status_code == 401
+    assert client.post("/api/games", json={"seats": [{}], "seed": True}).status_code == 422
+
+
+def test_a_table_seat_may_be_written_with_a_fraction(client: TestClient) -> None:
+    table = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ana"}, {}, {}]})
+    assert table.status_code == 201, table.text
+    table_id = table.json()["table"]["id"]
+    answer = client.post(f"/api/tables/{table_id}/join", json={"seat": 2.0, "name": "Bo"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["table"]["you"]["seat"] == 2
+    half = client.post(f"/api/tables/{table_id}/join", json={"seat": 1.5, "name": "Cy"})
+    assert half.status_code == 422
+    assert half.json()["error"] == "seat: should be a whole number (got 1.5)"

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from karnak.bots import available_bots
+from karnak.cli.safe_text import safe_lines, safe_text
 from karnak.core import Game, KarnakError, get_game
 
 #: Width used when output is not a terminal (pipes, files, tests): wide enough that the
@@ -149,8 +150,9 @@ def reported_errors() -> Iterator[None]:
 
 
 def _report(message: str) -> None:
+    """One error on stderr (a message may quote a record or a file: it is made safe)."""
     err = make_console(stderr=True)
-    err.print(Text("Error: ", style="bold red") + Text(message))
+    err.print(Text("Error: ", style="bold red") + Text(safe_lines(message)))
 
 
 def resolve_game(name: str) -> Game:
@@ -286,4 +288,4 @@ def seat_text(names: tuple[str, ...] | list[str], seat: int) -> Text:
     """A seat's name in its colour (colours follow the seat, so renamed seats keep theirs)."""
     if not 0 <= seat < len(names):
         return Text("-", style="dim")
-    return Text(names[seat], style=seat_style(seat))
+    return Text(safe_text(names[seat]), style=seat_style(seat))

@@ -31,7 +31,9 @@ from typing import Annotated, Any, TextIO
 import typer
 from rich.columns import Columns
 from rich.console import Console
+from rich.control import Control
 from rich.rule import Rule
+from rich.segment import ControlType, Segment
 from rich.text import Text
 
 from karnak.bots import (
@@ -73,11 +75,16 @@ from karnak.cli.records import (
     save_record,
 )
 from karnak.cli.render import GameRenderer, decision_for, final_for, fold_log, renderer_for
+from karnak.cli.safe_text import safe_text
 from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
 
 #: The opponent "spec" for another person at the same terminal (a hot seat), not a bot.
 HUMAN = "human"
+#: Erase the screen, then the scrollback (ED 3: xterm, VTE, iTerm2, Windows Terminal...),
+#: then go home. The screen goes first: some terminals move an erased screen into the
+#: scrollback, where the next person would find the last hand one scroll up.
+CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H"
 #: The bot in every other seat unless ``--opponents`` says otherwise.
 DEFAULT_OPPONENT = "ismcts"
 #: Games whose other seats get another bot by default, when the game has it. An Egyptia
@@ -101,6 +108,19 @@ RECORDS_DIR = "records"
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "h", "?"})
+
+
+def clear_screen_and_scrollback(console: Console) -> None:
+    """Clear a terminal's screen and its scrollback (:data:`CLEAR_SCREEN_AND_SCROLLBACK`).
+
+    Rich's ``Console.clear`` erases the screen only; Rich has no code for the scrollback,
+    so the sequence is given to it as one control segment (written in order with the
+    rest of its output, and never to a console that is not a terminal)."""
+    control = Control()
+    control.segment = Segment(
+        CLEAR_SCREEN_AND_SCROLLBACK, None, [(ControlType.CLEAR,), (ControlType.HOME,)]
+    )
+    console.control(control)
 
 
 class LineReader:
@@ -296,11 +316,12 @@ class PlaySession:
     def _hand_over(self, seat: int) -> None:
         """Another person's turn: hide the screen and wait until they have the terminal.
 
-        A terminal is cleared first, so the last person's hand is gone before the next one
-        looks; the answer waited for (an empty line) keeps a piped transcript in step.
+        A terminal is cleared first, its scrollback too, so the last person's hand is gone
+        before the next one looks (not one scroll up); the answer waited for (an empty line)
+        keeps a piped transcript in step.
         """
         if self.console.is_terminal:
-            self.console.clear()
+            clear_screen_and_scrollback(self.console)
         name = seat_text(self.state.players, seat)
         self.console.print(Rule(style="bold"))
         self.console.print(
@@ -692,6 +713,7 @@ def _started(
         raise CliError(f"--seat must be between 0 and {count - 1}, not {human}", EXIT_USAGE)
     names = game.seat_names(count)
     if name is not None:
+        name = safe_text(name) or names[human]
         if name in names[:human] + names[human + 1 :]:
             raise CliError(f"{name!r} is already another seat's name; pick another", EXIT_USAGE)
         names[human] = name

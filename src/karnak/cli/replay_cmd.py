@@ -22,6 +22,7 @@ from karnak.cli.common import (
 )
 from karnak.cli.records import load_record
 from karnak.cli.render import renderer_for
+from karnak.cli.safe_text import safe_text
 from karnak.core import State, replay
 
 
@@ -47,7 +48,7 @@ def replay_command(
             )
         if not quiet:
             _show_log(state, seat)
-        verdict = f"{file}: {len(record.actions)} actions replayed and verified"
+        verdict = f"{safe_text(str(file))}: {len(record.actions)} actions replayed and verified"
         if record.result is not None and state.is_over():
             verdict += "; the recorded result matches"
         console.print(Text(verdict + ".", style="bold green"))

@@ -83,17 +83,46 @@ ShortText = Annotated[str, Field(max_length=MAX_SHORT_TEXT), BeforeValidator(no_
 ActionText = Annotated[
     str, Field(min_length=1, max_length=MAX_ACTION_TEXT), BeforeValidator(no_surrogates)
 ]
-#: Declared in the description too (surrogates cannot be written in its patterns).
-NAME_PATTERN = "^[^\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]*$"
+#: The characters a shown text cannot hold, as a class of the description's patterns: C0
+#: and C1 controls, DEL, the bidirectional marks (surrogates cannot be written in them).
+CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+#: The spaces ``str.strip`` removes besides controls (``\\s`` differs: it takes U+FEFF).
+SPACES = "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+#: Declared in the description too: a seat name, and a text that needs more than spaces.
+NAME_PATTERN = f"^[^{CONTROLS}]*$"
+TEXT_PATTERN = f"^[^{CONTROLS}]*[^{CONTROLS}{SPACES}][^{CONTROLS}]*$"
+#: A note or a reason, which may hold line breaks (LF) but no other control.
+NOTE_PATTERN = "^[^\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]*$"
 SeatName = Annotated[
     str,
     Field(max_length=MAX_NAME, json_schema_extra={"pattern": NAME_PATTERN}),
     BeforeValidator(no_surrogates),
     AfterValidator(printable_name),
 ]
-Number = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+
+
+def whole_number(value: Any) -> Any:
+    """A JSON integer as JSON Schema counts them: ``66.0`` is the integer 66.
+
+    JSON does not tell ``66`` from ``66.0``, and the description promises ``"type":
+    "integer"``, which takes both; the bodies' strict mode took only the first. A number
+    with a fraction (``66.5``), infinity or NaN is refused here, by name; anything else
+    (an int, or a string or a boolean for the strict check to refuse) passes on.
+    """
+    if not isinstance(value, float):
+        return value
+    if not value.is_integer():
+        raise PydanticCustomError("whole_number", "should be a whole number")
+    return int(value)
+
+
+#: The last annotation of a request body's integer field, after its bounds (see
+#: :func:`whole_number`): put before them, pydantic can no longer write the bounds into the
+#: description as ``minimum`` and ``maximum``.
+WHOLE = BeforeValidator(whole_number)
+Number = Annotated[int, Field(ge=-MAX_NUMBER, le=MAX_NUMBER), WHOLE]
 Version = Annotated[
-    int, Field(ge=0, le=MAX_VERSION, description="the game version the client last saw")
+    int, Field(ge=0, le=MAX_VERSION, description="the game version the client last saw"), WHOLE
 ]
 
 #: The tags of the unions below (left out of error paths: they are no field names).

@@ -30,7 +30,7 @@ from karnak.server.api import (
     service_of,
 )
 from karnak.server.errors import error_responses
-from karnak.server.inputs import Options, SeatName, ShortText, Word
+from karnak.server.inputs import WHOLE, Options, SeatName, ShortText, Word
 from karnak.server.rooms import hash_token
 from karnak.server.service import MAX_TURN_TIMER
 from karnak.server.tables.my_games import my_games
@@ -58,7 +58,7 @@ TicketHeader = Annotated[str | None, Header(alias="X-Karnak-Ticket", max_length=
 Token = Annotated[str | None, Query(max_length=100, description="the seat's secret token")]
 TokenHeader = Annotated[str | None, Header(alias="X-Karnak-Token", max_length=100)]
 AccountName = Annotated[ShortText, Field(min_length=1, max_length=40)]
-SeatNumber = Annotated[int, Field(ge=0, lt=MAX_SEATS, description="counted from 0")]
+SeatNumber = Annotated[int, Field(ge=0, lt=MAX_SEATS, description="counted from 0"), WHOLE]
 
 
 # ---------------------------------------------------------------------- bodies
