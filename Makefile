@@ -2,6 +2,11 @@
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+#: `make serve` installs the server extra only (no dev tools, no compiler): its own stamp.
+SERVE_STAMP := $(VENV)/.installed-server
+#: mypyc and setuptools (the `native` extra), installed by the background build only.
+NATIVE_STAMP := $(VENV)/.installed-native
+PIP := $(BIN)/pip --quiet --disable-pip-version-check
 GAME ?= amunre
 PLAYERS ?=
 PORT ?= 8000
@@ -9,13 +14,25 @@ HOST ?= 127.0.0.1
 #: Where `make serve` keeps its database (ignored by git).
 DATA ?= data
 
-.PHONY: setup native pure serve play test lint format typecheck unit bench bench-research bench-server train-example golden clean
+.PHONY: setup native native-background native-if-stale pure serve play test lint format typecheck unit bench bench-research bench-server train-example golden clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(PIP) install --upgrade pip
+	$(PIP) install -e '.[dev]'
 	touch $(STAMP)
+
+# What serving needs and nothing more. A virtualenv that already has the dev set (make setup,
+# make test) has all of it.
+$(SERVE_STAMP): pyproject.toml
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
+		echo "installing the server's packages into $(VENV) (the first time only) ..."; \
+		python3 -m venv $(VENV) && $(PIP) install -e '.[server]'; fi
+	@touch $@
+
+$(NATIVE_STAMP): pyproject.toml
+	$(PIP) install $$($(BIN)/python -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["native"]))')
+	touch $@
 
 setup: $(STAMP)  ## create the virtualenv and install Karnak with its dev tools
 
@@ -27,9 +44,29 @@ native: setup  ## compile the engines' hot paths (KARNAK_NATIVE=0 runs pure Pyth
 pure: setup  ## remove the compiled hot paths: everything runs as pure Python
 	$(BIN)/python -m karnak.native.build --clean
 
-serve: native  ## the game server: open http://127.0.0.1:8000 and play (PORT=8080, DATA=folder)
-	mkdir -p $(DATA)
+# The first command: the server answers as soon as its packages are in. The hot paths compile
+# meanwhile in the background (nice'd, one compiler, logging to $(DATA)/native-build.log) and
+# are used from the server's next start; until then it runs the same engines as pure Python.
+serve: $(SERVE_STAMP)  ## the game server: open http://127.0.0.1:8000 and play (PORT=8080, DATA=folder)
+	@mkdir -p $(DATA)
+	@$(MAKE) --no-print-directory native-background
 	$(BIN)/karnak serve --host $(HOST) --port $(PORT) --database $(DATA)/karnak.sqlite3
+
+# Starts the build unless it is current, already running, or KARNAK_NATIVE=0 asks for pure
+# Python. nohup: it outlives a closed terminal; Ctrl-C on the server does not reach it.
+native-background: $(SERVE_STAMP)
+	@mkdir -p $(DATA)
+	@if [ "$$KARNAK_NATIVE" = 0 ] || $(BIN)/python -c 'import sys; from karnak.native.loader import check; sys.exit(not check()[0].active)'; then :; \
+	elif [ -f $(DATA)/native-build.pid ] && kill -0 "$$(cat $(DATA)/native-build.pid)" 2>/dev/null; then \
+		echo "the hot paths are still compiling in the background (log: $(DATA)/native-build.log): pure Python until then"; \
+	else \
+		nohup nice -n 19 $(MAKE) --no-print-directory native-if-stale > $(DATA)/native-build.log 2>&1 & \
+		echo $$! > $(DATA)/native-build.pid; \
+		echo "compiling the hot paths in the background (log: $(DATA)/native-build.log; about 10 min on 2 cores): this run is pure Python, the next start is compiled"; \
+	fi
+
+native-if-stale: $(NATIVE_STAMP)
+	$(BIN)/python -m karnak.native.build --if-stale --jobs 1
 
 play: native  ## play in the terminal against bots (GAME=aton for Aton; PLAYERS=N)
 	$(BIN)/karnak play $(GAME) $(if $(PLAYERS),--players $(PLAYERS))

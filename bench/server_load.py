@@ -83,7 +83,7 @@ def start_server(
     fill up and stop the server). The load comes from one client, so the per-client rate
     limits are lifted; ``synchronous`` is SQLite's commit mode (FULL as shipped; NORMAL to
     measure what durable commits cost)."""
-    from karnak.server.cluster.local import GENEROUS_LIMITS
+    from karnak.server.cluster.local import GENEROUS_ENV, GENEROUS_LIMITS
 
     start = (
         "import karnak.server.db as db; "
@@ -104,6 +104,9 @@ def start_server(
         *GENEROUS_LIMITS,
     ]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    # every simulated page comes from this one loopback address
+    for name, value in GENEROUS_ENV.items():
+        env.setdefault(name, value)
     return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 

@@ -30,6 +30,7 @@ from karnak.cli.main import app
 from karnak.server.asgi import create_from_environment, worker_environment
 from karnak.server.limits import ServerSettings
 from karnak.server.mail.settings import MailSettings
+from karnak.server.proxy import ProxyHeadersMiddleware
 from support.postgres import POSTGRES, postgres_database
 from support.redis_server import running_redis
 
@@ -143,7 +144,9 @@ def test_one_process_by_default_trusting_no_forwarded_header(
     [(served, options)] = uvicorn_calls
     assert not isinstance(served, str)  # the application itself, built here
     assert options["workers"] == 1
-    assert options["proxy_headers"] is False and options["forwarded_allow_ips"] is None
+    # uvicorn's own proxy headers stay off whatever is given (it would trust this machine)
+    assert options["proxy_headers"] is False
+    assert not any(m.cls is ProxyHeadersMiddleware for m in served.user_middleware)
     assert options["timeout_graceful_shutdown"] > 0
 
 
@@ -158,9 +161,13 @@ def test_a_load_balancers_addresses_are_trusted_when_given(
     else:
         result = invoke(*command, env={"KARNAK_FORWARDED_ALLOW_IPS": ips})
     assert result.exit_code == 0, result.output
-    [(_, options)] = uvicorn_calls
-    assert options["proxy_headers"] is True
-    assert options["forwarded_allow_ips"] == "10.0.0.5,10.1.0.0/16"
+    [(served, options)] = uvicorn_calls
+    assert options["proxy_headers"] is False  # Karnak's middleware reads the header instead
+    [added] = [m for m in served.user_middleware if m.cls is ProxyHeadersMiddleware]
+    trusted = added.kwargs["trusted"]
+    assert "10.0.0.5" in trusted and "10.1.200.3" in trusted
+    assert "127.0.0.1" not in trusted and "10.0.0.6" not in trusted
+    assert added.kwargs["header"] == "x-forwarded-for"
 
 
 def test_each_worker_builds_the_server_the_options_describe(

@@ -8,6 +8,9 @@ An SQLite file is served by one process: a second ``karnak serve`` on it is refu
 karnak.server.cluster.instance_lock). Several processes (``--workers N`` on one machine, or
 one on each of several machines) share a PostgreSQL database and a Redis broker
 (``--broker``) that carries live updates between them.
+
+Every option has an environment variable (``KARNAK_`` and its name) and a key in the optional
+TOML file (``--config``), as has every limit of ServerSettings: karnak.cli.config.
 """
 
 from __future__ import annotations
@@ -16,66 +19,161 @@ import errno
 import os
 from contextlib import ExitStack
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
 from karnak.cli.common import EXIT_USAGE, CliError, reported_errors
-from karnak.server.asgi import BROKER_ENV
+from karnak.cli.config import (
+    CONFIG_ENV,
+    config_callback,
+    config_lines,
+    loaded_config,
+    naming_sources,
+    setting_fields,
+    setting_refused,
+    settings_given,
+    source_of,
+)
+from karnak.server.asgi import (
+    ACCESS_LOG_ENV,
+    BOT_WORKERS_ENV,
+    BROKER_ENV,
+    DATABASE_ENV,
+    FORWARDED_HEADER_ENV,
+    LOG_FORMAT_ENV,
+    LOG_LEVEL_ENV,
+    TRUSTED_PROXIES_ENV,
+)
 
 if TYPE_CHECKING:
     from karnak.server.limits import ServerSettings
     from karnak.server.mail.settings import MailSettings
 
+#: The log formats and levels ``--log-format`` and ``--log-level`` accept.
+LogFormat = Literal["text", "json"]
+LogLevel = Literal["debug", "info", "warning", "error", "critical"]
+#: The headers ``--forwarded-header`` may name (karnak.server.proxy).
+ForwardedHeader = Literal["x-forwarded-for", "forwarded"]
+
 
 def serve_command(
-    host: Annotated[str, typer.Option(help="Interface to listen on (0.0.0.0: every one).")] = (
-        "127.0.0.1"
-    ),
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    ctx: typer.Context,
+    host: Annotated[
+        str,
+        typer.Option(envvar="KARNAK_HOST", help="Interface to listen on (0.0.0.0: every one)."),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="KARNAK_PORT", help="TCP port.")] = 8000,
     database: Annotated[
         str | None,
         typer.Option(
-            help="Database URL or SQLite file (default: $KARNAK_DATABASE_URL, else "
-            "karnak.sqlite3 here).",
+            envvar=DATABASE_ENV,
+            help="Database URL or SQLite file (default: karnak.sqlite3 here).",
         ),
     ] = None,
     bot_workers: Annotated[
         int,
-        typer.Option(help="Processes in which bots think (0: in a thread of the server)."),
+        typer.Option(
+            envvar=BOT_WORKERS_ENV,
+            help="Processes in which bots think (0: in a thread of the server).",
+        ),
     ] = max(1, min(4, (os.cpu_count() or 2))),
     max_think: Annotated[
         str | None,
         typer.Option(
-            metavar="TIME", help="Longest a bot may think a move (10s, 500ms; default 10s)."
+            envvar="KARNAK_MAX_THINK",
+            metavar="TIME",
+            help="Longest a bot may think a move (10s, 500ms; default 10s).",
         ),
     ] = None,
     max_game_think: Annotated[
         str | None,
         typer.Option(
+            envvar="KARNAK_MAX_GAME_THINK",
             metavar="TIME",
             help="Think times of one game's bots added up (default 60s).",
         ),
     ] = None,
     max_iterations: Annotated[
         int | None,
-        typer.Option(help="Most search iterations a bot may ask a move (default 200000)."),
+        typer.Option(
+            envvar="KARNAK_MAX_ITERATIONS",
+            help="Most search iterations a bot may ask a move (default 200000).",
+        ),
     ] = None,
     max_games: Annotated[
         int | None,
-        typer.Option(help="Games running at once; more are refused (default 500)."),
+        typer.Option(
+            envvar=["KARNAK_MAX_GAMES", "KARNAK_MAX_RUNNING_GAMES"],
+            help="Games running at once; more are refused (default 500).",
+        ),
     ] = None,
     creates_per_minute: Annotated[
         int | None,
-        typer.Option(help="Games one client may create a minute (default 20)."),
+        typer.Option(
+            envvar="KARNAK_CREATES_PER_MINUTE",
+            help="Games one client may create a minute (default 20).",
+        ),
     ] = None,
     moves_per_minute: Annotated[
         int | None,
-        typer.Option(help="Moves one client may send a minute (default 600)."),
+        typer.Option(
+            envvar="KARNAK_MOVES_PER_MINUTE",
+            help="Moves one client may send a minute (default 600).",
+        ),
     ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            envvar=CONFIG_ENV,
+            metavar="FILE",
+            is_eager=True,
+            callback=config_callback,
+            dir_okay=False,
+            help="A TOML file of settings: its keys are these options' names and the "
+            "server's limits (flag > environment > file > default).",
+            rich_help_panel="Configuration and logs",
+        ),
+    ] = None,
+    print_config: Annotated[
+        bool,
+        typer.Option(
+            "--print-config",
+            help="Print the settings in effect, as a TOML file saying where each came from, "
+            "and stop.",
+            rich_help_panel="Configuration and logs",
+        ),
+    ] = False,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(
+            envvar=LOG_FORMAT_ENV,
+            help="Log lines as text or as one JSON object each.",
+            rich_help_panel="Configuration and logs",
+        ),
+    ] = "text",
+    log_level: Annotated[
+        LogLevel,
+        typer.Option(
+            envvar=LOG_LEVEL_ENV,
+            help="The least important lines logged.",
+            rich_help_panel="Configuration and logs",
+        ),
+    ] = "info",
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log/--no-access-log",
+            envvar=ACCESS_LOG_ENV,
+            help="A line per request (never a seat's token or a cookie).",
+            rich_help_panel="Configuration and logs",
+        ),
+    ] = True,
     workers: Annotated[
         int,
         typer.Option(
+            envvar="KARNAK_WORKERS",
             help="Server processes on this machine (1-64); more than one needs PostgreSQL "
             "and --broker.",
             rich_help_panel="Several processes",
@@ -94,14 +192,23 @@ def serve_command(
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
-            envvar="KARNAK_FORWARDED_ALLOW_IPS",
+            envvar=TRUSTED_PROXIES_ENV,
             metavar="IPS",
-            help="Behind a load balancer: its addresses (comma-separated, networks like "
-            "10.0.0.0/8, or *), whose X-Forwarded-For names the client (default: none is "
-            "believed).",
+            help="Behind a reverse proxy or load balancer: its addresses (comma-separated, "
+            "networks like 10.0.0.0/8, or *), whose --forwarded-header names the client "
+            "(default: nobody's is believed, not even this machine's).",
             rich_help_panel="Several processes",
         ),
     ] = None,
+    forwarded_header: Annotated[
+        ForwardedHeader,
+        typer.Option(
+            envvar=FORWARDED_HEADER_ENV,
+            help="The header those proxies name the client in: X-Forwarded-For, or RFC "
+            "7239's Forwarded (only that one is read).",
+            rich_help_panel="Several processes",
+        ),
+    ] = "x-forwarded-for",
     smtp_host: Annotated[
         str | None,
         typer.Option(
@@ -183,35 +290,42 @@ def serve_command(
         ),
     ] = 12.0,
 ) -> None:
-    """Serve Amun-Re, Aton and Egyptia in the browser, against friends and bots, with replays."""
-    with reported_errors():
+    """Serve Amun-Re, Aton and Egyptia in the browser, against friends and bots, with replays.
+
+    Every option can also be set in the environment (its variable is shown beside it) or in a
+    TOML file (--config), as can the server's other limits (KARNAK_CHAT_LINES_PER_MINUTE=...
+    or chat-lines-per-minute = ...): --print-config lists them all with their values.
+    """
+    with reported_errors(), naming_sources(ctx):
         if not 0 < port < 65536:
-            raise CliError(f"--port must be between 1 and 65535, not {port}")
+            raise CliError(f"--port must be between 1 and 65535, not {port}", EXIT_USAGE)
         if bot_workers < 0:
-            raise CliError("--bot-workers cannot be negative")
+            raise CliError("--bot-workers cannot be negative", EXIT_USAGE)
         try:
             import uvicorn
 
             from karnak.server.app import create_app, database_url
-            from karnak.server.asgi import FACTORY, worker_environment
+            from karnak.server.asgi import FACTORY, start_logging, worker_environment
             from karnak.server.cluster.instance_lock import InstanceLockError, instance_lock
             from karnak.server.db import DatabaseProblem, check_database
             from karnak.server.mail.routes import configure_mail
             from karnak.server.mail.settings import default_public_url
+            from karnak.server.proxy import trust_proxies
         except ModuleNotFoundError as missing:
             raise CliError(
                 f"the game server is not installed ({missing.name} is missing): "
                 "pip install 'karnak[server]'"
             ) from None
 
-        settings = replace(
-            bot_settings(max_think, max_game_think, max_iterations),
-            **counted_limits(
-                max_running_games=("--max-games", max_games),
-                creates_per_minute=("--creates-per-minute", creates_per_minute),
-                moves_per_minute=("--moves-per-minute", moves_per_minute),
-            ),
+        fields = setting_fields(p.name for p in ctx.command.params if p.name)
+        chosen: dict[str, Any] = counted_limits(
+            max_running_games=("--max-games", max_games),
+            creates_per_minute=("--creates-per-minute", creates_per_minute),
+            moves_per_minute=("--moves-per-minute", moves_per_minute),
         )
+        # the limits no option sets: from their variables, else the file
+        chosen.update(settings_given(fields, loaded_config(ctx).settings, dict(os.environ)))
+        settings = replace(bot_settings(max_think, max_game_think, max_iterations), **chosen)
         mail = mail_settings_given(
             host=smtp_host,
             port=smtp_port,
@@ -228,6 +342,18 @@ def serve_command(
         shown = url.split("@")[-1] if "@" in url else url  # never print a password
         broker = check_processes(url, workers, broker or None)
         trusted = trusted_proxies(forwarded_allow_ips)
+        if print_config:
+            print_settings(ctx, settings, fields)
+            return
+        # built here even when the workers build their own: a limit the server refuses
+        # (ValueError naming it) is told once, in one line, before any process starts
+        try:
+            app = create_app(url, bot_workers=bot_workers, settings=settings, broker=broker)
+        except ValueError as exc:
+            said = setting_refused(str(exc), fields, loaded_config(ctx), dict(os.environ))
+            if said is None:
+                raise
+            raise CliError(said, EXIT_USAGE) from None
         check_port(host, port)
         with ExitStack() as held:
             try:
@@ -238,18 +364,22 @@ def serve_command(
                 check_database(url, shown)
             except DatabaseProblem as exc:
                 raise CliError(str(exc)) from None
-            show_server_log()
+            own_logging = start_logging(log_format, log_level, access_log)
             typer.echo(f"Karnak on http://{host}:{port}/  (database: {shown})", err=True)
             if broker is not None:
                 typer.echo(
                     f"Processes: {workers} here, sharing live updates through {shown_url(broker)}",
                     err=True,
                 )
+            if trusted is not None:
+                typer.echo(f"Clients named by {forwarded_header} from {trusted}", err=True)
             typer.echo(f"E-mail: {mail_banner(mail)}", err=True)
-            options = uvicorn_options(host, port, workers=workers, trusted=trusted)
+            options = uvicorn_options(
+                host, port, workers=workers, level=log_level, own_logging=own_logging
+            )
             if workers == 1:
-                app = create_app(url, bot_workers=bot_workers, settings=settings, broker=broker)
                 configure_mail(app, mail)
+                trust_proxies(app, trusted, forwarded_header)
                 uvicorn.run(app, **options)
                 return
             # uvicorn starts the processes and each builds its own app from the environment
@@ -261,21 +391,57 @@ def serve_command(
                     bot_workers=bot_workers,
                     settings=settings,
                     mail=mail,
+                    log_format=log_format,
+                    log_level=log_level,
+                    access_log=access_log,
+                    trusted_proxies=trusted,
+                    forwarded_header=forwarded_header,
                 )
             )
             uvicorn.run(FACTORY, factory=True, **options)
 
 
-def uvicorn_options(host: str, port: int, *, workers: int, trusted: str | None) -> dict[str, Any]:
+def print_settings(ctx: typer.Context, settings: ServerSettings, fields: list[Any]) -> None:
+    """``--print-config``: every option and limit in effect, as TOML, with where it came from
+    (passwords in URLs left out)."""
+    options = []
+    for param in ctx.command.params:
+        name = param.name
+        if name is None or name in ("config", "print_config", "smtp_password"):
+            continue
+        value = ctx.params[name]
+        if name in ("database", "broker") and value:
+            value = shown_url(value)
+        variable = param.envvar if isinstance(param.envvar, str) else (param.envvar or "?")[0]
+        options.append((name, value, source_of(ctx, name), variable))
+    loaded = loaded_config(ctx)
+    limits = []
+    for item in fields:
+        if os.environ.get(item.env, "").strip():
+            source = f"${item.env}"
+        elif item.name in loaded.settings:
+            source = str(loaded.path)
+        else:
+            source = "default"
+        limits.append((item, getattr(settings, item.name), source))
+    typer.echo("\n".join(config_lines(options, limits)))
+
+
+def uvicorn_options(
+    host: str, port: int, *, workers: int, level: str = "info", own_logging: bool = False
+) -> dict[str, Any]:
     """How uvicorn serves, whether it serves one process or several."""
     return {
         "host": host,
         "port": port,
         # uvicorn logs warnings and errors only: its request and connection lines would
         # carry the seats' secret tokens (they travel in the links' query strings), and a
-        # busy server makes several requests a move
-        "log_level": "warning",
+        # busy server makes several requests a move. Karnak's own access log leaves them out.
+        "log_level": level if level in ("error", "critical") else "warning",
         "access_log": False,
+        # with Karnak's logging set up (karnak.server.observability), uvicorn's lines go
+        # through its handlers and format instead of uvicorn's own
+        **({"log_config": None} if own_logging else {}),
         # No per-message compression on the WebSocket: every seat gets a complete view
         # (about 30 KB) after every move, and compressing each one for each listener was the
         # server's largest single cost under load (bench/server_load.py).
@@ -283,10 +449,10 @@ def uvicorn_options(host: str, port: int, *, workers: int, trusted: str | None) 
         # a client sends only the word "view": larger messages are refused before they are
         # read whole (uvicorn's default would read 16 MiB first)
         "ws_max_size": WS_MAX_BYTES,
-        # the client is the connection's address unless it comes from a trusted balancer
-        # (uvicorn would otherwise believe any proxy on this machine)
-        "proxy_headers": trusted is not None,
-        "forwarded_allow_ips": trusted,
+        # never uvicorn's proxy headers: it would believe X-Forwarded-For from this machine
+        # by default, and it cannot read Forwarded; karnak.server.proxy reads either, from
+        # the proxies --forwarded-allow-ips names only
+        "proxy_headers": False,
         # SIGTERM: finish the requests under way, then stop, within this time
         "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN,
         # always given: uvicorn would otherwise read $WEB_CONCURRENCY
@@ -357,7 +523,7 @@ def shown_url(url: str) -> str:
 
 
 def trusted_proxies(given: str | None) -> str | None:
-    """The addresses whose X-Forwarded-For uvicorn may believe (None: nobody's), checked.
+    """The addresses whose proxy header names the client (None: nobody's), checked.
 
     Behind a load balancer every request comes from the balancer, and the rate limits would
     count all clients as one; believing its header counts each client. Believing anyone

@@ -20,8 +20,11 @@ from starlette.exceptions import HTTPException
 
 from karnak import __version__
 from karnak.core.errors import KarnakError
+from karnak.server.accounts.recovery_routes import router as recovery_router
 from karnak.server.accounts.routes import router as accounts_router
 from karnak.server.accounts.service import AccountService
+from karnak.server.admin.routes import router as admin_router
+from karnak.server.admin.service import AdminService
 from karnak.server.api import ApiError, as_api_error, router
 from karnak.server.bot_runner import BotRunner
 from karnak.server.chat.routes import router as chat_router
@@ -33,14 +36,19 @@ from karnak.server.docs import ASSETS_URL, swagger_assets
 from karnak.server.docs import router as docs_router
 from karnak.server.errors import http_error, server_error, validation_error
 from karnak.server.executor import DatabaseExecutor
+from karnak.server.expiry import IdleGames
 from karnak.server.friends.routes import router as friends_router
 from karnak.server.friends.service import FriendService, friend_limits
 from karnak.server.http_limits import BodyLimit, RateLimits
 from karnak.server.hub import Hub
+from karnak.server.integer_bounds import publish_integer_bounds
 from karnak.server.limits import ServerSettings
 from karnak.server.mail.routes import router as mail_router
+from karnak.server.methods import AllowedMethods
+from karnak.server.notifications.bounds import NotificationLimits
 from karnak.server.notifications.routes import router as notifications_router
 from karnak.server.notifications.service import Notifier
+from karnak.server.observability.install import note_refusal, observe_app
 from karnak.server.pages import router as pages_router
 from karnak.server.pages import static_files
 from karnak.server.ratings.routes import router as ratings_router
@@ -118,7 +126,7 @@ def create_app(
         app.state.hub = hub
         app.state.service = service
         app.state.accounts = AccountService(engine, executor, hub, shared=broker is not None)
-        app.state.notifier = Notifier(engine, executor, hub)
+        app.state.notifier = Notifier(engine, executor, hub, NotificationLimits.of(limits))
         app.state.tables = TableService(
             engine, executor, service, app.state.accounts, app.state.notifier
         )
@@ -132,11 +140,18 @@ def create_app(
         )
         app.state.chat = ChatService(engine, executor, hub)
         app.state.ratings = RatingService(engine, executor, hub, service)
+        app.state.admin = AdminService(
+            engine, executor, hub, service, reports_per_hour=limits.reports_per_hour
+        )
+        #: idle games without a clock: their seats warned, then the games expired
+        app.state.idle_games = IdleGames(engine, service, app.state.notifier, limits)
         await service.start()
+        await app.state.idle_games.start()
         tune_interpreter()
         try:
             yield
         finally:
+            await app.state.idle_games.stop()
             await app.state.timebank.stop()
             await app.state.ratings.stop()
             await service.stop()
@@ -164,14 +179,20 @@ def create_app(
     async def _domain_error(_request: Request, exc: KarnakError) -> JSONResponse:
         """Every domain refusal (the client's, by definition): the routes let them rise to
         here, and karnak.server.errors.as_api_error gives each its status."""
+        note_refusal(exc)  # the refusals metric names why (karnak.server.observability)
         return as_api_error(exc).response()
 
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(Exception, server_error)
     # The last added is the outermost: the headers go on the body limit's refusals too.
+    # OPTIONS and methods an address does not take are answered before the router
+    # (karnak.server.methods), with every method of the address in Allow.
+    app.add_middleware(AllowedMethods)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    # request ids, the access log, /healthz, /readyz, /metrics: outermost, sees every answer
+    observe_app(app, limits)
 
     app.state.settings = limits
     app.state.rate_limits = RateLimits(limits, broker)
@@ -184,8 +205,11 @@ def create_app(
     app.include_router(chat_router)
     app.include_router(ratings_router)
     app.include_router(mail_router)
+    app.include_router(admin_router)
+    app.include_router(recovery_router)  # after the e-mail's: its service sends the links
     app.include_router(pages_router)
     app.include_router(docs_router)
     app.mount("/static", static_files(), name="static")
     app.mount(ASSETS_URL, swagger_assets(), name="docs-assets")
+    publish_integer_bounds(app)
     return app

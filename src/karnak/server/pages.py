@@ -40,6 +40,12 @@ async def table_page(table_id: str) -> FileResponse:
     return FileResponse(STATIC / "lobby.html")
 
 
+@router.get("/admin", include_in_schema=False)
+async def admin_page() -> FileResponse:
+    """The administrators' page (karnak.server.admin; its API refuses everyone else)."""
+    return FileResponse(STATIC / "admin.html")
+
+
 @router.get("/favicon.ico", include_in_schema=False)
 async def favicon() -> FileResponse:
     """Browsers ask for /favicon.ico on their own (and for pages without a link, like the

@@ -1,4 +1,4 @@
-"""The notifications' table (migration 0004)."""
+"""The notifications' table (migration 0004; its ``sender``, 0014_defense)."""
 
 from __future__ import annotations
 
@@ -24,3 +24,7 @@ class NotificationRow(Base):
     link: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
     read_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+    #: Who caused it (migration 0014_defense): ``account:<id>`` or ``guest:<address hash>``,
+    #: None for the server's own (a turn, a clock); what one sender may cause one account is
+    #: bounded (karnak.server.notifications.bounds).
+    sender: Mapped[str | None] = mapped_column(String(80), nullable=True)
