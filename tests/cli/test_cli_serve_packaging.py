@@ -11,6 +11,7 @@ health check, and every KARNAK_ variable they set being one that Karnak reads.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import shutil
 import subprocess
@@ -31,8 +32,17 @@ ROOT = Path(__file__).resolve().parents[2]
 def make_dry_run(*targets: str, cwd: Path = ROOT) -> str:
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
+    # run as a top-level make even under `make test` (CI): a sub-make would inherit the
+    # outer one's flags and print "Entering directory" lines into the plan
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     done = subprocess.run(
-        ["make", "-n", *targets], cwd=cwd, capture_output=True, text=True, timeout=60, check=True
+        ["make", "--no-print-directory", "-n", *targets],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     return done.stdout
 
