@@ -42,7 +42,7 @@ except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from karnak.bots.arena import GameOutcome, RatingBook, normalise_spec, play_game, wilson_interval
-from karnak.bots.levels import GAME_LEVELS, LEVELS
+from karnak.bots.levels import LEVELS, game_levels
 from karnak.core import get_game
 from karnak.native import engines
 
@@ -50,7 +50,7 @@ TABLE_SIZE = {"aton": 2, "amunre": 4, "egyptia": 2}
 
 
 def default_bots(game: str) -> list[str]:
-    return [GAME_LEVELS[game][level] for level in LEVELS]
+    return [game_levels(game)[level] for level in LEVELS]
 
 
 def tables(bots: list[str], seats: int) -> list[tuple[str, ...]]:
@@ -109,7 +109,7 @@ def run(game_name: str, bots: list[str], games: int, seed: int, jobs: int) -> di
                 else 0.0
             )
             pairs.setdefault(key, []).append(won)
-    levels = {spec: level for level, spec in GAME_LEVELS[game_name].items()}
+    levels = {spec: level for level, spec in game_levels(game_name).items()}
     return {
         "game": game_name,
         "title": game.title,

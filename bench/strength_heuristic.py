@@ -11,7 +11,7 @@ What is measured
 
     Reported: the games, the heuristic's wins (a shared victory counts as a fraction), its
     win rate with a 95% Wilson score interval, the mean final score of each kind of bot, the
-    wall-clock time, and the mean time of one :func:`karnak.bots.amunre_heuristic.act` call
+    wall-clock time, and the mean time of one :func:`karnak.games.amunre.bot.act` call
     (timed on the true state at each of the heuristic's decisions; ``act`` reads only what
     its seat may see, so this is the call a search bot makes in its rollouts).
 
@@ -35,15 +35,15 @@ from multiprocessing import Pool
 from pathlib import Path
 
 try:
-    from karnak.bots.amunre_heuristic import AmunReHeuristic, act
+    from karnak.games.amunre.bot import AmunReHeuristic, act
 except ModuleNotFoundError:  # running from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from karnak.bots.amunre_heuristic import AmunReHeuristic, act
+    from karnak.games.amunre.bot import AmunReHeuristic, act
 
 from karnak.bots.base import Bot, SeatView
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, get_game
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules.state import AmunReState
 
 TARGET_WIN_RATE = 0.90
 Z95 = 1.959963984540054

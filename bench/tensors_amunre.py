@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from karnak.core import Rng, get_game
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules.state import AmunReState
 
 
 def positions(count: int, players: int, seed: int, expert: bool) -> list[AmunReState]:

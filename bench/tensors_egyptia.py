@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from karnak.core import Rng, get_game
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.egyptia.rules.state import EgyptiaState
 
 GAME = get_game("egyptia")
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from karnak.games.amunre import GAME
-from karnak.games.amunre.board import CARD_KINDS
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules.board import CARD_KINDS
+from karnak.games.amunre.rules.state import AmunReState
 
 KIND = {kind: i for i, kind in enumerate(CARD_KINDS)}
 STONES = 15

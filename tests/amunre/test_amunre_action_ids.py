@@ -1,4 +1,4 @@
-"""Amun-Re's integer actions (karnak.games.amunre.action_ids).
+"""Amun-Re's integer actions (karnak.games.amunre.research.action_ids).
 
 Every one-id move's name is its text and comes back to its id; offerings are spelled in parts
 (gold or theft, cards, correction, "offer done"). At random positions of random games (every
@@ -22,11 +22,11 @@ from karnak.core import Rng
 from karnak.core.action_ids import ActionIdError, Speller, Spelling
 from karnak.core.actions import Action
 from karnak.games.amunre import GAME
-from karnak.games.amunre import actions as A
-from karnak.games.amunre.action_ids import GOLD_CARRY, AmunReActionSpace, _most_stones
-from karnak.games.amunre.board import BONUS_KINDS, CARD_KINDS
-from karnak.games.amunre.state import OFFERING, AmunReState
-from karnak.games.aton.actions import Exchange
+from karnak.games.amunre.research.action_ids import GOLD_CARRY, AmunReActionSpace, _most_stones
+from karnak.games.amunre.rules import actions as A
+from karnak.games.amunre.rules.board import BONUS_KINDS, CARD_KINDS
+from karnak.games.amunre.rules.state import OFFERING, AmunReState
+from karnak.games.aton.rules.actions import Exchange
 from support.hypothesis_settings import deterministic
 
 NAMES = GAME.board.province_names

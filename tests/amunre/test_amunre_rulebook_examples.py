@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from karnak.core.errors import IllegalActionError
-from karnak.games.amunre.actions import (
+from karnak.games.amunre.rules.actions import (
     Adjust,
     Bid,
     Builder,
@@ -26,8 +26,8 @@ from karnak.games.amunre.actions import (
     TakeFarmer,
     TakeStone,
 )
-from karnak.games.amunre.board import CARD_KINDS
-from karnak.games.amunre.scoring import gold_ranking_points, score_kingdom
+from karnak.games.amunre.rules.board import CARD_KINDS
+from karnak.games.amunre.rules.scoring import gold_ranking_points, score_kingdom
 
 KIND = {kind: i for i, kind in enumerate(CARD_KINDS)}
 

@@ -11,7 +11,7 @@ import pytest
 
 from karnak.core.errors import IllegalActionError
 from karnak.games.amunre import GAME
-from karnak.games.amunre.actions import (
+from karnak.games.amunre.rules.actions import (
     Adjust,
     Bid,
     Builder,
@@ -29,7 +29,7 @@ from karnak.games.amunre.actions import (
     TakeFarmer,
     TakeStone,
 )
-from karnak.games.amunre.board import CARD_KINDS
+from karnak.games.amunre.rules.board import CARD_KINDS
 
 KIND = {kind: i for i, kind in enumerate(CARD_KINDS)}
 SEATS = ("Red", "Black", "Blue", "White")
@@ -879,7 +879,7 @@ def test_expert_provinces_deal_one_card_a_round_on_a_corrected_board(rounds):
     rounds a kingdom crashed when three were dealt)."""
     import copy
 
-    from karnak.games.amunre.board import parse_board
+    from karnak.games.amunre.rules.board import parse_board
 
     raw = copy.deepcopy(dict(GAME.board.raw))
     raw["constants"] = dict(raw["constants"], rounds_per_kingdom=rounds)

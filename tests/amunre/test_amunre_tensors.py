@@ -1,4 +1,4 @@
-"""Amun-Re's observation and information state tensors (karnak.games.amunre.tensors).
+"""Amun-Re's observation and information state tensors (karnak.games.amunre.research.tensors).
 
 Random games (hypothesis-chosen seeds, options and table sizes) check at sampled steps, for
 every seat: the tensors have their layout's size, float32 and the documented ranges; they and
@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from karnak.core import Rng, get_game
 from karnak.core.tensors import FloatVector, TensorLayout
-from karnak.games.amunre import actions as A
-from karnak.games.amunre.board import CARD_KINDS
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules import actions as A
+from karnak.games.amunre.rules.board import CARD_KINDS
+from karnak.games.amunre.rules.state import AmunReState
 from support.amunre_hidden import redeal_hidden
 from support.hypothesis_settings import deterministic
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from karnak.games.aton import GAME
-from karnak.games.aton.actions import Place, Remove
-from karnak.games.aton.state import EMPTY
+from karnak.games.aton.rules.actions import Place, Remove
+from karnak.games.aton.rules.state import EMPTY
 from support.aton_positions import BLUE, RED, counters, lay, position
 
 

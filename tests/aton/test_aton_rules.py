@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from karnak.games.aton import GAME
-from karnak.games.aton.actions import Allocate, Exchange, Remove
-from karnak.games.aton.state import EMPTY
+from karnak.games.aton.rules.actions import Allocate, Exchange, Remove
+from karnak.games.aton.rules.state import EMPTY
 from support.aton_positions import BLUE, RED, lay, position
 
 

@@ -1,4 +1,4 @@
-"""Aton's tensors (karnak.games.aton.tensors): the layout's size and ranges over many random
+"""Aton's tensors (karnak.games.aton.research.tensors): layout's size and ranges over many random
 games on the printed board and on a smaller corrected one, non-interference (a world
 re-dealt for a seat gives that seat the same tensors and strings; a change the seat can see
 changes them), and spot checks of named slices on hand-built positions."""
@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from karnak.core import Rng
 from karnak.core.tensors import TensorLayout
 from karnak.games.aton import GAME, Aton
-from karnak.games.aton.actions import Allocate, Exchange
-from karnak.games.aton.board import default_board, parse_board
-from karnak.games.aton.state import AtonState
+from karnak.games.aton.rules.actions import Allocate, Exchange
+from karnak.games.aton.rules.board import default_board, parse_board
+from karnak.games.aton.rules.state import AtonState
 from support.aton_positions import BLUE, RED, lay, position
 from support.hypothesis_settings import deterministic
 

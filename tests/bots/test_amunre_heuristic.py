@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from karnak.bots import SeatView, make_bot
-from karnak.bots.amunre_heuristic import AmunReHeuristic, act, evaluate, make_heuristic
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, get_game
-from karnak.games.amunre import actions as A
-from karnak.games.amunre.board import CARD_KINDS
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.bot import AmunReHeuristic, act, evaluate, make_heuristic
+from karnak.games.amunre.rules import actions as A
+from karnak.games.amunre.rules.board import CARD_KINDS
+from karnak.games.amunre.rules.state import AmunReState
 from support.amunre_hidden import redeal_hidden
 
 GAME = get_game("amunre")
@@ -202,7 +202,7 @@ def test_heuristic_beats_random_players() -> None:
 
 
 def test_the_search_skips_sales_and_a_harvest_increase_where_no_farmer_works() -> None:
-    from karnak.bots.amunre_heuristic import candidates
+    from karnak.games.amunre.bot import candidates
 
     seen = 0
     for state, seat in positions(4, 21, every=1):

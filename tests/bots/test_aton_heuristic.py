@@ -13,7 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 from karnak.bots import SeatView, available_bots, make_bot, play_out
-from karnak.bots.aton_heuristic import (
+from karnak.bots.random_bot import RandomBot
+from karnak.core import Rng, get_game
+from karnak.games.aton.bot import (
     SEARCH_ARRANGEMENTS,
     SEARCH_KINDS,
     AtonHeuristic,
@@ -23,10 +25,8 @@ from karnak.bots.aton_heuristic import (
     evaluate,
     make_heuristic,
 )
-from karnak.bots.random_bot import RandomBot
-from karnak.core import Rng, get_game
-from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
-from karnak.games.aton.state import AtonState
+from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
+from karnak.games.aton.rules.state import AtonState
 from support.aton_positions import BLUE, RED, lay, position
 
 GAME = get_game("aton")

@@ -14,14 +14,14 @@ from collections.abc import Iterator
 import pytest
 
 from karnak.bots import SeatView, available_bots, make_bot
-from karnak.bots import egyptia_heuristic as heuristic
-from karnak.bots.egyptia_heuristic import EgyptiaHeuristic, act, decide, rated
+from karnak.games.egyptia import bot as heuristic
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, get_game
-from karnak.games.egyptia.actions import Build, Choose, Gain, Pay, Plague, UseShip
-from karnak.games.egyptia.market import covers, payments
-from karnak.games.egyptia.pharaoh import EMPTY, card_points
-from karnak.games.egyptia.state import CHOSEN, EgyptiaState
+from karnak.games.egyptia.bot import EgyptiaHeuristic, act, decide, rated
+from karnak.games.egyptia.rules.actions import Build, Choose, Gain, Pay, Plague, UseShip
+from karnak.games.egyptia.rules.market import covers, payments
+from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points
+from karnak.games.egyptia.rules.state import CHOSEN, EgyptiaState
 from support.egyptia_positions import new, roll, set_city
 
 GAME = get_game("egyptia")

@@ -3,11 +3,12 @@
 import pytest
 
 from karnak.bots import BotSpecError, Budget, SeatView, make_bot, parse_budget
-from karnak.bots.ismcts import ISMCTSBot, rank_rewards
+from karnak.bots.ismcts import ISMCTSBot
+from karnak.core.knowledge import rank_rewards
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, State, get_game
 from karnak.core.actions import Action
-from karnak.games.amunre.actions import Sell
+from karnak.games.amunre.rules.actions import Sell
 
 GAME = get_game("amunre")
 

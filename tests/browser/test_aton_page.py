@@ -19,7 +19,7 @@ import httpx2 as httpx
 import pytest
 import uvicorn
 
-from karnak.games.aton.state import AtonState
+from karnak.games.aton.rules.state import AtonState
 from karnak.server.app import create_app
 from support.aton_positions import BLUE, RED, lay, position
 

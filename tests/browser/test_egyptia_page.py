@@ -13,8 +13,8 @@ import httpx2 as httpx
 
 from karnak.core import Rng
 from karnak.games.egyptia import GAME
-from karnak.games.egyptia.state import EgyptiaState
-from karnak.server.boards.egyptia_guide import guide
+from karnak.games.egyptia.rules.state import EgyptiaState
+from karnak.games.egyptia.web.guide import guide
 
 from .test_egyptia_browser import STAGE, WAIT_NEWER, shots_folder
 

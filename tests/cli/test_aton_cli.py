@@ -14,7 +14,7 @@ from karnak.bots import make_bot
 from karnak.cli.main import app
 from karnak.cli.simulate import play_one
 from karnak.core import GameRecord, get_game, replay
-from karnak.games.aton.board import DEFAULT_BOARD
+from karnak.games.aton.rules.board import DEFAULT_BOARD
 
 runner = CliRunner(env={"COLUMNS": "150"})
 

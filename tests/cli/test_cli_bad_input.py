@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 
 from karnak.cli.main import app
 from karnak.core.record import MAX_RECORD_BYTES
-from karnak.games.amunre.board import default_board_text
+from karnak.games.amunre.rules.board import default_board_text
 
 #: The ``karnak`` script of the environment the tests run in (``.venv/bin/karnak``).
 KARNAK = Path(sys.executable).parent / "karnak"

@@ -19,7 +19,7 @@ from karnak.cli.main import app
 from karnak.cli.play import DEFAULT_OPPONENT, DEFAULT_THINK, LineReader
 from karnak.core import Game, GameRecord, Rng, replay
 from karnak.core.actions import Action
-from karnak.games.amunre.board import default_board_text
+from karnak.games.amunre.rules.board import default_board_text
 
 #: ``play`` against random bots: instant opponents keep these tests fast (the default
 #: opponents search for a second per move).

@@ -12,7 +12,7 @@ from karnak.bots import make_bot
 from karnak.bots.base import play_out
 from karnak.cli.main import app
 from karnak.core import Rng, get_game
-from karnak.games.amunre.board import default_board_text
+from karnak.games.amunre.rules.board import default_board_text
 
 runner = CliRunner(env={"COLUMNS": "150"})
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from karnak.cli.main import app
 from karnak.core import GameRecord, replay
-from karnak.games.amunre.board import default_board_text
+from karnak.games.amunre.rules.board import default_board_text
 
 runner = CliRunner(env={"COLUMNS": "150"})
 

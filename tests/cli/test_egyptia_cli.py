@@ -20,17 +20,17 @@ from typer.testing import CliRunner
 from karnak.bots import available_bots, make_bot
 from karnak.bots import base as bot_base
 from karnak.bots.base import Bot, Budget, SeatView, register_bot
-from karnak.cli.egyptia_render import EgyptiaRenderer, draw_map
 from karnak.cli.main import app
 from karnak.cli.play import DEFAULT_OPPONENT, DEFAULT_THINK
 from karnak.cli.simulate import play_one
 from karnak.core import Game, GameRecord, Rng, get_game, replay
 from karnak.core.actions import Action
 from karnak.games.egyptia import GAME
-from karnak.games.egyptia.actions import Build, Choose, Gain, UseShip
-from karnak.games.egyptia.pharaoh import card_parts
-from karnak.games.egyptia.sheet import DEFAULT_SHEET
-from karnak.games.egyptia.state import CODES, EgyptiaState
+from karnak.games.egyptia.rules.actions import Build, Choose, Gain, UseShip
+from karnak.games.egyptia.rules.pharaoh import card_parts
+from karnak.games.egyptia.rules.sheet import DEFAULT_SHEET
+from karnak.games.egyptia.rules.state import CODES, EgyptiaState
+from karnak.games.egyptia.terminal import EgyptiaRenderer, draw_map
 
 runner = CliRunner(env={"COLUMNS": "150"})
 

@@ -1,10 +1,10 @@
-"""karnak.cli.safe_text: what a terminal would obey is gone, every printable character stays."""
+"""karnak.core.safe_text: what a terminal would obey is gone, every printable character stays."""
 
 from __future__ import annotations
 
 import pytest
 
-from karnak.cli.safe_text import safe_lines, safe_markup, safe_names, safe_text
+from karnak.core.safe_text import safe_lines, safe_markup, safe_names, safe_text
 
 ESC, BEL, ST = "\x1b", "\x07", "\x1b\\"
 

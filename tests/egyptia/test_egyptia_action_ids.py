@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from karnak.core import Rng
 from karnak.core.action_ids import ActionIdError, Speller
 from karnak.core.errors import InvalidActionTextError
-from karnak.games.aton.actions import Exchange
+from karnak.games.aton.rules.actions import Exchange
 from karnak.games.egyptia import GAME, Egyptia, EgyptiaState
-from karnak.games.egyptia.actions import Build, Gain, Pay, Plague, UseShip
-from karnak.games.egyptia.sheet import default_sheet, parse_sheet
+from karnak.games.egyptia.rules.actions import Build, Gain, Pay, Plague, UseShip
+from karnak.games.egyptia.rules.sheet import default_sheet, parse_sheet
 from support.hypothesis_settings import deterministic
 
 SPACE = GAME.action_space(2)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from karnak.games.egyptia.pharaoh import card_parts, most_fields_in_line, obelisk_groups
-from karnak.games.egyptia.sheet import default_sheet
+from karnak.games.egyptia.rules.pharaoh import card_parts, most_fields_in_line, obelisk_groups
+from karnak.games.egyptia.rules.sheet import default_sheet
 from support.egyptia_positions import city, new, set_city, set_have
 
 SHEET = default_sheet()

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from karnak.core.errors import IllegalActionError, InvalidOptionError
 from karnak.games.egyptia import GAME
-from karnak.games.egyptia.actions import Build, Choose, Gain, Pay, Plague, UseShip
-from karnak.games.egyptia.market import _listing as market_listing
-from karnak.games.egyptia.market import (
+from karnak.games.egyptia.rules.actions import Build, Choose, Gain, Pay, Plague, UseShip
+from karnak.games.egyptia.rules.market import _listing as market_listing
+from karnak.games.egyptia.rules.market import (
     affordable,
     any_three,
     covers,
@@ -18,7 +18,7 @@ from karnak.games.egyptia.market import (
     payments,
     picked,
 )
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.egyptia.rules.state import EgyptiaState
 from support.egyptia_positions import THREE_IN_GRAIN, TWO_EACH, new, roll, set_city, set_have
 
 G, D, S, F = range(4)

@@ -14,8 +14,8 @@ from karnak.core import replay
 from karnak.core.errors import BoardDataError
 from karnak.core.record import GameRecord
 from karnak.games.egyptia import GAME, Egyptia
-from karnak.games.egyptia.actions import Build, Choose
-from karnak.games.egyptia.sheet import DEFAULT_SHEET, load_sheet, parse_sheet
+from karnak.games.egyptia.rules.actions import Build, Choose
+from karnak.games.egyptia.rules.sheet import DEFAULT_SHEET, load_sheet, parse_sheet
 
 RAW = tomllib.loads(DEFAULT_SHEET.read_text(encoding="utf-8"))
 

@@ -1,4 +1,4 @@
-"""Egyptia's tensors (karnak.games.egyptia.tensors) over many random games.
+"""Egyptia's tensors (karnak.games.egyptia.research.tensors) over many random games.
 
 test_size_dtype_and_ranges          every tensor has its layout's size, float32, and each
                                     part stays in its documented range (1 to 20 builders,
@@ -24,10 +24,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import Rng, get_game
-from karnak.games.egyptia.actions import Build, Choose, UseShip
-from karnak.games.egyptia.sheet import RESOURCES
-from karnak.games.egyptia.state import EgyptiaState
-from karnak.games.egyptia.tensors import CITY_KINDS, PUBLIC_STAGES, RANGES, STAGES
+from karnak.games.egyptia.research.tensors import CITY_KINDS, PUBLIC_STAGES, RANGES, STAGES
+from karnak.games.egyptia.rules.actions import Build, Choose, UseShip
+from karnak.games.egyptia.rules.sheet import RESOURCES
+from karnak.games.egyptia.rules.state import EgyptiaState
 from support.hypothesis_settings import deterministic
 
 GAME = get_game("egyptia")

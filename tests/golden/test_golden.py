@@ -3,7 +3,7 @@
 Each golden game replays under the rules version it was recorded with, so the goldens of
 older versions prove that old records still replay exactly. A mismatch means the engine now
 plays differently. If that is intended, bump ``AmunRe.version``
-(``src/karnak/games/amunre/__init__.py``), add goldens for the new version and run
+(``src/karnak/games/amunre/rules/game.py``), add goldens for the new version and run
 ``python tests/golden/regenerate.py``; otherwise it is a regression.
 """
 
@@ -29,7 +29,7 @@ _spec.loader.exec_module(regen)
 GAME = get_game("amunre")
 HOW_TO_FIX = (
     "If this change of behaviour is intended, bump AmunRe.version in "
-    "src/karnak/games/amunre/__init__.py, add goldens for it in tests/golden/regenerate.py and "
+    "src/karnak/games/amunre/rules/game.py, add goldens for it in tests/golden/regenerate.py and "
     "run `python tests/golden/regenerate.py` (then review the regenerated files); otherwise "
     "the engine has a regression."
 )

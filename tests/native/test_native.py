@@ -37,7 +37,7 @@ def test_the_compiled_modules_are_in_use_where_they_were_built() -> None:
     if not REQUIRED and not found.active:
         pytest.skip(f"compiled modules not in use here: {found.reason}")
     assert found.active, found.reason
-    from karnak.games.aton import state as aton_state
+    from karnak.games.aton.rules import state as aton_state
 
     assert str(aton_state.__file__).endswith(loader.SUFFIX)
 

@@ -38,14 +38,19 @@ ENGINE = textwrap.dedent(
     import importlib, pkgutil
     import karnak
 
+    # every module but the clients' parts of each game (``terminal``, ``web``) and the kit the
+    # terminals share (karnak.core.terminal): they come with the ``cli`` and ``server`` extras
     for package in ("karnak.core", "karnak.games", "karnak.bots"):
         root = importlib.import_module(package)
         for info in pkgutil.walk_packages(root.__path__, package + "."):
-            importlib.import_module(info.name)
+            if not {"terminal", "web"} & set(info.name.split(".")):
+                importlib.import_module(info.name)
     from karnak.envs import IdGame
 
-    for name, players in (("amunre", 3), ("aton", 2), ("egyptia", 1)):
-        idgame = IdGame(name, players)
+    from karnak.core import available_games, get_game
+
+    for name in available_games():
+        idgame = IdGame(name, get_game(name).min_players)
         state = idgame.new_state(7)
         for _ in range(60):
             if state.is_terminal():

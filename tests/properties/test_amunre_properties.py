@@ -33,9 +33,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import GameRecord, IllegalActionError, Rng, get_game, replay
-from karnak.games.amunre import actions as A
-from karnak.games.amunre.board import CARD_KINDS
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules import actions as A
+from karnak.games.amunre.rules.board import CARD_KINDS
+from karnak.games.amunre.rules.state import AmunReState
 from support.amunre_hidden import redeal_hidden
 from support.hypothesis_settings import deterministic
 

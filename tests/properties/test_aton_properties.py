@@ -27,8 +27,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import IllegalActionError, Rng, get_game, replay
-from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
-from karnak.games.aton.state import AtonState
+from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
+from karnak.games.aton.rules.state import AtonState
 from support.hypothesis_settings import deterministic
 
 GAME = get_game("aton")

@@ -28,9 +28,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from karnak.core import IllegalActionError, Rng, get_game, replay
-from karnak.games.egyptia.actions import PLAGUES, Build, Choose, Gain, Pay, Plague, UseShip
-from karnak.games.egyptia.pharaoh import EMPTY
-from karnak.games.egyptia.state import DECIDING, EgyptiaState
+from karnak.games.egyptia.rules.actions import PLAGUES, Build, Choose, Gain, Pay, Plague, UseShip
+from karnak.games.egyptia.rules.pharaoh import EMPTY
+from karnak.games.egyptia.rules.state import DECIDING, EgyptiaState
 from support.hypothesis_settings import deterministic
 
 GAME = get_game("egyptia")

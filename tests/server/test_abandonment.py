@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules.state import AmunReState
 from karnak.server.app import create_app
 from karnak.server.db import make_engine
 from karnak.server.service import GameService

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, text
 
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules.state import AmunReState
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.admin.store import COMMAND_LINE
 from karnak.server.app import create_app

@@ -18,9 +18,9 @@ import pytest
 
 from karnak.core import Rng
 from karnak.core.registry import get_game
-from karnak.games.amunre.board import CARD_KINDS
-from karnak.games.amunre.state import AmunReState
-from karnak.server.boards.amunre_guide import guide
+from karnak.games.amunre.rules.board import CARD_KINDS
+from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.amunre.web.guide import guide
 from support.amunre_hidden import redeal_hidden
 
 ANA, BO, CY, DI = range(4)

@@ -14,10 +14,10 @@ from typing import Any
 
 from karnak.core import Rng
 from karnak.games.aton import GAME
-from karnak.games.aton.actions import Allocate, Exchange, Place, Remove
-from karnak.games.aton.state import AtonState
-from karnak.server.boards import aton as aton_board
-from karnak.server.boards.aton_guide import guide, scoring_now
+from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
+from karnak.games.aton.rules.state import AtonState
+from karnak.games.aton.web import board as aton_board
+from karnak.games.aton.web.guide import guide, scoring_now
 from support.aton_positions import BLUE, RED, lay, position
 
 PHASE_KEYS = [

@@ -17,8 +17,8 @@ from karnak.bots.base import available_bots
 from karnak.core import Rng, replay
 from karnak.core.record import GameRecord
 from karnak.core.registry import get_game
-from karnak.games.aton.state import AtonState
-from karnak.server.boards import aton as aton_board
+from karnak.games.aton.rules.state import AtonState
+from karnak.games.aton.web import board as aton_board
 from karnak.server.service import GameService
 
 from .conftest import wait_for

@@ -6,8 +6,8 @@ import random
 from xml.etree import ElementTree
 
 from karnak.core.registry import get_game
-from karnak.games.amunre.state import AmunReState
-from karnak.server.boards import amunre
+from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.amunre.web import board as amunre
 from karnak.server.rooms import Room, SeatInfo
 from karnak.server.views import seat_view
 

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 
 import karnak.server.chat.service
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.egyptia.rules.state import EgyptiaState
 from karnak.server.app import create_app
 from karnak.server.chat.service import ChatService
 from karnak.server.limits import ServerSettings

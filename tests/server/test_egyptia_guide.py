@@ -11,10 +11,10 @@ from html import unescape
 from typing import Any
 
 from karnak.core import Rng
-from karnak.games.egyptia.actions import Build, Gain, Pay, UseShip
-from karnak.games.egyptia.state import EgyptiaState
-from karnak.server.boards import egyptia as board
-from karnak.server.boards.egyptia_guide import guide
+from karnak.games.egyptia.rules.actions import Build, Gain, Pay, UseShip
+from karnak.games.egyptia.rules.state import EgyptiaState
+from karnak.games.egyptia.web import board as board
+from karnak.games.egyptia.web.guide import guide
 from support.egyptia_positions import THREE_IN_GRAIN, TWO_EACH, new, roll, set_city, set_have
 
 TIP = re.compile(r'data-hex="([A-Z]\d)"[^>]*data-tip="([^"]*)"')
@@ -271,7 +271,7 @@ def test_paying_for_a_building_lists_what_each_way_leaves() -> None:
 
 
 def _words(action: Pay) -> str:
-    from karnak.games.egyptia.actions import bundle_words
+    from karnak.games.egyptia.rules.actions import bundle_words
 
     return bundle_words(action.bundle)
 
@@ -340,7 +340,7 @@ def test_the_burial_mound_reward_and_the_ships_with_the_engines_scores() -> None
 def test_the_score_the_guide_starts_from_is_the_engines() -> None:
     """Through random games, the guide's own scoring of the seat's sheet (which it changes
     to show what a move would do) agrees with the engine's."""
-    from karnak.server.boards.egyptia_guide import mine
+    from karnak.games.egyptia.web.guide import mine
 
     for seed in range(3):
         state = new(3, seed=seed)

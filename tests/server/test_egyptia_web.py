@@ -22,9 +22,9 @@ from karnak.core import Rng, replay
 from karnak.core.record import GameRecord
 from karnak.core.registry import get_game
 from karnak.games.egyptia import GAME as EGYPTIA
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.egyptia.rules.state import EgyptiaState
+from karnak.games.egyptia.web import board as egyptia_board
 from karnak.server import rooms
-from karnak.server.boards import egyptia as egyptia_board
 from karnak.server.rooms import HUMAN, Room, SeatInfo, hash_token
 from karnak.server.service import GameService
 from support.egyptia_positions import THREE_IN_GRAIN, TWO_EACH, roll, set_have

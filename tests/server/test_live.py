@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules.state import AmunReState
 from karnak.server.app import create_app
 from karnak.server.bot_runner import BotRunner
 from karnak.server.db import make_engine, migrate

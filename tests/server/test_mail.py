@@ -20,8 +20,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.egyptia.rules.state import EgyptiaState
 from karnak.server.app import create_app
 from karnak.server.db import make_engine, migrate, run_migrations
 from karnak.server.mail.compose import daily_mail, turn_mail, waiting

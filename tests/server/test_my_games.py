@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules.state import AmunReState
 from karnak.server.service import GameService
 from karnak.server.tables.service import TableService
 from karnak.server.tables.turns import turn_text

@@ -10,8 +10,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.egyptia.rules.state import EgyptiaState
 from karnak.server.service import GameService
 from support.amunre_hidden import redeal_hidden
 from support.egyptia_positions import THREE_IN_GRAIN, roll, set_have

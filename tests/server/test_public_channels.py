@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.egyptia.rules.state import EgyptiaState
 from karnak.server.service import GameService
 from support.egyptia_positions import THREE_IN_GRAIN, roll, set_have
 

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 import karnak.server.timebank.clock as clock_module
 from karnak.core import Rng
-from karnak.games.amunre.state import AmunReState
-from karnak.games.egyptia.state import EgyptiaState
+from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.egyptia.rules.state import EgyptiaState
 from karnak.server.app import create_app
 from karnak.server.service import CreateError, GameService, SeatRequest
 from karnak.server.timebank.clock import DAY, HOUR, MINUTE, SeatClock, TimeControl, span

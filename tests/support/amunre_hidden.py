@@ -7,9 +7,9 @@ change when anything hidden from its seat changes).
 from __future__ import annotations
 
 from karnak.core import Rng
-from karnak.games.amunre import actions as A
-from karnak.games.amunre.board import CARD_KINDS
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules import actions as A
+from karnak.games.amunre.rules.board import CARD_KINDS
+from karnak.games.amunre.rules.state import AmunReState
 
 NKINDS = len(CARD_KINDS)
 

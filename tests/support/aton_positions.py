@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from karnak.games.aton import GAME
-from karnak.games.aton.actions import Allocate
-from karnak.games.aton.state import AtonState
+from karnak.games.aton.rules.actions import Allocate
+from karnak.games.aton.rules.state import AtonState
 
 RED, BLUE = 0, 1
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from karnak.games.egyptia import GAME
-from karnak.games.egyptia.pharaoh import EMPTY
-from karnak.games.egyptia.sheet import Sheet
-from karnak.games.egyptia.state import CODES, EgyptiaState
+from karnak.games.egyptia.rules.pharaoh import EMPTY
+from karnak.games.egyptia.rules.sheet import Sheet
+from karnak.games.egyptia.rules.state import CODES, EgyptiaState
 
 BOOK_CARDS = "A2,B2,C3,D2,E3"  # the cards of the rule book's end-game example
 

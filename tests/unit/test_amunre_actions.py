@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from karnak.core.errors import InvalidActionTextError
 from karnak.games.amunre import GAME
-from karnak.games.amunre import actions as A
-from karnak.games.amunre.board import CARD_KINDS
+from karnak.games.amunre.rules import actions as A
+from karnak.games.amunre.rules.board import CARD_KINDS
 
 provinces = st.sampled_from(GAME.board.province_names)
 cards = st.sampled_from(CARD_KINDS)

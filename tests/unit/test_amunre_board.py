@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from karnak.core.errors import BoardDataError
-from karnak.games.amunre.board import (
+from karnak.games.amunre.rules.board import (
     CONFIDENCES,
     default_board,
     default_board_text,

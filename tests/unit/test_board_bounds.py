@@ -23,11 +23,11 @@ from karnak.core import Game, Rng
 from karnak.core.datafile import MAX_DATA_FILE_BYTES, MAX_LINE_CHARS, read_toml
 from karnak.core.errors import BoardDataError
 from karnak.games.amunre import GAME as AMUNRE
-from karnak.games.amunre import board as amunre
+from karnak.games.amunre.rules import board as amunre
 from karnak.games.aton import GAME as ATON
-from karnak.games.aton import board as aton
+from karnak.games.aton.rules import board as aton
 from karnak.games.egyptia import GAME as EGYPTIA
-from karnak.games.egyptia import sheet as egyptia
+from karnak.games.egyptia.rules import sheet as egyptia
 
 Data = dict[str, Any]
 

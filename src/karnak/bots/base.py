@@ -1,50 +1,25 @@
-"""The bot contract and the registry that builds bots from specs like ``ismcts:1s``.
+"""The registry that builds bots from specs like ``ismcts:1s``, and their think budgets.
 
-A bot sees exactly what a person in its seat sees: a :class:`SeatView` (the seat, its
-observation, its legal actions and an :class:`~karnak.core.state.InfoSet` from which a
-search bot samples worlds) and its own seeded generator. It never touches the true state.
+The bot contract itself (:class:`Bot`, :class:`SeatView`) lives in :mod:`karnak.core.agent`,
+so that a game's own heuristic can implement it without importing this layer.
 """
 
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from karnak.core.agent import Bot, SeatView
 from karnak.core.errors import KarnakError
 from karnak.core.rng import Rng
-from karnak.core.state import InfoSet
 
 if TYPE_CHECKING:
-    from karnak.core.actions import Action
     from karnak.core.game import Game
     from karnak.core.state import State
 
-
-@dataclass(frozen=True)
-class SeatView:
-    """All a bot may use: whose seat, what the seat sees, what it may do, what it knows."""
-
-    seat: int
-    legal_actions: Sequence[Action]
-    infoset: InfoSet
-
-    @cached_property
-    def observation(self) -> dict[str, Any]:
-        """What the seat sees, built at the first read: most bots never read it (the random
-        bot, the search), and in Amun-Re building it costs more than a random move."""
-        return self.infoset.observation()
-
-    @property
-    def game(self) -> Game:
-        return self.infoset.game
-
-    @staticmethod
-    def of(state: State, seat: int) -> SeatView:
-        return SeatView(seat, state.legal_actions(seat), state.infoset(seat))
+__all__ = ["Bot", "BotSpecError", "Budget", "SeatView", "UnknownBotError", "make_bot"]
 
 
 @dataclass(frozen=True)
@@ -85,18 +60,6 @@ def parse_budget(text: str) -> Budget:
     return Budget(iterations=int(value))
 
 
-class Bot(ABC):
-    name: str = "bot"
-
-    @abstractmethod
-    def choose(self, view: SeatView, rng: Rng) -> Action:
-        """One of ``view.legal_actions``."""
-
-    def label(self) -> str:
-        """How the bot is named in tables (its spec)."""
-        return self.name
-
-
 class UnknownBotError(KarnakError, LookupError):
     pass
 
@@ -113,7 +76,8 @@ class _Entry:
     factory: BotFactory
     help: str
     takes_budget: bool
-    games: tuple[str, ...] | None  # None: every game
+    #: Whether the bot plays a game (None: every game).
+    available: Callable[[Game], bool] | None
 
 
 _REGISTRY: dict[str, _Entry] = {}
@@ -125,9 +89,9 @@ def register_bot(
     *,
     help: str,
     takes_budget: bool = False,
-    games: tuple[str, ...] | None = None,
+    available: Callable[[Game], bool] | None = None,
 ) -> None:
-    _REGISTRY[name] = _Entry(factory, help, takes_budget, games)
+    _REGISTRY[name] = _Entry(factory, help, takes_budget, available)
 
 
 def _load_builtin_bots() -> None:
@@ -137,13 +101,17 @@ def _load_builtin_bots() -> None:
     import karnak.bots.random_bot  # noqa: F401
 
 
+def _plays(entry: _Entry, game: Game) -> bool:
+    return entry.available is None or entry.available(game)
+
+
 def available_bots(game: Game | None = None) -> dict[str, str]:
     """Bot names (for ``game``, if given) with one line of help each."""
     _load_builtin_bots()
     return {
         name: entry.help
         for name, entry in sorted(_REGISTRY.items())
-        if game is None or entry.games is None or game.name in entry.games
+        if game is None or _plays(entry, game)
     }
 
 
@@ -159,7 +127,7 @@ def make_bot(spec: str, game: Game) -> Bot:
     _load_builtin_bots()
     name, _, budget_text = spec.strip().lower().partition(":")
     entry = _REGISTRY.get(name)
-    if entry is None or (entry.games is not None and game.name not in entry.games):
+    if entry is None or not _plays(entry, game):
         known = ", ".join(available_bots(game))
         raise UnknownBotError(f"unknown bot {spec!r} for {game.title}; bots: {known}")
     budget = None

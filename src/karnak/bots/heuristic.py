@@ -1,34 +1,31 @@
 """The ``heuristic`` bot: fast rules of thumb written for each game.
 
-Each game's heuristic lives in its own module (``karnak.bots.<game>_heuristic``) and is
-imported only when asked for.
+Each game's heuristic lives in its own package (``karnak.games.<game>.bot``), named by the
+game's plugin as part of its :class:`~karnak.core.knowledge.Knowledge`, and is imported only
+when asked for. A game whose plugin names none is not offered this bot.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from karnak.bots.base import Bot, Budget, UnknownBotError, register_bot
+from karnak.core.registry import plugin_for
 
 if TYPE_CHECKING:
     from karnak.core.game import Game
 
-#: Game name -> module that defines ``make_heuristic() -> Bot``.
-HEURISTIC_MODULES = {
-    "amunre": "karnak.bots.amunre_heuristic",
-    "aton": "karnak.bots.aton_heuristic",
-    "egyptia": "karnak.bots.egyptia_heuristic",
-}
+
+def has_heuristic(game: Game) -> bool:
+    """Whether the game's plugin names a bot module (without importing it)."""
+    return plugin_for(game).knowledge is not None
 
 
 def make_heuristic(game: Game) -> Bot:
-    module_name = HEURISTIC_MODULES.get(game.name)
-    if module_name is None:
+    knowledge = plugin_for(game).load_knowledge()
+    if knowledge is None or knowledge.heuristic is None:
         raise UnknownBotError(f"there is no heuristic bot for {game.title} yet")
-    module = importlib.import_module(module_name)
-    bot: Bot = module.make_heuristic(game)
-    return bot
+    return knowledge.heuristic(game)
 
 
 def _make(game: Game, budget: Budget | None) -> Bot:
@@ -39,5 +36,5 @@ register_bot(
     "heuristic",
     _make,
     help="fast rules of thumb written for the game",
-    games=tuple(HEURISTIC_MODULES),
+    available=has_heuristic,
 )

@@ -38,7 +38,6 @@ from the generator), so every world of the information set gets the same answer.
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -46,18 +45,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from karnak.bots.base import Bot, Budget, SeatView, register_bot
-from karnak.bots.heuristic import HEURISTIC_MODULES
 from karnak.core.actions import Action
+from karnak.core.knowledge import (
+    Candidates,
+    Evaluator,
+    Knowledge,
+    Policy,
+    Reward,
+    final_rewards,
+)
+from karnak.core.registry import plugin_for
 from karnak.core.rng import Rng
 
 if TYPE_CHECKING:
     from karnak.core.game import Game
     from karnak.core.state import State
-
-Policy = Callable[["State", int, Rng], Action]
-Evaluator = Callable[["State"], Sequence[float]]
-Reward = Callable[["State"], Sequence[float]]
-Candidates = Callable[["State", int, Sequence[Action]], Sequence[Action]]
 
 DEFAULT_BUDGET: Final = Budget(seconds=1.0)
 CHECK_EVERY: Final = 16  # iterations between checks whether the decision is already settled
@@ -83,65 +85,14 @@ class _Node:
         return found
 
 
-def rank_rewards(scores_key: Sequence[tuple[int, ...]], winners: Sequence[int]) -> list[float]:
-    """Reward per seat in [0, 1]: half from the share of seats beaten, half from winning.
-
-    Pure win/loss is too sparse a signal for a few hundred rollouts; pure rank ignores that
-    only first place counts. The blend keeps both.
-    """
-    n = len(scores_key)
-    rewards = []
-    for seat, key in enumerate(scores_key):
-        beaten = sum(1 for other in scores_key if other < key)
-        tied = sum(1 for other in scores_key if other == key) - 1
-        place = (beaten + 0.5 * tied) / (n - 1) if n > 1 else 1.0
-        win = 1.0 / len(winners) if seat in winners else 0.0
-        rewards.append(0.5 * place + 0.5 * win)
-    return rewards
-
-
-def final_rewards(state: State) -> list[float]:
-    keys = [state.ranking_key(s) for s in range(len(state.players))]
-    return rank_rewards(keys, state.winners())
-
-
 def random_policy(state: State, seat: int, rng: Rng) -> Action:
     actions = state.legal_actions(seat)
     return actions[rng.below(len(actions))]
 
 
-@dataclass(frozen=True)
-class Knowledge:
-    """What a game's heuristic module lends the search; every part is optional.
-
-    ``reward`` scores a finished game in place of :func:`final_rewards` (a solo game, where
-    the rank is always first, needs its score); ``rollout_depth`` replaces the default
-    number of rollout actions before the evaluator judges the position.
-    """
-
-    policy: Policy | None = None
-    evaluator: Evaluator | None = None
-    candidates: Candidates | None = None
-    reward: Reward | None = None
-    rollout_depth: int | None = None
-
-
 def game_knowledge(game: Game) -> Knowledge:
-    """The game's heuristic policy, evaluator and move filter, where it has them."""
-    module_name = HEURISTIC_MODULES.get(game.name)
-    if module_name is None:
-        return Knowledge()
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        return Knowledge()
-    return Knowledge(
-        getattr(module, "act", None),
-        getattr(module, "evaluate", None),
-        getattr(module, "candidates", None),
-        getattr(module, "reward", None),
-        getattr(module, "ROLLOUT_DEPTH", None),
-    )
+    """The game's heuristic policy, evaluator and move filter, where its plugin has them."""
+    return plugin_for(game).load_knowledge() or Knowledge()
 
 
 class ISMCTSBot(Bot):

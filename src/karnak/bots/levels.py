@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from karnak.bots.base import BotSpecError, available_bots, parse_budget, takes_budget
+from karnak.core.registry import get_plugin
 
 if TYPE_CHECKING:
     from karnak.core.game import Game
@@ -37,7 +38,9 @@ if TYPE_CHECKING:
 #: The levels, weakest first.
 LEVELS = ("easy", "medium", "hard", "expert")
 
-#: Each level's bot in a game not listed in :data:`GAME_LEVELS`.
+#: Each level's bot in every game, unless the game's plugin names its own
+#: (:attr:`~karnak.core.plugin.GamePlugin.levels`); the three games use these since Aton's
+#: search got fast.
 STANDARD_LEVELS = {
     "easy": "random",
     "medium": "heuristic",
@@ -45,12 +48,11 @@ STANDARD_LEVELS = {
     "expert": "ismcts:1s",
 }
 
-#: Each level's bot per game (the same in every game since Aton's search got fast).
-GAME_LEVELS: dict[str, dict[str, str]] = {
-    "amunre": STANDARD_LEVELS,
-    "aton": STANDARD_LEVELS,
-    "egyptia": STANDARD_LEVELS,
-}
+
+def game_levels(name: str) -> dict[str, str]:
+    """Each level's bot spec in the game ``name``."""
+    return {**STANDARD_LEVELS, **get_plugin(name).levels}
+
 
 #: The think times (seconds) a searching level steps down to when its own does not fit.
 LADDER = (2.0, 1.0, 0.5, 0.25, 0.1)
@@ -114,7 +116,7 @@ def level_spec(
     wanted = level.strip().lower()
     if wanted not in LEVELS:
         raise BotSpecError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-    table = GAME_LEVELS.get(game.name, STANDARD_LEVELS)
+    table = game_levels(game.name)
     offered = available_bots(game)
     allowed = min(max_think, max_game_think / max(1, bots))
     for name in reversed(LEVELS[: LEVELS.index(wanted) + 1]):

@@ -20,8 +20,9 @@ from rich.console import Console
 from rich.text import Text
 
 from karnak.bots import available_bots
-from karnak.cli.safe_text import safe_lines, safe_text
 from karnak.core import Game, KarnakError, get_game
+from karnak.core.registry import plugin_for, plugins
+from karnak.core.safe_text import safe_lines
 
 #: Width used when output is not a terminal (pipes, files, tests): wide enough that the
 #: province table never folds, since nobody resizes a pipe.
@@ -31,55 +32,8 @@ PIPE_WIDTH = 150
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 
-#: Seat styles by seat index. Black and White get a chip background so that they stay
-#: readable on both dark and light terminals.
-SEAT_STYLES = (
-    "bold red",
-    "bold bright_blue",
-    "bold black on grey70",
-    "bold grey93 on grey35",
-    "bold yellow",
-)
-
-#: How each confidence level of a board figure looks: a colour and a marker, so it stays
-#: readable without colour (pipes, screen readers, NO_COLOR).
-CONFIDENCE_LOOK = {
-    "printed": ("green", ""),
-    "one source": ("yellow", "*"),
-    "reconstructed": ("magenta", "?"),
-}
-
-
-def confidence_legend(game: str, meanings: str) -> Text:
-    """The key to a figures table's confidence marks, what each level means for this game,
-    and how to load a corrected data file."""
-    text = Text("Confidence: ")
-    for i, (level, (colour, marker)) in enumerate(CONFIDENCE_LOOK.items()):
-        if i:
-            text.append(" · ")
-        text.append(f"{level} {marker or '(no mark)'}", style=colour)
-    text.append(
-        f"\n{meanings}\nCorrect a copy of `karnak board {game} --dump` and load it with "
-        "--board FILE.",
-        style="dim",
-    )
-    return text
-
-
-#: Where each game keeps its board data: a module with ``load_board(path)`` and either
-#: ``default_board_text()`` or ``DEFAULT_BOARD`` (the path of the shipped file).
-BOARD_MODULES = {
-    "amunre": "karnak.games.amunre.board",
-    "aton": "karnak.games.aton.board",
-    "egyptia": "karnak.games.egyptia.sheet",
-}
-
 #: Seats at a table when the command line does not say (where the game allows it).
 PREFERRED_PLAYERS = 4
-#: Games whose table is set differently when nobody says. Egyptia is played alone by
-#: default: its builders never touch each other's sheets, the rule book rates a solo score
-#: (Apprentice to Legendary), and a table of bots would only add waiting.
-GAME_PLAYERS = {"egyptia": 1}
 
 
 # The game-option flags shared by ``play`` and ``simulate``, declared once so that both
@@ -165,12 +119,12 @@ def resolve_game(name: str) -> Game:
 
 def has_board_data(game: Game) -> bool:
     """Whether ``game`` has a board data file that a corrected copy may replace."""
-    return game.name in BOARD_MODULES and getattr(game, "with_board", None) is not None
+    return plugin_for(game).board_data is not None and getattr(game, "with_board", None) is not None
 
 
 def _board_module(game: Game) -> ModuleType:
     """The module that reads ``game``'s board files; a game without one takes no file."""
-    module = BOARD_MODULES.get(game.name)
+    module = plugin_for(game).board_data
     if module is None or getattr(game, "with_board", None) is None:
         raise CliError(f"{game.title} takes no board file", EXIT_USAGE)
     return importlib.import_module(module)
@@ -212,15 +166,19 @@ def board_file_text(game: Game, board_path: Path | None = None) -> str:
 
 
 def default_players(game: Game) -> int:
-    """How many seats a table of ``game`` has when nobody says: 4 (Egyptia: 1, played
-    alone), or what the game allows."""
-    preferred = GAME_PLAYERS.get(game.name, PREFERRED_PLAYERS)
+    """How many seats a table of ``game`` has when nobody says: 4, or the game's own default
+    (Egyptia: 1, played alone), within what the game allows."""
+    preferred = plugin_for(game).table.players or PREFERRED_PLAYERS
     return max(game.min_players, min(preferred, game.max_players))
 
 
 def players_help() -> str:
     """The ``--players`` help: the default seat count and the games that differ."""
-    others = ", ".join(f"{name} {count}" for name, count in sorted(GAME_PLAYERS.items()))
+    others = ", ".join(
+        f"{name} {plugin.table.players}"
+        for name, plugin in plugins().items()
+        if plugin.table.players is not None
+    )
     return f"Number of seats (default {PREFERRED_PLAYERS}; {others}; or what the game allows)."
 
 
@@ -278,14 +236,3 @@ def bot_error(exc: KarnakError, game: Game) -> CliError:
     if "bots:" not in message:
         message += f" (bots for {game.title}: {', '.join(available_bots(game))})"
     return CliError(message, EXIT_USAGE)
-
-
-def seat_style(seat: int) -> str:
-    return SEAT_STYLES[seat % len(SEAT_STYLES)]
-
-
-def seat_text(names: tuple[str, ...] | list[str], seat: int) -> Text:
-    """A seat's name in its colour (colours follow the seat, so renamed seats keep theirs)."""
-    if not 0 <= seat < len(names):
-        return Text("-", style="dim")
-    return Text(safe_text(names[seat]), style=seat_style(seat))

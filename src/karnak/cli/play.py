@@ -64,8 +64,6 @@ from karnak.cli.common import (
     players_help,
     reported_errors,
     resolve_game,
-    seat_style,
-    seat_text,
 )
 from karnak.cli.records import (
     fresh_path,
@@ -74,10 +72,12 @@ from karnak.cli.records import (
     result_of,
     save_record,
 )
-from karnak.cli.render import GameRenderer, decision_for, final_for, fold_log, renderer_for
-from karnak.cli.safe_text import safe_text
+from karnak.cli.render import decision_for, final_for, fold_log, renderer_for
 from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
+from karnak.core.registry import plugin_for
+from karnak.core.safe_text import safe_text
+from karnak.core.terminal import GameRenderer, seat_style, seat_text
 
 #: The opponent "spec" for another person at the same terminal (a hot seat), not a bot.
 HUMAN = "human"
@@ -87,11 +87,6 @@ HUMAN = "human"
 CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H"
 #: The bot in every other seat unless ``--opponents`` says otherwise.
 DEFAULT_OPPONENT = "ismcts"
-#: Games whose other seats get another bot by default, when the game has it. An Egyptia
-#: table may seat 98 bots, each deciding several times a round: a search bot thinking a
-#: second per decision would keep the person waiting minutes a round, while the game's
-#: heuristic answers at once.
-GAME_OPPONENTS = {"egyptia": "heuristic"}
 #: How long a search bot thinks per decision unless ``--think`` (or its spec) says
 #: otherwise. The one place to tune so that a whole game stays under ten minutes.
 DEFAULT_THINK = "1s"
@@ -409,13 +404,15 @@ class PlaySession:
 
     def _show_status(self, seat: int, legal: list[Action]) -> None:
         self.console.print(Rule(style="bold"))
-        for part in self.renderer.status(self.state, seat):
+        for part in self.renderer.status(self.game, self.state.observation(seat), seat):
             self.console.print(part)
         own = decision_for(self.renderer, self.state, seat)
         if own is not None:
             decision = Text(own, style="bold")
         else:
-            decision = Text(self.renderer.decision(self.state), style="bold")
+            decision = Text(
+                self.renderer.decision(self.game, self.state.observation(seat)), style="bold"
+            )
             if self.state.is_simultaneous():
                 decision.append(
                     " Your choice stays sealed until everyone has committed.", style="italic"
@@ -426,11 +423,12 @@ class PlaySession:
     def _show_moves(self, seat: int, legal: list[Action], *, limit: int | None) -> None:
         shown = legal if limit is None else legal[:limit]
         cells = []
+        view = self.state.observation(seat)
         for number, action in enumerate(shown, start=1):
             cell = Text()
             cell.append(f"{number:>3} ", style="bold cyan")
             cell.append(action.to_text())
-            hint = self.renderer.action_hint(self.state, seat, action)
+            hint = self.renderer.action_hint(self.game, view, seat, action)
             if hint:
                 cell.append(f"  ({hint})", style="dim")
             cells.append(cell)
@@ -507,8 +505,11 @@ class PlaySession:
 
 # ---------------------------------------------------------------------- the command
 def default_opponent(game: Game) -> str:
-    """The bot the other seats get when ``--opponents`` is not given."""
-    preferred = GAME_OPPONENTS.get(game.name)
+    """The bot the other seats get when ``--opponents`` is not given: the game's own choice
+    where its plugin makes one (an Egyptia table may seat 98 bots, each deciding several times
+    a round: a search thinking a second a decision would keep a person waiting minutes a
+    round, while the heuristic answers at once)."""
+    preferred = plugin_for(game).table.opponent
     if preferred is not None and preferred in available_bots(game):
         return preferred
     return DEFAULT_OPPONENT

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from karnak.cli.safe_text import safe_names
 from karnak.core import Game, GameRecord, RecordError, State, replay
 from karnak.core.record import read_record_json
+from karnak.core.safe_text import safe_names
 
 CLI_KEY = "karnak_cli"
 
@@ -23,7 +23,7 @@ CLI_KEY = "karnak_cli"
 def load_record(path: Path) -> tuple[GameRecord, dict[str, Any]]:
     """The record at ``path`` and the client's extra data (empty when there is none).
 
-    The seats' names are made safe to print (:func:`karnak.cli.safe_text.safe_text`): a
+    The seats' names are made safe to print (:func:`karnak.core.safe_text.safe_text`): a
     record is a file anyone can edit, and every command shows its names.
     """
     data = read_record_json(path)

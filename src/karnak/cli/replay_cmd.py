@@ -18,12 +18,12 @@ from karnak.cli.common import (
     CliError,
     make_console,
     reported_errors,
-    seat_style,
 )
 from karnak.cli.records import load_record
 from karnak.cli.render import renderer_for
-from karnak.cli.safe_text import safe_text
 from karnak.core import State, replay
+from karnak.core.safe_text import safe_text
+from karnak.core.terminal import seat_style
 
 
 def replay_command(
@@ -54,10 +54,11 @@ def replay_command(
         console.print(Text(verdict + ".", style="bold green"))
         renderer = renderer_for(game)
         if state.is_over():
-            for part in renderer.final(state):
+            for part in renderer.final(game, state.observation(None)):
                 console.print(part)
         else:
-            console.print(Text(f"The record stops before the end. {renderer.decision(state)}"))
+            decision = renderer.decision(game, state.observation(None))
+            console.print(Text(f"The record stops before the end. {decision}"))
             scores = ", ".join(
                 f"{name} {score}" for name, score in zip(state.players, state.scores(), strict=True)
             )

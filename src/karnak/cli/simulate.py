@@ -41,10 +41,10 @@ from karnak.cli.common import (
     players_help,
     reported_errors,
     resolve_game,
-    seat_text,
 )
 from karnak.cli.records import result_of, save_record
 from karnak.core import Game, KarnakError, State
+from karnak.core.terminal import seat_text
 
 #: Runs shorter than this finish before a progress bar would be worth looking at.
 PROGRESS_FROM = 50

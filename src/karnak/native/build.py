@@ -25,38 +25,39 @@ from pathlib import Path
 
 from karnak.native.loader import MANIFEST, PACKAGE, SUFFIX, check, digest
 
-#: The compiled set, as paths under ``karnak/``: what search and training spend their time
-#: in. A module joins when it compiles unchanged and the identity test still passes.
-MODULES: tuple[str, ...] = (
+#: The generic part of the compiled set, as paths under ``karnak/``: what search and training
+#: spend their time in. A module joins when it compiles unchanged and the identity test still
+#: passes.
+GENERIC_MODULES: tuple[str, ...] = (
     "core/rng.py",
     "core/events.py",
     # Not core/state.py: its State is subclassed by interpreted classes (Amun-Re's state and
     # test doubles), which a compiled class forbids; compiling it measured no faster anyway.
-    "games/aton/board.py",
-    "games/aton/actions.py",
-    "games/aton/state.py",
-    "games/aton/tensors.py",
-    "games/egyptia/market.py",
-    "games/egyptia/sheet.py",
-    "games/egyptia/actions.py",
-    "games/egyptia/pharaoh.py",
-    "games/egyptia/state.py",
-    "games/egyptia/tensors.py",
-    "games/amunre/board.py",
-    "games/amunre/scoring.py",
-    "games/amunre/state.py",
-    "games/amunre/tensors.py",
     "bots/ismcts.py",
-    "bots/amunre_heuristic.py",
-    "bots/aton_heuristic.py",
-    "bots/egyptia_heuristic.py",
 )
+
+
+def game_modules() -> tuple[str, ...]:
+    """What each built-in game's plugin names as worth compiling (``compiled``), as paths.
+
+    Only Karnak's own games: a game from another distribution is not compiled in place."""
+    from karnak.core.registry import BUILTIN, get_plugin
+
+    return tuple(
+        module.removeprefix("karnak.").replace(".", "/") + ".py"
+        for name in BUILTIN
+        for module in get_plugin(name).compiled
+    )
+
+
+#: The whole compiled set.
+MODULES: tuple[str, ...] = GENERIC_MODULES + game_modules()
 #: mypyc's shared runtime of the group is the module ``karnak.native.runtime__mypyc``.
 GROUP = "karnak.native.runtime"
 
 
 def module_name(source: str) -> str:
-    """``games/aton/state.py`` -> ``karnak.games.aton.state``."""
+    """``games/aton/rules/state.py`` -> ``karnak.games.aton.rules.state``."""
     return "karnak." + source.removesuffix(".py").replace("/", ".")
 
 

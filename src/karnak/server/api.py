@@ -27,11 +27,11 @@ from karnak.bots.base import available_bots
 from karnak.bots.levels import level_bands
 from karnak.core.registry import available_games, get_game
 from karnak.server.accounts.auth import CsrfError, check_csrf, same_origin, session_of
-from karnak.server.boards import PAGES
 from karnak.server.capacity import Creator
 from karnak.server.errors import ApiError as ApiError
 from karnak.server.errors import as_api_error as as_api_error
 from karnak.server.errors import error_responses
+from karnak.server.game_pages import page_for
 from karnak.server.http_limits import RateLimits
 from karnak.server.inputs import WHOLE, Action, Options, SeatName, Version, Word
 from karnak.server.limits import ServerSettings
@@ -258,7 +258,7 @@ async def list_available_games(request: Request) -> list[dict[str, Any]]:
     result = []
     for name in available_games():
         game = get_game(name)
-        parts = PAGES.get(name)
+        parts = page_for(name)
         result.append(
             {
                 "name": name,
@@ -448,7 +448,7 @@ async def replay_view(request: Request, game_id: str, step: int) -> dict[str, An
         raise ApiError(404, f"the replay has moves 0 to {len(room.accepted)}, not {step}")
     replayed = room.replayed(step)
     view = seat_view(replayed, None)
-    parts = PAGES.get(room.game.name)
+    parts = page_for(room.game.name)
     if parts is not None and parts.replay is not None and "page" in view:
         # the game is over: its replay may show what was hidden while it ran
         view["page"]["replay"] = parts.replay(replayed.state)

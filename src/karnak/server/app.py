@@ -39,6 +39,7 @@ from karnak.server.executor import DatabaseExecutor
 from karnak.server.expiry import IdleGames
 from karnak.server.friends.routes import router as friends_router
 from karnak.server.friends.service import FriendService, friend_limits
+from karnak.server.game_pages import mount_game_static
 from karnak.server.http_limits import BodyLimit, RateLimits
 from karnak.server.hub import Hub
 from karnak.server.integer_bounds import publish_integer_bounds
@@ -209,6 +210,7 @@ def create_app(
     app.include_router(recovery_router)  # after the e-mail's: its service sends the links
     app.include_router(pages_router)
     app.include_router(docs_router)
+    mount_game_static(app)  # before /static, which would otherwise answer its paths
     app.mount("/static", static_files(), name="static")
     app.mount(ASSETS_URL, swagger_assets(), name="docs-assets")
     publish_integer_bounds(app)

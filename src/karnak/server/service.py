@@ -43,7 +43,6 @@ from karnak.core.errors import KarnakError
 from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
-from karnak.server.boards import PAGES
 from karnak.server.bot_limits import check_bots
 from karnak.server.bot_runner import BotRunner, bot_seed
 from karnak.server.capacity import Creator, Quota, ShareError
@@ -53,6 +52,7 @@ from karnak.server.conflicts import LeaseLostError, StaleWriteError
 from karnak.server.disk import DiskFullError, is_disk_full
 from karnak.server.disk import warn as warn_disk_full
 from karnak.server.executor import DatabaseExecutor
+from karnak.server.game_pages import page_for
 from karnak.server.hub import ALL_GAMES, Event, Hub, Subscription, game_topic
 from karnak.server.limits import ServerSettings
 from karnak.server.observability.probe import SILENT, Probe
@@ -627,9 +627,9 @@ class GameService:
             position = self._positions[room.id] = Position(key)
         text = position.views.get(seat)
         if text is None:
-            parts = PAGES.get(room.game.name)
+            parts = page_for(room.game.name)
             if parts is not None and position.board_svg is None:
-                position.board_svg = parts.board_svg(room.state)
+                position.board_svg = parts.board_svg(room.game, room.state.observation(None))
             view = seat_view(room, seat, deadline=deadline, board_svg=position.board_svg)
             text = position.views[seat] = encode(view)
         return text

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from karnak.server.boards import PAGES
+from karnak.server.game_pages import client_assets, page_for
 from karnak.server.rooms import Room
 from karnak.server.timebank.views import add_time_and_departures
 
@@ -92,14 +92,18 @@ def seat_view(
         "turn_timer": room.turn_timer,
         "deadline": deadline,
     }
-    parts = PAGES.get(room.game.name)
+    parts = page_for(room.game.name)
     if parts is not None:
         view["page"] = {
-            "board_svg": parts.board_svg(state) if board_svg is None else board_svg,
-            **parts.page_data(state, seat, legal, observation),
+            "board_svg": (
+                parts.board_svg(room.game, observation if seat is None else state.observation(None))
+                if board_svg is None
+                else board_svg
+            ),
+            **parts.page_data(room.game, observation, seat, legal),
         }
         if parts.guide is not None:
-            view["page"]["guide"] = parts.guide(state, seat, legal, observation)
+            view["page"]["guide"] = parts.guide(room.game, observation, seat, legal)
     if ended is not None:
         view["ended"] = {"how": ended.how, "reason": ended.reason}
     if over:
@@ -108,5 +112,6 @@ def seat_view(
             "ranks": state.ranks(),
             "winners": state.winners(),
         }
+    view["client"] = client_assets(room.game.name)  # the game's script and stylesheets
     add_time_and_departures(room, seat, view)  # clocks, seats bots took over (timebank)
     return view

@@ -7,9 +7,9 @@ what the deciding seat may see (its own market purchases, public prices).
 from __future__ import annotations
 
 from karnak.core.actions import Action
-from karnak.games.amunre import actions as A
-from karnak.games.amunre.board import Board
-from karnak.games.amunre.state import AmunReState
+from karnak.games.amunre.rules import actions as A
+from karnak.games.amunre.rules.board import Board
+from karnak.games.amunre.rules.state import AmunReState
 
 #: The lines of a kingdom's scoring, in the order the books list them, with their headings.
 SCORING_LINES = (

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from karnak.games.amunre.board import CARD_KINDS
+from karnak.games.amunre.rules.board import CARD_KINDS
 
 if TYPE_CHECKING:
-    from karnak.games.amunre.state import AmunReState
+    from karnak.games.amunre.rules.state import AmunReState
 
 PHASE_NAMES = {
     "2003": {

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from karnak.games.aton.board import CARD_VALUES
+from karnak.games.aton.rules.board import CARD_VALUES
 
 if TYPE_CHECKING:
-    from karnak.games.aton.state import AtonState
+    from karnak.games.aton.rules.state import AtonState
 
 
 def _by_value(cards: list[int]) -> dict[str, int]:
@@ -26,7 +26,7 @@ def revealed(cards: list[int] | None) -> list[int] | None:
 
 
 def observe(state: AtonState, seat: int | None) -> dict[str, Any]:
-    from karnak.games.aton.state import PHASE_NAMES
+    from karnak.games.aton.rules.state import PHASE_NAMES
 
     players = []
     for s in range(2):

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from karnak.games.egyptia.actions import PLAGUE_TITLES, PLAGUES, bundle_words
-from karnak.games.egyptia.pharaoh import EMPTY
-from karnak.games.egyptia.sheet import RESOURCES
+from karnak.games.egyptia.rules.actions import PLAGUE_TITLES, PLAGUES, bundle_words
+from karnak.games.egyptia.rules.pharaoh import EMPTY
+from karnak.games.egyptia.rules.sheet import RESOURCES
 
 if TYPE_CHECKING:
-    from karnak.games.egyptia.state import EgyptiaState
+    from karnak.games.egyptia.rules.state import EgyptiaState
 
 SHIP_STATES = ("unused", "used", "lost")
 
@@ -54,7 +54,7 @@ def _layout(state: EgyptiaState) -> dict[str, Any]:
 
 
 def sheet_view(state: EgyptiaState, src: dict[str, Any]) -> dict[str, Any]:
-    from karnak.games.egyptia.state import NAMES
+    from karnak.games.egyptia.rules.state import NAMES
 
     have = [c - s for c, s in zip(src["circled"], src["spent"], strict=True)]
     steps = state.sheet.steps
@@ -93,7 +93,7 @@ def public_sheet(state: EgyptiaState, seat: int) -> dict[str, Any]:
 
 
 def observe(state: EgyptiaState, seat: int | None) -> dict[str, Any]:
-    from karnak.games.egyptia.state import STAGE_NAMES
+    from karnak.games.egyptia.rules.state import STAGE_NAMES
 
     players = []
     for s in range(state.n):

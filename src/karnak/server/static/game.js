@@ -1,11 +1,8 @@
 // The game page: renders the seat's view (sent by the server), posts moves, follows live,
 // and calls its player back when the turn comes (title, favicon, sound, notification).
 import { $, el, icon, installTooltips, refreshTip } from "./dom.js";
-import * as amunre from "./amunre.js";
 import { mountAccountBar, writeHeaders } from "./session.js";
-import * as aton from "./aton.js";
 import { receiveChat } from "./chat.js";
-import * as egyptia from "./egyptia.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
@@ -24,6 +21,10 @@ let countdown = null;
 let confirmedAt = null; // the version at which the confirm bar was last offered
 let turnWasYours = null; // null until the first view: a page opened on its turn only marks it
 let boardFitted = false; // on a phone: the board shrunk to the screen instead of readable
+// The module that draws this game's controls: the game's own script, named by its plugin
+// (view.client.script, with its stylesheets), or plain.js for a game without one.
+let gameScript = null;
+let gameScriptLoading = null;
 
 // A seat's chip: its colour, and its seat number so that colours need not be told apart.
 function chip(seat, label) {
@@ -54,9 +55,25 @@ function showFatal(message) {
 }
 
 // ------------------------------------------------------------------ rendering
+// Loads the game's script and stylesheets once (the first view names them); a game without
+// a script of its own, or one that fails to load, is drawn by the plain page.
+function loadGameScript(first) {
+  if (!gameScriptLoading) {
+    const client = first.client || {};
+    for (const href of client.stylesheets || []) {
+      document.head.append(el("link", { rel: "stylesheet", href }));
+    }
+    const plain = () => import("./plain.js");
+    gameScriptLoading = (client.script ? import(client.script).catch((e) => { console.error(e); return plain(); }) : plain())
+      .then((module) => { gameScript = module; });
+  }
+  return gameScriptLoading;
+}
+
 function render(next, force = false) {
   if (!force && view && next.version < view.version) return; // an older message arrived late
   view = next;
+  if (!gameScript) { loadGameScript(view).then(() => render(view, true)); return; }
   const obs = view.observation;
   const you = view.seat;
   $("title").textContent = `${view.title} · round ${obs.round} · ${phaseName(obs)}`;
@@ -69,13 +86,7 @@ function render(next, force = false) {
   $("board").innerHTML = view.page ? view.page.board_svg : "";
   // Each game draws its own controls; they share what the page offers them (ctx).
   const ctx = { play, confirm: confirmMove, withdrawConfirm, undoButton, takeBack, chip, replayMode, rerender: () => render(view, true) };
-  if (view.game === "aton") {
-    aton.render(view, ctx); // cartouches, clickable squares: see aton.js
-  } else if (view.game === "egyptia") {
-    egyptia.render(view, ctx); // the seat's sheet, columns, plagues, hexes: see egyptia.js
-  } else {
-    amunre.render(view, ctx);
-  }
+  gameScript.render(view, ctx);
   renderGuide();
   renderLog();
   renderReplayLink();
@@ -139,8 +150,8 @@ function renderDecision() {
     else parts.push("A sealed step: the players choose in secret.");
   } else if (view.your_turn) parts.push(`Your turn: ${todo || obs.decision}`);
   else parts.push(obs.decision);
-  if (view.game === "egyptia") {
-    const note = egyptia.decisionNote(view);
+  if (gameScript.decisionNote) { // a game's own word under the banner (Egyptia: the round's column)
+    const note = gameScript.decisionNote(view);
     if (note) parts.push(note);
   }
   const timeouts = view.timeouts.length;

@@ -1,0 +1,22 @@
+"""Amun-Re's one registration: where Karnak's generic layers find each part of the game."""
+
+from __future__ import annotations
+
+from karnak.core.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="amunre",
+    rules="karnak.games.amunre.rules:GAME",
+    aliases=("amun-re", "amun_re"),
+    knowledge="karnak.games.amunre.bot:KNOWLEDGE",
+    terminal="karnak.games.amunre.terminal:AmunReRenderer",
+    web="karnak.games.amunre.web:PAGE",
+    board_data="karnak.games.amunre.rules.board",
+    compiled=(
+        "karnak.games.amunre.rules.board",
+        "karnak.games.amunre.rules.scoring",
+        "karnak.games.amunre.rules.state",
+        "karnak.games.amunre.research.tensors",
+        "karnak.games.amunre.bot",
+    ),
+)

@@ -1,0 +1,458 @@
+"""Amun-Re as fixed-size float32 tensors: the observation and the information state.
+
+Both are laid out by :class:`~karnak.core.tensors.TensorLayout` (see the tables that
+``observation_layout(...).to_markdown()`` prints). Seats are RELATIVE to the viewer: row 0
+is the viewer, row 1 the next seat in turn order, and so on, so a policy learned for one seat
+plays any seat. Provinces are in board order (``board.provinces``, sorted by name), power
+cards in ``board.CARD_KINDS`` order.
+
+Scales: discrete things are one-hot or raw counts (cards, farmers, stones, pyramids);
+amounts are divided by a documented figure (gold and points / 50, free gold / 10, a bid /
+the highest bid space, the offering total / 30). Counts and amounts are never negative,
+except ``offering_total`` (a theft or a correction can take it below 0).
+
+The tensors read the state's fields directly (no ``observation()`` call), and only the
+fields ``view.observe`` shows to the seat (ruling 12): never another seat's cards (their
+number only), the decks' order, face-down cards (their number only), another seat's sealed
+offer or pick, or another seat's province hand (its size only).
+
+The information state adds what the seat witnessed and the observation no longer shows:
+the province cards that came out this kingdom (from the public reveals; without expert
+provinces this is also what is left in the province deck) and, per kind, the power cards
+whose whereabouts the seat does not know (every card is in the deck, another hand, face
+down, the discards or its own hand; the discards are public until they are reshuffled).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from karnak.core.tensors import FloatVector, Part, TensorLayout
+from karnak.games.amunre.rules.board import BONUS_KINDS, CARD_KINDS, Board, default_board
+
+if TYPE_CHECKING:
+    from karnak.games.amunre.rules.state import AmunReState
+
+PHASES: Final = ("pick", "auction", "market", "offering", "adjust", "rewards", "harvest", "scoring")
+PHASE_INDEX: Final = {name: i for i, name in enumerate((*PHASES, "over"))}
+NKINDS: Final = len(CARD_KINDS)
+BONUS_INDEX: Final = {kind: i for i, kind in enumerate(BONUS_KINDS)}
+#: The items counted per province in ``province_items``.
+PROVINCE_ITEMS: Final = (
+    "field farmers",
+    "free farmers",
+    "empty fields",
+    "stones",
+    "pyramids",
+    "face-down cards",
+    "free gold / 10",
+)
+GOLD_SCALE: Final = 50.0
+POINTS_SCALE: Final = 50.0
+FREE_GOLD_SCALE: Final = 10.0
+TOTAL_SCALE: Final = 30.0
+
+
+def _expert(options: Mapping[str, Any] | None) -> bool:
+    return bool((options or {}).get("expert_provinces", False))
+
+
+def observation_parts(board: Board, players: int, expert: bool) -> list[Part]:
+    n, np_ = players, len(board.provinces)
+    rounds = board.rounds_per_kingdom * board.kingdoms
+    temple = len(board.temple_thresholds) + 2
+    top_bid = max(board.bid_spaces) or 1
+    parts = [
+        Part("phase", (len(PHASE_INDEX),), "one-hot: " + ", ".join(PHASE_INDEX)),
+        Part("round", (rounds,), "one-hot: round 1 to the last"),
+        Part("to_move", (n,), "1 where the seat is to move (seats relative: the viewer first)"),
+        Part("start_player", (n,), "one-hot: the start player (pharaoh)"),
+        Part("temple", (temple,), "one-hot: the Amun-Re temple's space, 0 (beside) to 4"),
+        Part("gold", (n,), f"each seat's gold / {GOLD_SCALE:g}"),
+        Part("score", (n,), f"each seat's points / {POINTS_SCALE:g}"),
+        Part("cards_held", (n,), "how many power cards each seat holds (count)"),
+        Part("hand", (NKINDS,), "the viewer's power cards per kind (count, CARD_KINDS order)"),
+        Part("discard", (NKINDS,), "the discard pile per kind (count)"),
+        Part("deck", (1,), "power cards in the deck / all power cards"),
+        Part("province_deck", (1,), "province cards in the deck / provinces"),
+        Part("supply", (2,), "farmers in the supply / all farmers, stones / all stones"),
+        Part("province_owner", (np_, n + 1), "one-hot per province: its owner, last: nobody"),
+        Part("on_auction", (np_,), "1 where the province card is up for auction"),
+        Part(
+            "province_items",
+            (np_, len(PROVINCE_ITEMS)),
+            "per province: " + ", ".join(PROVINCE_ITEMS) + " (counts)",
+        ),
+        Part("bid_province", (n, np_ + 1), "one-hot per seat: its bidding marker, last: none"),
+        Part("bid_amount", (n,), f"each seat's bid / {top_bid} (the highest bid space)"),
+        Part("bid_flags", (n, 2), "per seat: overbid (must move its marker), blockade played"),
+        Part("sealed_done", (n,), "1 where the seat has committed its offering or pick"),
+        Part(
+            "own_offer",
+            (5,),
+            f"the viewer's committed offering: committed, theft, correction, "
+            f"gold / {GOLD_SCALE:g}, cards offered (count)",
+        ),
+        Part(
+            "revealed_offers",
+            (n, 5),
+            f"per seat, the revealed offering: shown, theft, correction, gold / "
+            f"{GOLD_SCALE:g}, cards offered (count)",
+        ),
+        Part(
+            "offering_total",
+            (1,),
+            f"the revealed total (after corrections) / {TOTAL_SCALE:g}, 0 while sealed; "
+            "can be negative",
+        ),
+        Part("adjusters", (n,), "1 where the seat holds a revealed correction card to play"),
+        Part("rewards_queue", (n,), "rewards left to take per seat / 3"),
+        Part("market_stage", (3,), "one-hot: buying cards, farmers, stones"),
+        Part("market_bought", (2,), "farmers and stones bought this market turn (count)"),
+        Part("eight_gold", (n, np_), "one-hot per seat: where it laid an 8-gold card"),
+        Part("harvest_increase", (n, np_), "one-hot per seat: where it laid a harvest increase"),
+        Part("bonus_played", (n, len(BONUS_KINDS)), "bonus cards played this scoring (count)"),
+        Part(
+            "scorings",
+            (board.kingdoms, n),
+            f"points of each kingdom's scoring per seat / {POINTS_SCALE:g} (0 before it)",
+        ),
+    ]
+    if expert:
+        parts += [
+            Part("province_cards", (n,), "province cards each seat holds (count)"),
+            Part("own_province_hand", (np_,), "1 for each province card the viewer holds"),
+            Part("own_pick", (np_,), "one-hot: the viewer's sealed pick (all 0: none)"),
+            Part("last_pick", (n, np_), "one-hot per seat: its last revealed pick"),
+        ]
+    return parts
+
+
+def information_parts(board: Board, players: int, expert: bool) -> list[Part]:
+    np_ = len(board.provinces)
+    return [
+        *observation_parts(board, players, expert),
+        Part("provinces_out", (np_,), "1 for each province card that came out this kingdom"),
+        Part(
+            "unseen_cards",
+            (NKINDS,),
+            "per kind, power cards not in the viewer's hand nor the discards (count)",
+        ),
+    ]
+
+
+@dataclass(frozen=True)
+class _Offsets:
+    """Start of each part in the flat vector (read once per layout)."""
+
+    obs: TensorLayout
+    info: TensorLayout
+    starts: dict[str, int]
+    counts: tuple[int, ...]  # power cards of each kind in the game
+    provinces: int
+    total_cards: int
+    farmers: Mapping[str, int]
+    stones: int
+    fields: tuple[int, ...]
+    bid_spaces: tuple[int, ...]
+    top_bid: int
+
+
+_CACHE: Final[dict[tuple[int, int, bool], tuple[Board, _Offsets]]] = {}
+
+
+def _offsets(board: Board, players: int, expert: bool) -> _Offsets:
+    key = (id(board), players, expert)
+    found = _CACHE.get(key)
+    if found is not None and found[0] is board:
+        return found[1]
+    info = TensorLayout(information_parts(board, players, expert))
+    obs = TensorLayout(observation_parts(board, players, expert))
+    counts = tuple(board.card(kind).count for kind in CARD_KINDS)
+    offsets = _Offsets(
+        obs,
+        info,
+        {p.part.name: p.start for p in info},
+        counts,
+        len(board.provinces),
+        board.total_cards,
+        board.farmers,
+        board.stones,
+        tuple(p.fields for p in board.provinces),
+        tuple(board.bid_spaces),
+        max(board.bid_spaces) or 1,
+    )
+    _CACHE[key] = (board, offsets)
+    return offsets
+
+
+def observation_layout(
+    players: int, options: Mapping[str, Any] | None = None, board: Board | None = None
+) -> TensorLayout:
+    """The observation tensor's layout at a table of ``players`` (the printed board unless
+    ``board`` is given)."""
+    return _offsets(board or default_board(), players, _expert(options)).obs
+
+
+def information_state_layout(
+    players: int, options: Mapping[str, Any] | None = None, board: Board | None = None
+) -> TensorLayout:
+    """The information state tensor's layout: the observation's parts, then the summary."""
+    return _offsets(board or default_board(), players, _expert(options)).info
+
+
+def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
+    """Write ``seat``'s observation into ``out`` (zeros): only the entries that are not 0,
+    each from a field ``view.observe`` shows to the seat."""
+    at = o.starts
+    n = state.n
+    np_ = o.provinces
+    rel = [(s - seat) % n for s in range(n)]  # absolute seat -> row
+    out[at["phase"] + PHASE_INDEX[state.phase]] = 1.0
+    out[at["round"] + state.round - 1] = 1.0
+    base = at["to_move"]
+    for s in state.to_move():
+        out[base + rel[s]] = 1.0
+    out[at["start_player"] + rel[state.start]] = 1.0
+    out[at["temple"] + state.temple] = 1.0
+    gold, score, held = at["gold"], at["score"], at["cards_held"]
+    golds, scores, hands = state.gold, state.score, state.hand
+    bid_prov, amount, flags = at["bid_province"], at["bid_amount"], at["bid_flags"]
+    spaces, top = o.bid_spaces, o.top_bid
+    bids, overbid, blockade = state.bid_prov, state.overbid, state.blockade
+    eight, increase, bonus = at["eight_gold"], at["harvest_increase"], at["bonus_played"]
+    eights, increases, bonus_kinds = state.eight_gold_prov, state.increase_prov, state.bonus_kinds
+    revealed, shown_offers = at["revealed_offers"], state.revealed
+    for s in range(n):
+        r = rel[s]
+        if golds[s]:
+            out[gold + r] = golds[s] / GOLD_SCALE
+        if scores[s]:
+            out[score + r] = scores[s] / POINTS_SCALE
+        size = sum(hands[s])
+        if size:
+            out[held + r] = size
+        p = bids[s]
+        if p >= 0:
+            out[bid_prov + r * (np_ + 1) + p] = 1.0
+            out[amount + r] = spaces[state.bid_space[s]] / top
+        else:
+            out[bid_prov + r * (np_ + 1) + np_] = 1.0
+        if overbid[s]:
+            out[flags + 2 * r] = 1.0
+        if blockade[s]:
+            out[flags + 2 * r + 1] = 1.0
+        if eights[s] >= 0:
+            out[eight + r * np_ + eights[s]] = 1.0
+        if increases[s] >= 0:
+            out[increase + r * np_ + increases[s]] = 1.0
+        for kind in bonus_kinds[s]:
+            out[bonus + r * len(BONUS_KINDS) + BONUS_INDEX[kind]] += 1.0
+        shown = shown_offers[s]
+        if shown is not None:
+            row = revealed + 5 * r
+            out[row] = 1.0
+            out[row + 1] = shown.theft
+            out[row + 2] = shown.correction
+            out[row + 3] = shown.gold / GOLD_SCALE
+            out[row + 4] = len(shown.cards)
+    own, discard = at["hand"], at["discard"]
+    mine, discards = hands[seat], state.discard
+    for k in range(NKINDS):
+        if mine[k]:
+            out[own + k] = mine[k]
+        if discards[k]:
+            out[discard + k] = discards[k]
+    out[at["deck"]] = len(state.deck) / o.total_cards
+    out[at["province_deck"]] = len(state.province_deck) / np_
+    out[at["supply"]] = state.farmer_supply / o.farmers[state.edition]
+    out[at["supply"] + 1] = state.stone_supply / o.stones
+    owner, items, width = at["province_owner"], at["province_items"], len(PROVINCE_ITEMS)
+    fields = o.fields
+    owners, field_farmers, free_farmers = state.owner, state.field_farmers, state.free_farmers
+    stones, pyramids, face_down, free_gold = (
+        state.stones,
+        state.pyramids,
+        state.face_down,
+        state.free_gold,
+    )
+    for p in range(np_):
+        who = owners[p]
+        out[owner + p * (n + 1) + (rel[who] if who >= 0 else n)] = 1.0
+        row = items + p * width
+        farmers = field_farmers[p]
+        if farmers:
+            out[row] = farmers
+        if free_farmers[p]:
+            out[row + 1] = free_farmers[p]
+        if fields[p] != farmers:
+            out[row + 2] = fields[p] - farmers
+        if stones[p]:
+            out[row + 3] = stones[p]
+        if pyramids[p]:
+            out[row + 4] = pyramids[p]
+        if face_down[p]:
+            out[row + 5] = len(face_down[p])
+        if free_gold[p]:
+            out[row + 6] = free_gold[p] / FREE_GOLD_SCALE
+    auction = at["on_auction"]
+    for p in state.on_auction:
+        out[auction + p] = 1.0
+    phase = state.phase
+    if phase == "offering":
+        done = at["sealed_done"]
+        for s in range(n):
+            if state.offers[s] is not None:
+                out[done + rel[s]] = 1.0
+        offer = state.offers[seat]
+        if offer is not None:
+            row = at["own_offer"]
+            out[row] = 1.0
+            out[row + 1] = offer.theft
+            out[row + 2] = offer.correction
+            out[row + 3] = offer.gold / GOLD_SCALE
+            out[row + 4] = len(offer.cards)
+    elif phase == "pick":
+        done = at["sealed_done"]
+        for s in range(n):
+            if state.picks[s] >= 0:
+                out[done + rel[s]] = 1.0
+    elif state.offering_total:
+        out[at["offering_total"]] = state.offering_total / TOTAL_SCALE
+    adjusters = at["adjusters"]
+    for s in state.adjusters:
+        out[adjusters + rel[s]] = 1.0
+    queue = at["rewards_queue"]
+    for s, left in state.reward_queue:
+        out[queue + rel[s]] += left / 3.0
+    out[at["market_stage"] + state.stage] = 1.0
+    if state.bought_farmers:
+        out[at["market_bought"]] = state.bought_farmers
+    if state.bought_stones:
+        out[at["market_bought"] + 1] = state.bought_stones
+    scorings = at["scorings"]
+    for kingdom, lines in enumerate(state.scorings):
+        for s, line in enumerate(lines):
+            out[scorings + kingdom * n + rel[s]] = line["total"] / POINTS_SCALE
+    if state.expert:
+        cards, hand, pick, last = (
+            at["province_cards"],
+            at["own_province_hand"],
+            at["own_pick"],
+            at["last_pick"],
+        )
+        for s in range(n):
+            r = rel[s]
+            out[cards + r] = len(state.prov_hand[s])
+            if state.revealed_picks[s] >= 0:
+                out[last + r * np_ + state.revealed_picks[s]] = 1.0
+        for p in state.prov_hand[seat]:
+            out[hand + p] = 1.0
+        if state.picks[seat] >= 0:
+            out[pick + state.picks[seat]] = 1.0
+
+
+def observation_tensor(state: AmunReState, seat: int) -> FloatVector:
+    """What ``seat`` sees now, laid out by :func:`observation_layout`."""
+    offsets = _offsets(state.board, state.n, state.expert)
+    out = offsets.obs.zeros()
+    _fill(state, seat, out, offsets)
+    return out
+
+
+def information_state_tensor(state: AmunReState, seat: int) -> FloatVector:
+    """The observation followed by what ``seat`` witnessed (:func:`information_parts`)."""
+    offsets = _offsets(state.board, state.n, state.expert)
+    o = offsets.starts
+    out = offsets.info.zeros()
+    _fill(state, seat, out, offsets)
+    out_base = o["provinces_out"]
+    for p in state.used_this_kingdom:
+        out[out_base + p] = 1.0
+    unseen, mine, counts = o["unseen_cards"], state.hand[seat], offsets.counts
+    for k in range(NKINDS):
+        out[unseen + k] = counts[k] - mine[k] - state.discard[k]
+    return out
+
+
+def observation_string(state: AmunReState, seat: int) -> str:
+    """What ``seat`` sees, in a few lines (seats by name, in turn order from the viewer)."""
+    board = state.board
+    n = state.n
+    names = state.players
+    pname = board.province_names
+    phase = state.phase
+    order = [(seat + i) % n for i in range(n)]
+    movers = ", ".join(names[s] for s in state.to_move()) or "nobody"
+    lines = [
+        f"Amun-Re round {state.round} phase {phase}; to move: {movers}; "
+        f"start player {names[state.start]}; temple {state.temple}",
+    ]
+    hand = ", ".join(f"{CARD_KINDS[k]} x{c}" for k, c in enumerate(state.hand[seat]) if c)
+    you = f"You are {names[seat]}: hand {hand or 'empty'}"
+    if phase == "offering" and state.offers[seat] is not None:
+        you += f"; your offering {state.offers[seat].to_text()}"  # type: ignore[union-attr]
+    if state.expert:
+        held = ", ".join(pname[p] for p in state.prov_hand[seat])
+        you += f"; province cards {held or 'none'}"
+        if state.picks[seat] >= 0:
+            you += f"; you picked {pname[state.picks[seat]]}"
+    lines.append(you)
+    for s in order:
+        owned = ",".join(pname[p] for p in state.own[s]) or "-"
+        text = (
+            f"{names[s]}: gold {state.gold[s]} score {state.score[s]} "
+            f"cards {sum(state.hand[s])} provinces {owned}"
+        )
+        p = state.bid_prov[s]
+        if p >= 0:
+            text += f" bid {pname[p]} {board.bid_spaces[state.bid_space[s]]}"
+            if state.overbid[s]:
+                text += " (overbid)"
+        if state.blockade[s]:
+            text += " +blockade"
+        if phase == "offering":
+            text += " committed" if state.offers[s] is not None else " thinking"
+        if phase == "pick":
+            text += " picked" if state.picks[s] >= 0 else " choosing"
+        if state.revealed[s] is not None:
+            text += f" offered {state.revealed[s].to_text()}"  # type: ignore[union-attr]
+        if state.expert:
+            text += f" province-cards {len(state.prov_hand[s])}"
+        lines.append(text)
+    shown = []
+    for p in range(len(pname)):
+        farmers = state.field_farmers[p] + state.free_farmers[p]
+        in_play = state.owner[p] >= 0 or p in state.on_auction
+        if not (in_play or state.pyramids[p] or state.stones[p]):
+            continue
+        text = f"{pname[p]}"
+        if state.owner[p] >= 0:
+            text += f"[{names[state.owner[p]]}]"
+        if p in state.on_auction:
+            text += "[auction]"
+        text += f" f{farmers} s{state.stones[p]} py{state.pyramids[p]}"
+        if state.face_down[p]:
+            text += f" fd{len(state.face_down[p])}"
+        if state.free_gold[p]:
+            text += f" g{state.free_gold[p]}"
+        shown.append(text)
+    lines.append("Provinces: " + ("; ".join(shown) or "none in play"))
+    total = "sealed" if phase == "offering" else str(state.offering_total)
+    lines.append(
+        f"Deck {len(state.deck)} cards, discards {sum(state.discard)}, "
+        f"supply {state.farmer_supply} farmers {state.stone_supply} stones, "
+        f"province deck {len(state.province_deck)}, offering total {total}"
+    )
+    return "\n".join(lines)
+
+
+__all__ = [
+    "information_state_layout",
+    "information_state_tensor",
+    "observation_layout",
+    "observation_string",
+    "observation_tensor",
+]

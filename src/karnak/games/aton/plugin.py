@@ -1,0 +1,21 @@
+"""Aton's one registration: where Karnak's generic layers find each part of the game."""
+
+from __future__ import annotations
+
+from karnak.core.plugin import GamePlugin
+
+PLUGIN = GamePlugin(
+    name="aton",
+    rules="karnak.games.aton.rules:GAME",
+    knowledge="karnak.games.aton.bot:KNOWLEDGE",
+    terminal="karnak.games.aton.terminal:AtonRenderer",
+    web="karnak.games.aton.web:PAGE",
+    board_data="karnak.games.aton.rules.board",
+    compiled=(
+        "karnak.games.aton.rules.board",
+        "karnak.games.aton.rules.actions",
+        "karnak.games.aton.rules.state",
+        "karnak.games.aton.research.tensors",
+        "karnak.games.aton.bot",
+    ),
+)

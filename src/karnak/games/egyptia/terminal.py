@@ -1,0 +1,1078 @@
+"""Drawing Egyptia in the terminal: the resource board, the Pharaoh's five cards, the
+builder's own sheet (a hex map, the resource tracks, productivity, plagues and ships), a
+compact table of the other builders and the final scoring.
+
+Everything shown of the table comes from ``state.observation(seat)``, the one function
+that decides what a seat may see: another builder's sealed column and what they did since
+the last public moment (the reveal, the end of a round) never reach this module. The
+hints beside the moves read only the seat's own sheet. The figures of ``karnak board``
+come from the sheet data, which is public.
+
+With many builders (the game allows 99) the table of the others shows the leaders and the
+person's own line, and the log folds away the lines about the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from karnak.core import Game, State
+from karnak.core.actions import Action
+from karnak.core.terminal import CONFIDENCE_LOOK, confidence_legend, seat_text
+from karnak.games.egyptia.rules.actions import (
+    PLAGUE_TITLES,
+    PLAGUES,
+    USAGE,
+    Build,
+    Choose,
+    Gain,
+    Pay,
+    Plague,
+    UseShip,
+    bundle_text,
+    bundle_words,
+    plague_effect,
+)
+from karnak.games.egyptia.rules.pharaoh import card_parts
+from karnak.games.egyptia.rules.sheet import (
+    DEFAULT_SHEET,
+    MOUND,
+    RESOURCES,
+    WILD,
+    Bundle,
+    Hex,
+    Sheet,
+)
+from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, TITLES, EgyptiaState
+from karnak.games.egyptia.view import decision_text
+
+#: How each building is written on the map (three letters, readable without colour).
+BUILDING_LOOK = {
+    "pyramid": ("PYR", "bold yellow"),
+    "quarry": ("QUA", "bold white"),
+    "mine": ("MIN", "bold cyan"),
+    "obelisk": ("OBE", "bold magenta"),
+    "field": ("FLD", "bold green"),
+    "mound": ("MND", "grey50"),
+}
+RESOURCE_STYLES = {"grain": "yellow", "diamond": "cyan", "stone": "white", "favor": "magenta"}
+#: Buildings in the table of builders: a count and a letter each.
+BUILDING_LETTERS = {
+    "pyramid": "P",
+    "quarry": "Q",
+    "mine": "M",
+    "obelisk": "O",
+    "field": "F",
+    "mound": "B",
+}
+#: From this many builders on, the table of builders shows only the leaders and you.
+SHOWN_BUILDERS = 10
+#: From this many builders on, the log folds the lines about the other builders away.
+FOLD_LOG_FROM = 7
+#: Steps decided from the builder's own sheet alone: their status leaves out the rest.
+SMALL_STEPS = ("plague", "plague_pay", "build_pay", "gain")
+SACRED_MARK = "*"
+WATER = "~"
+
+
+# ---------------------------------------------------------------------- the map
+def draw_map(
+    hexes: Sequence[Hex],
+    city: Mapping[str, str],
+    *,
+    river: str = "top",
+    blocked: frozenset[str] = frozenset(),
+) -> Text:
+    """The hex map as text: each hex two lines, ``/A1 *\\`` over ``\\PYR /``.
+
+    Rows sit half a hex apart, as on the sheet. ``*`` marks a Sacred Site, ``~`` the Oasis
+    and the river; ``-`` an empty hex this round's plague forbids.
+    """
+    inner = max(4, max(len(h.label) for h in hexes) + 1)
+    inner += inner % 2  # a hex and its gap span an even width, so a half step is whole
+    width = inner + 2
+    half = (width + 2) // 2
+    low = min(h.col for h in hexes)
+    span = max((h.col - low) * half + width for h in hexes)
+    rows: dict[int, list[Hex]] = {}
+    for spot in hexes:
+        rows.setdefault(spot.row, []).append(spot)
+    lines: list[Text] = []
+    water = Text(WATER * span + "  river", style="blue")
+    if river == "top":
+        lines.append(water)
+    for row in sorted(rows):
+        top, bottom = Text(), Text()
+        for spot in sorted(rows[row], key=lambda h: h.col):
+            x = (spot.col - low) * half
+            top.append(" " * (x - len(top)))
+            bottom.append(" " * (x - len(bottom)))
+            edge = {"sacred": "yellow", "oasis": "blue"}.get(spot.kind, "grey50")
+            mark = {"sacred": SACRED_MARK, "oasis": WATER}.get(spot.kind, " ")
+            top.append("/", style=edge)
+            top.append(spot.label.ljust(inner - 1), style="bold" if spot.sacred else "")
+            top.append(mark, style=edge)
+            top.append("\\", style=edge)
+            bottom.append("\\", style=edge)
+            building = city.get(spot.label)
+            if spot.kind == "oasis":
+                bottom.append(WATER * inner, style="blue")
+            elif building is not None:
+                code, style = BUILDING_LOOK.get(building, (building[:3].upper(), ""))
+                bottom.append(code.center(inner), style=style)
+            elif spot.label in blocked:
+                bottom.append("-".center(inner), style="red")
+            else:
+                bottom.append("·".center(inner), style="grey50")
+            bottom.append("/", style=edge)
+        lines += [top, bottom]
+    if river == "bottom":
+        lines.append(water)
+    return Text("\n").join(lines)
+
+
+def map_legend(sacred_favor: int) -> Text:
+    text = Text("", style="dim")
+    for name, (code, style) in BUILDING_LOOK.items():
+        text.append(code, style=style)
+        text.append(f" {TITLES[name]}  ")
+    text.append(
+        f"\n{SACRED_MARK} Sacred Site (+{sacred_favor} favor, not for a Burial Mound)  "
+        f"{WATER} the Oasis (never built on) and the river  · empty  - forbidden this round",
+    )
+    return text
+
+
+def layout_hexes(layout: Mapping[str, Any]) -> list[Hex]:
+    return [Hex(h["label"], h["col"], h["row"], h["kind"]) for h in layout["hexes"]]
+
+
+# ---------------------------------------------------------------------- small pieces
+def _res(name: str, text: str | None = None) -> Text:
+    return Text(text if text is not None else name, style=RESOURCE_STYLES.get(name, ""))
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _cost_text(cost: Mapping[str, int] | Bundle) -> str:
+    values = tuple(cost[r] for r in RESOURCES) if isinstance(cost, Mapping) else cost
+    return bundle_text((values[0], values[1], values[2], values[3]))
+
+
+def track_dots(name: str, entry: Mapping[str, int], dots: int, red: int) -> Text:
+    """One resource track: ⊗ spent, ● circled, ○ empty, in fives; the red dots after a bar."""
+    text = Text()
+    circled, spent = entry["circled"], entry["spent"]
+    for i in range(dots):
+        is_red = red and i >= dots - red
+        if i == dots - red and red:
+            text.append(" |", style="red")
+        elif i and i % 5 == 0:
+            text.append(" ")
+        if i < spent:
+            text.append("⊗", style="grey50")
+        elif i < circled:
+            text.append("●", style="bold red" if is_red else RESOURCE_STYLES.get(name, ""))
+        else:
+            text.append("○", style="red" if is_red else "grey50")
+    return text
+
+
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def _rank_chart(ranks: Sequence[Mapping[str, Any]]) -> str:
+    parts = []
+    for i, rank in enumerate(ranks):
+        if i + 1 < len(ranks):
+            parts.append(f"{rank['name']} {rank['from']}-{ranks[i + 1]['from'] - 1}")
+        else:
+            parts.append(f"{rank['name']} {rank['from']}+")
+    return " · ".join(parts)
+
+
+def _cards_points(sheet: Sheet, cards: Sequence[str], city: Sequence[int]) -> int:
+    return sum(sum(card_parts(sheet, sheet.card(c), city)) for c in cards)
+
+
+def card_gain(state: EgyptiaState, seat: int, building: str, label: str) -> int:
+    """What building ``building`` on ``label`` adds to the seat's Pharaoh cards now."""
+    sheet = state.sheet
+    city = list(state.city[seat])
+    before = _cards_points(sheet, state.cards, city)
+    city[sheet.by_label[label]] = CODES[building]
+    return _cards_points(sheet, state.cards, city) - before
+
+
+def _track_warning(state: EgyptiaState, seat: int, bundle: Bundle) -> str:
+    """A word when circling ``bundle`` reaches a red dot (the game ends after the round)
+    or when some of it does not fit on a full track (it is lost)."""
+    sheet = state.sheet
+    notes = []
+    for i, amount in enumerate(bundle):
+        if not amount:
+            continue
+        circled = state.circled[seat][i]
+        room = sheet.dots[i] - circled
+        first_red = sheet.dots[i] - sheet.red[i]
+        if room < amount:
+            notes.append(f"only {room} fit{'s' if room == 1 else ''} on the {RESOURCES[i]} track")
+        if sheet.red[i] and circled <= first_red < circled + min(amount, room):
+            notes.append("reaches a red dot: the game ends after this round")
+    return "".join(f" · {note}" for note in notes)
+
+
+def _add(have: Bundle, bundle: Bundle, sign: int = 1) -> Bundle:
+    return (
+        have[0] + sign * bundle[0],
+        have[1] + sign * bundle[1],
+        have[2] + sign * bundle[2],
+        have[3] + sign * bundle[3],
+    )
+
+
+class EgyptiaRenderer:
+    """The :class:`~karnak.cli.render.GameRenderer` of Egyptia (with the seat-aware extras
+    of :class:`~karnak.cli.render.SeatRenderer`: a simultaneous round needs the seat)."""
+
+    # ------------------------------------------------------------------ during play
+    def status(self, state: State, seat: int) -> list[RenderableType]:
+        game_state = cast(EgyptiaState, state)
+        obs = game_state.observation(seat)
+        names = game_state.players
+        stage = (obs.get("you") or {}).get("stage")
+        sheet = self.own_sheet(obs, names, seat, self._blocked(game_state, obs, seat))
+        if stage in SMALL_STEPS:
+            # A plague or a payment is decided from the seat's own sheet: the rest of the
+            # table was shown a moment ago and has not changed for this seat since.
+            return [self._headline(obs, names, seat), *sheet]
+        parts: list[RenderableType] = [
+            self._headline(obs, names, seat),
+            self.resource_board(obs, seat),
+            self.cards(obs, seat),
+            *sheet,
+        ]
+        if len(names) > 1:
+            parts.append(self.builders(obs, names, seat))
+        options = self._build_options(game_state, obs, seat)
+        if options is not None:
+            parts.append(options)
+        return parts
+
+    def _headline(self, obs: dict[str, Any], names: tuple[str, ...], seat: int) -> Text:
+        text = Text()
+        text.append(f"Round {obs['round']}", style="bold")
+        text.append(" · ")
+        text.append_text(seat_text(names, seat))
+        you = obs.get("you") or {}
+        stage = you.get("stage_name")
+        if stage:
+            text.append(f": {stage}", style="bold cyan")
+        if len(names) > 1:
+            stages = [p["stage"] for p in obs["players"]]
+            if not obs["revealed"]:
+                waiting = sum(1 for s in stages if s == "choosing")
+                text.append(f" · {waiting} of {len(names)} builders still choosing (sealed)")
+            else:
+                busy = sum(1 for s in stages if s == "building")
+                text.append(f" · columns revealed; {busy} of {len(names)} builders still building")
+        return text
+
+    def resource_board(self, obs: dict[str, Any], seat: int | None) -> Table:
+        """The four columns: their dice, the buildings they offer, whether they bring a
+        plague, and (for a seat) what it would produce there."""
+        table = Table(
+            title=f"Resource board (round {obs['round']})",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+        )
+        table.add_column("")
+        for column in obs["columns"]:
+            name = column["resource"]
+            table.add_column(_res(name), no_wrap=True)
+        by_column: dict[str, list[dict[str, Any]]] = {c["resource"]: [] for c in obs["columns"]}
+        for die in obs["dice"]:
+            by_column[die["column"]].append(die)
+        wild = obs["layout"]["wild_favor"]
+        dice_cells: list[RenderableType] = []
+        for column in obs["columns"]:
+            cell = Text()
+            for i, die in enumerate(by_column[column["resource"]]):
+                if i:
+                    cell.append("\n")
+                building = die["building"]
+                if building == WILD:
+                    title, style = f"any (+{wild} favor)", "bold"
+                else:
+                    title, style = TITLES[building], BUILDING_LOOK[building][1]
+                cell.append(f"d{die['die']}={die['value']} ")
+                cell.append(title, style=style)
+            dice_cells.append(cell if by_column[column["resource"]] else Text("no dice", "dim"))
+        table.add_row(Text("Dice", style="bold"), *dice_cells)
+        plague_cells = [
+            Text(f"yes ({_plural(len(c['dice']), 'die', 'dice')})", style="bold red")
+            if c["plague"]
+            else Text(f"no ({_plural(len(c['dice']), 'die', 'dice')})", style="green")
+            for c in obs["columns"]
+        ]
+        table.add_row(Text("Plague", style="bold"), *plague_cells)
+        if seat is not None:
+            entry = obs["players"][seat]
+            productivity = entry["sheet"]["productivity"]
+            cells = []
+            for column in obs["columns"]:
+                name = column["resource"]
+                bonus = productivity.get(name, {}).get("bonus", 0)
+                count = len(column["dice"])
+                shown = f"{count + bonus} {name}"
+                if bonus:
+                    shown += f" ({count} +{bonus})"
+                cells.append(_res(name, shown))
+            table.add_row(Text("You produce", style="bold"), *cells)
+            chosen = entry["column"]
+            if obs["revealed"] and len(obs["players"]) > 1:
+                counts = {c["resource"]: 0 for c in obs["columns"]}
+                for player in obs["players"]:
+                    if player["column"] is not None:
+                        counts[player["column"]] += 1
+                row = []
+                for column in obs["columns"]:
+                    name = column["resource"]
+                    cell = Text(f"{counts[name]} builder(s)")
+                    if name == chosen:
+                        cell.append(" incl. you", style="bold")
+                    row.append(cell)
+                table.add_row(Text("Chosen by", style="bold"), *row)
+            elif chosen is not None:
+                row = [
+                    Text("your column", style="bold reverse") if c["resource"] == chosen else Text()
+                    for c in obs["columns"]
+                ]
+                table.add_row(Text("Chosen", style="bold"), *row)
+        return table
+
+    def cards(self, obs: dict[str, Any], seat: int | None) -> Table:
+        """The Pharaoh's five demands, with what each gives the seat's city now."""
+        table = Table(title="The Pharaoh's demands", title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column("Card")
+        table.add_column("Scores")
+        if seat is not None:
+            table.add_column("You now", justify="right")
+        score = obs["players"][seat]["score"] if seat is not None else None
+        for index, card in enumerate(obs["cards"]):
+            colour, marker = CONFIDENCE_LOOK.get(card["confidence"], ("", ""))
+            cells: list[RenderableType] = [
+                Text(card["id"], style="bold") + Text(marker, style=colour),
+                card["text"],
+            ]
+            if score is not None:
+                line = score["cards"][index]
+                parts = line["parts"]
+                shown = str(line["points"])
+                if len(parts) > 1 and line["points"]:
+                    shown += f" ({'+'.join(map(str, parts))})"
+                cells.append(shown)
+            table.add_row(*cells)
+        return table
+
+    @staticmethod
+    def _blocked(state: EgyptiaState, obs: dict[str, Any], seat: int) -> frozenset[str]:
+        """Empty hexes of the seat's map that this round's plague forbids (at the build)."""
+        you = obs.get("you") or {}
+        if you.get("stage") != "build" or you.get("restriction") not in ("darkness", "boils"):
+            return frozenset()
+        allowed = set(state.allowed_hexes(seat))
+        return frozenset(
+            state.sheet.hexes[h].label for h in state.empty_hexes(seat) if h not in allowed
+        )
+
+    def own_sheet(
+        self,
+        obs: dict[str, Any],
+        names: tuple[str, ...],
+        seat: int,
+        blocked: frozenset[str] = frozenset(),
+    ) -> list[RenderableType]:
+        """The seat's sheet: map, tracks, productivity, plagues, ships, points now."""
+        entry = obs["players"][seat]
+        sheet = entry["sheet"]
+        layout = obs["layout"]
+        title = Text("Your sheet", style="bold")
+        title.append(" (")
+        title.append_text(seat_text(names, seat))
+        title.append(f"): {sheet['buildings']} building(s)")
+        drawing = draw_map(
+            layout_hexes(layout), sheet["city"], river=layout["river"], blocked=blocked
+        )
+        block = Group(
+            self._tracks(sheet, layout),
+            *(
+                [Text("A red dot is circled: the game ends after this round.", "bold red")]
+                if sheet["red"]
+                else []
+            ),
+            self._plagues(sheet),
+            self._ships(sheet, layout),
+        )
+        return [
+            title,
+            Columns([drawing, block], padding=(0, 4)),
+            map_legend(layout["sacred_favor"]),
+            self._points_now(entry["score"], obs, len(names) == 1),
+        ]
+
+    def _tracks(self, sheet: dict[str, Any], layout: dict[str, Any]) -> Table:
+        """The resource tracks with what is left and the productivity of each."""
+        table = Table(
+            box=None,
+            padding=(0, 1, 0, 0),
+            title="Resources: ● circled ⊗ spent ○ empty; | red dots end the game",
+            title_justify="left",
+            title_style="bold",
+        )
+        table.add_column("")
+        table.add_column("")
+        table.add_column("have", justify="right")
+        table.add_column("productivity")
+        makers = {track: building for building, track in layout["productivity"].items()}
+        steps = layout["steps"]
+        for track in layout["tracks"]:
+            name = track["resource"]
+            entry = sheet["resources"][name]
+            prod = Text()
+            level = sheet["productivity"].get(name)
+            if level is not None:
+                for step, value in enumerate(steps):
+                    if step < level["steps"]:
+                        prod.append(f"[+{value}]", style="bold")
+                    else:
+                        prod.append(f" +{value} ", style="grey50")
+                if name in makers:
+                    prod.append(f" {TITLES[makers[name]]}", style="dim")
+            table.add_row(
+                _res(name),
+                track_dots(name, entry, track["dots"], track["red"]),
+                Text(str(entry["have"]), style="bold"),
+                prod,
+            )
+        return table
+
+    def _plagues(self, sheet: dict[str, Any]) -> Text:
+        """The plagues, those suffered struck out; Death is never crossed off."""
+        text = Text("Plagues ", style="bold")
+        names = list(sheet["plagues"].items())
+        half = (len(names) + 1) // 2
+        for i, (name, crossed) in enumerate(names):
+            if i == half:
+                text.append("\n        ")
+            elif i:
+                text.append(" ")
+            if crossed:
+                text.append(f"x{PLAGUE_TITLES[name]}", style="strike grey50")
+            else:
+                text.append(PLAGUE_TITLES[name])
+        text.append(f" · Death: {_plural(sheet['deaths'], 'time')}", style="dim")
+        return text
+
+    def _ships(self, sheet: dict[str, Any], layout: dict[str, Any]) -> Text:
+        text = Text("Ships ", style="bold")
+        looks = {"unused": "bold", "used": "strike grey50", "lost": "strike red"}
+        for number, (state, gives) in enumerate(
+            zip(sheet["ships"], layout["ships"], strict=True), start=1
+        ):
+            if number > 1:
+                text.append(" · ")
+            text.append(f"{number}: {_cost_text(gives)}", style=looks.get(state, ""))
+            text.append(f" {state}" if state != "lost" else " lost to Hail-fire", style="dim")
+        return text
+
+    def _points_now(self, score: dict[str, Any], obs: dict[str, Any], solo: bool) -> Text:
+        text = Text("If the game ended now: ", style="bold")
+        for line in score["cards"]:
+            text.append(f"{line['card']} {line['points']} · ")
+        text.append(f"favor {score['favor_points']} ({score['favor']} favor) · ")
+        text.append(f"ships {score['ship_points']} · ")
+        text.append(f"pestilence -{score['pestilence']} · ")
+        text.append(f"total {score['total']}", style="bold")
+        if solo:
+            ranks = obs["layout"]["ranks"]
+            status = ranks[0]["name"]
+            for rank in ranks:
+                if score["total"] >= rank["from"]:
+                    status = rank["name"]
+            text.append(f" ({status}; ", style="dim")
+            text.append(_rank_chart(ranks) + ")", style="dim")
+        return text
+
+    def builders(self, obs: dict[str, Any], names: tuple[str, ...], seat: int | None) -> Table:
+        """One line per builder, as the others last saw their sheets; with many builders,
+        the leaders by points now and the seat's own line."""
+        players = obs["players"]
+        count = len(players)
+        order = list(range(count))
+        title = "Builders (sheets as of the last reveal or round end; score if it ended now)"
+        if count > SHOWN_BUILDERS:
+            order.sort(key=lambda s: (-players[s]["score"]["total"], s))
+            shown = order[: SHOWN_BUILDERS - 1]
+            if seat is not None and seat not in shown:
+                shown.append(seat)
+            place = order.index(seat) + 1 if seat is not None else None
+            title = f"Builders: the {SHOWN_BUILDERS - 1} leaders of {count} by score now" + (
+                f", and you ({_ordinal(place)})" if place and place >= SHOWN_BUILDERS else ""
+            )
+            order = shown
+        table = Table(
+            title=title,
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1, 0, 0),
+            pad_edge=False,
+        )
+        table.add_column("Builder", ratio=1)
+        table.add_column("Now", no_wrap=True)
+        table.add_column("Column", no_wrap=True)
+        table.add_column("Buildings", ratio=1)
+        table.add_column("g/d/s/f", justify="right", no_wrap=True)
+        table.add_column("Prod", justify="right", no_wrap=True)
+        table.add_column("Plagues", justify="right", no_wrap=True)
+        table.add_column("Ships", justify="right", no_wrap=True)
+        table.add_column("Score", justify="right", no_wrap=True)
+        for s in order:
+            entry = players[s]
+            sheet = entry["sheet"]
+            built = list(sheet["city"].values())
+            who = seat_text(names, s)
+            if s == seat:
+                who.append(" (you)", style="bold")
+            buildings = Text()
+            for building, letter in BUILDING_LETTERS.items():
+                if building in built:
+                    if buildings:
+                        buildings.append(" ")
+                    buildings.append(f"{built.count(building)}{letter}", BUILDING_LOOK[building][1])
+            have = "/".join(str(sheet["resources"][r]["have"]) for r in RESOURCES)
+            prod = "/".join(str(p["bonus"]) for p in sheet["productivity"].values())
+            table.add_row(
+                who,
+                entry["stage"],  # choosing, chosen (sealed), building or done
+                entry["column"] or "·",
+                buildings if buildings else Text("·", style="grey50"),
+                have,
+                prod,
+                str(sum(1 for crossed in sheet["plagues"].values() if crossed)),
+                str(sum(1 for ship in sheet["ships"] if ship == "unused")),
+                Text(str(entry["score"]["total"]), style="bold"),
+            )
+        table.caption = (
+            "Buildings: P Pyramid, Q Quarry, M Mine, O Obelisk, F Field, B Burial Mound; "
+            "g/d/s/f: grain, diamond, stone, favor left; Prod: grain/diamond/stone bonus; "
+            "Plagues crossed off; Ships unused"
+        )
+        table.caption_justify = "left"
+        table.caption_style = "dim"
+        if count > len(order):
+            table.caption += (
+                f"\n{count - len(order)} more builder(s) not shown; the log command lists "
+                "every builder's moves"
+            )
+        return table
+
+    def _build_options(self, state: EgyptiaState, obs: dict[str, Any], seat: int) -> Table | None:
+        """At the build step: each building the column offers, its cost, where it may go
+        and the hex that adds most to the Pharaoh cards now."""
+        you = obs.get("you") or {}
+        if you.get("stage") != "build":
+            return None
+        where: dict[str, list[str]] = {}
+        for action in state.legal_actions(seat):
+            if isinstance(action, Build):
+                where.setdefault(action.building, []).append(action.hex)
+        offered: dict[str, bool] = dict(you.get("offered") or {})
+        restriction = you.get("restriction")
+        title = "What you may build"
+        if restriction:
+            title += f" ({PLAGUE_TITLES[restriction]}: {plague_effect(restriction)})"
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column("Building")
+        table.add_column("Cost")
+        table.add_column("Hexes you can pay for", overflow="fold")
+        table.add_column("Best for the cards now")
+        layout = obs["layout"]
+        for building in [*offered, MOUND]:
+            label = Text(TITLES[building], style=BUILDING_LOOK[building][1])
+            if offered.get(building):
+                label.append(" (d20)", style="dim")
+            if building == MOUND:
+                cost = "free; then 2 basic or 1 favor"
+            else:
+                extra = layout["wild_favor"] if offered.get(building) else 0
+                cost = _cost_text(layout["costs"][building])
+                if extra:
+                    cost += f" +{extra}f (d20)"
+                cost += f"; Sacred Site +{layout['sacred_favor']}f"
+            hexes = where.get(building, [])
+            best = ""
+            if hexes:
+                gains = [(card_gain(state, seat, building, h), h) for h in hexes]
+                top = max(g for g, _ in gains)
+                best_hexes = [h for g, h in gains if g == top]
+                if len(best_hexes) == len(hexes):
+                    best = f"{_signed(top)} on any of them" if top else "·"
+                else:
+                    best = f"{_signed(top)} on {', '.join(best_hexes[:4])}"
+                    if len(best_hexes) > 4:
+                        best += f" (+{len(best_hexes) - 4} more)"
+            table.add_row(
+                label,
+                cost,
+                " ".join(hexes) if hexes else Text("none (cannot pay)", style="dim"),
+                best,
+            )
+        return table
+
+    # ------------------------------------------------------------------ hints
+    def action_hint(self, state: State, seat: int, action: Action) -> str:
+        game_state = cast(EgyptiaState, state)
+        try:
+            return self._hint(game_state, seat, action)
+        except (IndexError, KeyError, ValueError):
+            return ""
+
+    def _hint(self, state: EgyptiaState, seat: int, action: Action) -> str:
+        sheet = state.sheet
+        have = state.have(seat)
+        if isinstance(action, Choose):
+            column = action.column
+            dice = state.dice_in(column)
+            amount = len(dice) + state.modifier(seat, column)
+            bundle = [0, 0, 0, 0]
+            bundle[column] = amount
+            buildings = sorted(
+                {
+                    "any" if sheet.dice[i].building == WILD else TITLES[sheet.dice[i].building]
+                    for i in dice
+                }
+            )
+            parts = [f"+{amount} {RESOURCES[column]}"]
+            parts.append("builds " + (", ".join(buildings) if buildings else "only a Burial Mound"))
+            if len(dice) >= 3:
+                parts.append("plague!")
+            warning = _track_warning(state, seat, (bundle[0], bundle[1], bundle[2], bundle[3]))
+            return " · ".join(parts) + warning
+        if isinstance(action, UseShip):
+            gives = sheet.ships[action.ship - 1]
+            return (
+                f"circle {bundle_words(gives)}; unused it scores {sheet.ship_points}"
+                + _track_warning(state, seat, gives)
+            )
+        if isinstance(action, Plague):
+            if action.name == "hail-fire":
+                gives = sheet.ships[action.ship - 1]
+                points = sheet.ship_points
+                return f"lose ship {action.ship} ({bundle_words(gives)}) and its {points} points"
+            effect = plague_effect(action.name, sheet.pestilence_points)
+            cost = PLAGUE_COST.get(action.name)
+            if cost is not None and any(h < c for h, c in zip(have, cost, strict=True)):
+                effect += ", through the market"
+            return effect
+        if isinstance(action, Build):
+            if action.building == MOUND:
+                gain = card_gain(state, seat, MOUND, action.hex)
+                return "free; gives 2 basic or 1 favor" + (
+                    f" · cards {_signed(gain)}" if gain else ""
+                )
+            hex_index = sheet.by_label[action.hex]
+            wild = state.offered_buildings(seat).get(action.building, False)
+            cost = state.build_cost(action.building, hex_index, wild)
+            notes = []
+            if wild:
+                notes.append(f"d20 +{sheet.wild_favor}f")
+            if sheet.hexes[hex_index].sacred:
+                notes.append(f"Sacred Site +{sheet.sacred_favor}f")
+            shown = bundle_text(cost) + (f" ({', '.join(notes)})" if notes else "")
+            gain = card_gain(state, seat, action.building, action.hex)
+            return f"{shown} · cards {_signed(gain)}"
+        if isinstance(action, Pay):
+            return f"leaves {bundle_text(_add(have, action.bundle, -1))}"
+        if isinstance(action, Gain):
+            return bundle_words(action.bundle) + _track_warning(state, seat, action.bundle)
+        return ""
+
+    def decision(self, state: State) -> str:
+        return decision_text(cast(EgyptiaState, state), None)
+
+    def decision_for(self, state: State, seat: int) -> str:
+        """The seat's own decision, and who will learn of it when."""
+        game_state = cast(EgyptiaState, state)
+        text = decision_text(game_state, seat)
+        if game_state.over or game_state.n == 1:
+            return text
+        stage = game_state.stage[seat]
+        if stage == "choose":
+            return text + " Your column stays sealed until every builder has chosen."
+        return text + " The others see what you do now when the round ends."
+
+    def help_lines(self) -> list[str]:
+        plagues = "; ".join(f"{p} {plague_effect(p)}" for p in PLAGUES)
+        return [
+            USAGE[0].upper() + USAGE[1:] + ".",
+            "A round: choose a column of the resource board (sealed) and produce one resource "
+            "per die in it, plus your productivity; a column of 3 dice or more brings a "
+            "plague; then build one building a die of your column shows (the d20: any, for "
+            "a favor more), or a Burial Mound anywhere (free, gives 2 basic or 1 favor).",
+            "Hexes are written row letter and place: A1 is the left hex of the top row. "
+            "Buildings: pyramid, quarry, mine, obelisk, field, mound (Burial Mound).",
+            "Resources in pay and gain: g grain, d diamond, s stone, f favor, e.g. pay 1g+2d "
+            "or gain 1f. Market (any time, no marks): 2 basic for 1 other basic, 3 basic for "
+            "1 favor, 1 favor for 1 basic; costs with one way to pay are paid at once.",
+            f"Plagues: {plagues}.",
+            "ship N (any time): cross off an unused ship and circle what it carries.",
+            "The game ends when the maps are full or after a round in which a builder circled "
+            "a red dot. Score: the 5 cards, 1 per 2 favor left (3 basic left make 1 favor), "
+            "2 per unused ship, minus Pestilence.",
+        ]
+
+    def fold_log(self, state: State, seat: int, lines: list[str]) -> list[str]:
+        """With many builders, the lines about the others become one count (``log``
+        shows them all); the dice, the rounds and the seat's own lines stay."""
+        names = state.players
+        if len(names) < FOLD_LOG_FROM:
+            return lines
+        by_length = sorted(range(len(names)), key=lambda s: -len(names[s]))
+        kept: list[str] = []
+        folded = 0
+        where = -1
+        for line in lines:
+            owner = next(
+                (
+                    s
+                    for s in by_length
+                    if line.startswith(names[s] + " ") or line.startswith(names[s] + ":")
+                ),
+                None,
+            )
+            if owner is not None and owner != seat:
+                folded += 1
+                if where < 0:
+                    where = len(kept)
+                continue
+            kept.append(line)
+        if folded:
+            kept.insert(
+                where,
+                f"({folded} line(s) about the other {len(names) - 1} builders; "
+                "type log to read them)",
+            )
+        return kept
+
+    # ------------------------------------------------------------------ the end
+    def final(self, state: State) -> list[RenderableType]:
+        return self._final(cast(EgyptiaState, state), None)
+
+    def final_for(self, state: State, seat: int) -> list[RenderableType]:
+        return self._final(cast(EgyptiaState, state), seat)
+
+    def _final(self, state: EgyptiaState, seat: int | None) -> list[RenderableType]:
+        obs = state.observation(None)
+        names = state.players
+        results: list[dict[str, Any]] = obs.get("final") or []
+        if not results:
+            return [Text(decision_text(state, None))]
+        parts: list[RenderableType] = []
+        maps = self._final_maps(obs, names, seat, state.winners())
+        if maps:
+            parts.append(maps)
+        parts.append(self.final_table(obs, names, seat))
+        parts.append(self._verdict(state, obs, names))
+        return parts
+
+    def _final_maps(
+        self, obs: dict[str, Any], names: tuple[str, ...], seat: int | None, winners: list[int]
+    ) -> RenderableType | None:
+        if len(names) <= 4:
+            shown = list(range(len(names)))
+        else:
+            shown = winners[:3]
+            if seat is not None and seat not in shown:
+                shown.insert(0, seat)
+        layout = obs["layout"]
+        hexes = layout_hexes(layout)
+        panels = []
+        for s in shown:
+            title = seat_text(names, s)
+            title.append(f" ({_plural(obs['final'][s]['total'], 'point')})", style="bold")
+            city = obs["players"][s]["sheet"]["city"]
+            panels.append(Group(title, draw_map(hexes, city, river=layout["river"])))
+        return Columns(panels, padding=(1, 4)) if panels else None
+
+    def final_table(
+        self, obs: dict[str, Any], names: tuple[str, ...], seat: int | None = None
+    ) -> Table:
+        results: list[dict[str, Any]] = obs["final"]
+        count = len(results)
+        order = sorted(range(count), key=lambda s: (results[s]["rank"], s))
+        if seat is not None and count > SHOWN_BUILDERS + 10:
+            shown = order[:SHOWN_BUILDERS]
+            if seat not in shown:
+                shown.append(seat)
+        else:
+            shown = order
+        table = Table(
+            title="Final scoring",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1, 0, 0),
+            pad_edge=False,
+        )
+        table.add_column("Rank", justify="right", no_wrap=True)
+        table.add_column("Builder", ratio=1)
+        for card in obs["cards"]:
+            table.add_column(card["id"], justify="right", no_wrap=True)
+        table.add_column("Favor", justify="right", no_wrap=True)
+        table.add_column("Ships", justify="right", no_wrap=True)
+        table.add_column("Pest.", justify="right", no_wrap=True)
+        table.add_column("Total", justify="right", no_wrap=True)
+        table.add_column("Plagues", justify="right", no_wrap=True)
+        detail = count == 1  # the book's example writes a card's points as 5+5+5+5+4
+        for s in shown:
+            result = results[s]
+            cells: list[RenderableType] = [str(result["rank"]), seat_text(names, s)]
+            for line in result["cards"]:
+                shown_points = str(line["points"])
+                if detail and len(line["parts"]) > 1 and line["points"]:
+                    shown_points += f" ({'+'.join(map(str, line['parts']))})"
+                cells.append(shown_points)
+            cells += [
+                f"{result['favor_points']} ({result['favor']}f)",
+                f"{result['ship_points']} ({result['ships_unused']})",
+                f"-{result['pestilence']}" if result["pestilence"] else "·",
+                Text(str(result["total"]), style="bold"),
+                str(result["plagues"]),
+            ]
+            table.add_row(*cells)
+        caption = (
+            "Favor: points (favor left; 3 basic left count as 1) · Ships: points (unused "
+            "ships) · Pest.: Pestilence · Plagues crossed off: a tie on points goes to fewer "
+            "plagues, then to more favor left"
+        )
+        if len(shown) < count:
+            caption += (
+                f"\n{count - len(shown)} more builder(s) not shown; karnak replay FILE lists "
+                "them all"
+            )
+        table.caption = caption
+        table.caption_justify = "left"
+        table.caption_style = "dim"
+        return table
+
+    def _verdict(self, state: EgyptiaState, obs: dict[str, Any], names: tuple[str, ...]) -> Text:
+        line = Text()
+        ranks = obs["layout"]["ranks"]
+        if len(names) == 1:
+            total = obs["final"][0]["total"]
+            line.append("Builder status: ", style="bold")
+            line.append(str(obs.get("solo_rank") or ""), style="bold green")
+            line.append(f" with {total} points ({_rank_chart(ranks)}).")
+            return line
+        winners = state.winners()
+        line.append("Winner: " if len(winners) == 1 else "Shared victory: ", style="bold")
+        for i, s in enumerate(winners):
+            if i:
+                line.append(", ")
+            line.append_text(seat_text(names, s))
+        top = max(r["total"] for r in obs["final"])
+        tied = [r for r in obs["final"] if r["total"] == top]
+        if len(tied) > len(winners):
+            line.append(" (a tie on points broken by fewer plagues, then more unused favor)")
+        return line
+
+    # ------------------------------------------------------------------ the sheet figures
+    def figures(self, game: Game) -> list[RenderableType]:
+        sheet: Sheet = game.sheet  # type: ignore[attr-defined]
+        source = "built-in" if sheet.source == str(DEFAULT_SHEET) else sheet.source
+        return [
+            Text(f"Egyptia sheet ({source})", style="bold italic"),
+            self._dice_table(sheet),
+            self._buildings_table(sheet),
+            self._map_figure(sheet),
+            self._tracks_table(sheet),
+            self._cards_table(sheet),
+            self._scoring_table(sheet),
+            self._legend(),
+        ]
+
+    @staticmethod
+    def _level(level: str) -> Text:
+        colour, marker = CONFIDENCE_LOOK.get(level, ("", ""))
+        return Text(f"{level}{marker}", style=colour)
+
+    def _raw_level(self, sheet: Sheet, table: str) -> str:
+        entry = sheet.raw.get(table)
+        if isinstance(entry, Mapping):
+            return str(entry.get("confidence", "printed"))
+        return "printed"
+
+    def _dice_table(self, sheet: Sheet) -> Table:
+        table = Table(
+            title="Resource board: the die's value picks the column", title_justify="left"
+        )
+        table.add_column("Die")
+        table.add_column("Building")
+        for name in RESOURCES:
+            table.add_column(_res(name), justify="center")
+        table.add_column("Confidence")
+        for die in sheet.dice:
+            cells: list[RenderableType] = [f"d{die.sides}"]
+            if die.building == WILD:
+                cells.append(Text(f"any (+{sheet.wild_favor} favor)", style="bold"))
+            else:
+                cells.append(Text(TITLES[die.building], style=BUILDING_LOOK[die.building][1]))
+            for column in range(len(RESOURCES)):
+                values = [v for v in range(1, die.sides + 1) if die.column_of(v) == column]
+                cells.append(_ranges(values))
+            cells.append(self._level(sheet.confidence.get(f"dice.d{die.sides}", "printed")))
+            table.add_row(*cells)
+        return table
+
+    def _buildings_table(self, sheet: Sheet) -> Table:
+        table = Table(title="Buildings", title_justify="left")
+        table.add_column("Building")
+        table.add_column("Cost")
+        table.add_column("Productivity")
+        table.add_column("Confidence")
+        for building, cost in sheet.costs.items():
+            track = sheet.productivity.get(building)
+            table.add_row(
+                Text(TITLES[building], style=BUILDING_LOOK[building][1]),
+                bundle_words(cost),
+                f"{RESOURCES[track]} +1 step" if track is not None else "·",
+                self._level(sheet.confidence.get(f"buildings.{building}", "printed")),
+            )
+        surcharges = self._level(self._raw_level(sheet, "surcharges"))
+        table.add_row(
+            Text("Burial Mound", style=BUILDING_LOOK[MOUND][1]),
+            "free",
+            f"gives {sheet.mound_basic} basic or {sheet.mound_favor} favor",
+            surcharges,
+        )
+        table.add_row("through the d20", f"+{sheet.wild_favor} favor", "", surcharges)
+        table.add_row(
+            "on a Sacred Site", f"+{sheet.sacred_favor} favor (not a Burial Mound)", "", surcharges
+        )
+        steps = ", ".join(f"+{s}" for s in sheet.steps)
+        table.add_row(
+            "productivity steps", steps, "", self._level(self._raw_level(sheet, "productivity"))
+        )
+        return table
+
+    def _map_figure(self, sheet: Sheet) -> Group:
+        title = Text("The player sheet's map ", style="bold")
+        title.append_text(self._level(sheet.confidence.get("map", "printed")))
+        sacred = [h.label for h in sheet.hexes if h.sacred]
+        oasis = sheet.hexes[sheet.oasis].label
+        facts = Text(
+            f"{len(sheet.buildable)} hexes to build on (a game lasts at most as many rounds); "
+            f"Oasis {oasis}; Sacred Sites {', '.join(sacred) or 'none'}; river along the "
+            f"{sheet.river}.",
+            style="dim",
+        )
+        ships = Text("Ships: ", style="bold")
+        for number, gives in enumerate(sheet.ships, start=1):
+            if number > 1:
+                ships.append(" · ")
+            ships.append(f"{number}: {bundle_words(gives)} ")
+            ships.append_text(self._level(sheet.confidence.get(f"ship.{number}", "printed")))
+        return Group(
+            title,
+            draw_map(sheet.hexes, {}, river=sheet.river),
+            map_legend(sheet.sacred_favor),
+            facts,
+            ships,
+        )
+
+    def _tracks_table(self, sheet: Sheet) -> Table:
+        level = self._level(sheet.confidence.get("tracks", "printed"))
+        table = Table(title="Resource tracks", title_justify="left")
+        table.add_column("Track")
+        table.add_column("Dots", justify="right")
+        table.add_column("Circled at the start", justify="right")
+        table.add_column("Red dots (end the game)", justify="right")
+        table.add_column("Confidence")
+        for i, name in enumerate(RESOURCES):
+            table.add_row(
+                _res(name), str(sheet.dots[i]), str(sheet.start[i]), str(sheet.red[i]), level
+            )
+        return table
+
+    def _cards_table(self, sheet: Sheet) -> Table:
+        table = Table(title="Pharaoh cards (one of each letter per game)", title_justify="left")
+        table.add_column("Card")
+        table.add_column("Scores")
+        table.add_column("Points", overflow="fold")
+        table.add_column("Confidence")
+        for card in sheet.cards:
+            table.add_row(
+                Text(card.id, style="bold"),
+                card.text,
+                ", ".join(map(str, card.points)),
+                self._level(card.confidence),
+            )
+        return table
+
+    def _scoring_table(self, sheet: Sheet) -> Table:
+        level = self._level(self._raw_level(sheet, "scoring"))
+        table = Table(title="Final scoring and solo ranks", title_justify="left")
+        table.add_column("Rule")
+        table.add_column("Value")
+        table.add_column("Confidence")
+        table.add_row("favor left per point", str(sheet.favor_per_point), level)
+        table.add_row("basic left per favor (end-game market)", str(sheet.basic_per_favor), level)
+        table.add_row("points per unused ship", str(sheet.ship_points), level)
+        table.add_row("Pestilence costs", f"{sheet.pestilence_points} points", level)
+        ranks = [{"name": r.name, "from": r.low} for r in sheet.ranks]
+        table.add_row("solo builder status", _rank_chart(ranks), self._level("printed"))
+        return table
+
+    def _legend(self) -> Text:
+        return confidence_legend(
+            "egyptia",
+            "printed: stated by the rule book (or shown by its examples); reconstructed: our "
+            "best reading of a figure the rule text does not give.",
+        )
+
+
+def _ranges(values: list[int]) -> str:
+    """``[1, 2, 3, 5]`` as ``1-3, 5``; nothing as ``·``."""
+    if not values:
+        return "·"
+    parts = []
+    start = prev = values[0]
+    for value in [*values[1:], None]:
+        if value is not None and value == prev + 1:
+            prev = value
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if value is not None:
+            start = prev = value
+    return ", ".join(parts)
+
+
+def _ordinal(number: int) -> str:
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+__all__ = ["EgyptiaRenderer", "draw_map"]

@@ -1,0 +1,59 @@
+"""Each game's part of the web page, found through its plugin (``WebPage``).
+
+A game without one still plays in the browser: the page shows its observation and a plain
+list of its moves. :func:`karnak.server.views.seat_view` puts a game's page data under
+``view["page"]`` and its guide under ``view["page"]["guide"]``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from karnak.core.plugin import WebPage
+from karnak.core.registry import UnknownGameError, get_plugin, plugins
+
+
+@cache
+def _page(name: str) -> WebPage | None:
+    return get_plugin(name).web_page()
+
+
+def page_for(name: str) -> WebPage | None:
+    """The web page of the game ``name``, or None for a game without one (or unknown)."""
+    try:
+        return _page(name)
+    except UnknownGameError:
+        return None
+
+
+#: Where each game's browser files are served (``/static/games/<game>/<file>``).
+GAME_STATIC_URL = "/static/games"
+
+
+def client_assets(name: str) -> dict[str, Any]:
+    """The game's script and stylesheets as URLs, for the game page to load (the ``client``
+    of every view); no script means the page's plain drawing."""
+    page = page_for(name)
+    if page is None or page.static is None:
+        return {"script": None, "stylesheets": []}
+    base = f"{GAME_STATIC_URL}/{name}"
+    return {
+        "script": f"{base}/{page.script}" if page.script else None,
+        "stylesheets": [f"{base}/{sheet}" for sheet in page.stylesheets],
+    }
+
+
+def mount_game_static(app: FastAPI) -> None:
+    """Serve each game's browser files from its own package, under its own name."""
+    for name in plugins():
+        page = page_for(name)
+        if page is not None and page.static is not None:
+            app.mount(
+                f"{GAME_STATIC_URL}/{name}",
+                StaticFiles(directory=page.static),
+                name=f"static-{name}",
+            )
