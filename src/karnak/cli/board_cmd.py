@@ -17,6 +17,7 @@ from rich.text import Text
 
 from karnak.cli.common import (
     CliError,
+    GameArg,
     board_file_text,
     has_board_data,
     load_board_for,
@@ -28,9 +29,7 @@ from karnak.cli.render import renderer_for
 
 
 def board_command(
-    game_name: Annotated[
-        str, typer.Argument(metavar="GAME", help="The game: amunre, aton or egyptia.")
-    ],
+    game_name: GameArg,
     board: Annotated[
         Path | None, typer.Option(help="Load and validate a corrected board file.")
     ] = None,

@@ -38,7 +38,10 @@ PREFERRED_PLAYERS = 4
 
 # The game-option flags shared by ``play`` and ``simulate``, declared once so that both
 # commands spell and explain them the same way.
-GameArg = Annotated[str, typer.Argument(metavar="GAME", help="The game, e.g. amunre.")]
+GameArg = Annotated[
+    str,
+    typer.Argument(metavar="GAME", help="The game (`karnak games` lists them), e.g. amunre."),
+]
 EditionOpt = Annotated[str | None, typer.Option(help="Card and phase names: 2003 or 2016.")]
 ExpertOpt = Annotated[
     bool,

@@ -34,6 +34,8 @@ BUILTIN: dict[str, str] = {
     "aton": "karnak.games.aton.plugin:PLUGIN",
     "egyptia": "karnak.games.egyptia.plugin:PLUGIN",
 }
+#: The game a request, a table or a command gets when it names none.
+DEFAULT_GAME = "amunre"
 #: The entry point group through which another distribution adds a game.
 ENTRY_POINT_GROUP = "karnak.games"
 

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.bots.base import available_bots
 from karnak.bots.levels import level_bands
-from karnak.core.registry import available_games, get_game
+from karnak.core.registry import DEFAULT_GAME, available_games, get_game
 from karnak.server.accounts.auth import CsrfError, check_csrf, same_origin, session_of
 from karnak.server.capacity import Creator
 from karnak.server.errors import ApiError as ApiError
@@ -78,15 +78,14 @@ class GameIn(BaseModel):
         json_schema_extra={
             "examples": [
                 {
-                    "game": "amunre",
+                    "game": DEFAULT_GAME,
                     "seats": [{"name": "Ana"}, {}, {"kind": "bot", "bot": "heuristic"}],
-                    "options": {"edition": "2016"},
                 }
             ]
         },
     )
 
-    game: Word = "amunre"
+    game: Word = DEFAULT_GAME
     seats: list[SeatIn] = Field(min_length=1, max_length=99)
     options: Options = Field(default_factory=dict)
     seed: Annotated[int, Field(ge=0, lt=1 << 62), WHOLE] | None = None

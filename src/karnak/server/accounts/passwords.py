@@ -27,14 +27,24 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from zxcvbn import zxcvbn  # type: ignore[import-untyped]  # no type hints shipped
 
 from karnak.core.errors import KarnakError
+from karnak.core.registry import plugins
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 #: The lowest zxcvbn score (0 to 4) a new password may have (see the module's docstring).
 MIN_SCORE = 3
 #: The characters of a password zxcvbn scores (it is slow, and refuses, past 72).
 SCORED_LENGTH = 64
-#: Words anyone attacking this site would try first.
-SITE_WORDS = ("karnak", "amunre", "amun-re", "aton", "egyptia", "egypt", "pharaoh")
+#: Words anyone attacking this site would try first (with every game's names: site_words()).
+SITE_WORDS = ("karnak", "egypt", "pharaoh")
+
+
+def site_words() -> list[str]:
+    """:data:`SITE_WORDS` and the names of every registered game, aliases included."""
+    words = list(SITE_WORDS)
+    for plugin in plugins().values():
+        words += [plugin.name, *plugin.aliases]
+    return words
+
 
 _HASHER = PasswordHasher()
 #: Verified against when the name is unknown, so that a wrong name takes as long as a wrong
@@ -66,7 +76,7 @@ def check_password(password: str, name: str) -> None:
             )
     if not password.strip():
         raise PasswordError("a password cannot be made of spaces alone")
-    known = [name, *name.split(), *SITE_WORDS]
+    known = [name, *name.split(), *site_words()]
     result = zxcvbn(password[:SCORED_LENGTH], user_inputs=known)
     if result["score"] >= MIN_SCORE:
         return

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from karnak.core.registry import get_game
+from karnak.core.registry import DEFAULT_GAME, get_game
 from karnak.server.accounts.auth import CsrfError, check_csrf, session_of
 from karnak.server.accounts.routes import logged_in
 from karnak.server.api import (
@@ -84,14 +84,14 @@ class TableIn(BaseModel):
         json_schema_extra={
             "examples": [
                 {
-                    "game": "amunre",
+                    "game": DEFAULT_GAME,
                     "seats": [{"kind": "human", "name": "Ana"}, {"kind": "open"}, {"kind": "bot"}],
                 }
             ]
         },
     )
 
-    game: Word = "amunre"
+    game: Word = DEFAULT_GAME
     seats: list[TableSeatIn] = Field(min_length=1, max_length=MAX_SEATS)
     options: Options = Field(default_factory=dict)
     turn_timer: float | None = Field(
