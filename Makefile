@@ -103,8 +103,9 @@ train-example: native  ## docs/research.md's worked example: an agent learns Ato
 	mv docs/research/learning_curve.csv docs/research/aton_learning_curve.csv
 	mv docs/research/learning_curve.png docs/research/aton_learning_curve.png
 
-golden: setup  ## rewrite the golden playthroughs after an intended rules change
+golden: setup  ## rewrite the golden files after an intended change (tests/golden/README.md)
 	$(BIN)/python tests/golden/regenerate.py
+	$(BIN)/python tests/golden/playthroughs/generate.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis src/karnak/native/manifest.json

@@ -11,6 +11,9 @@ Each golden game is played by random bots (seat ``s`` uses ``Rng(seed * 10 + s)`
   <name>.record.json    the game record (replayable with ``karnak.core.replay``)
   <name>.log.txt        the omniscient log, one line per event
   <name>.seat0.log.txt  the log as seat 0 sees it
+
+The golden playthroughs of every game (playthroughs/generate.py) and the rules for writing
+any golden file again are described in tests/golden/README.md.
 """
 
 from __future__ import annotations
