@@ -17,7 +17,7 @@ from karnak.games.aton import GAME
 from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.state import AtonState
 from karnak.games.aton.web import board as aton_board
-from karnak.games.aton.web.guide import guide, scoring_now
+from karnak.games.aton.web.guide import guide
 from support.aton_positions import BLUE, RED, lay, position
 
 PHASE_KEYS = [
@@ -55,7 +55,16 @@ def board_position(kingdom: list[int] | None = None) -> AtonState:
 
 def guide_of(state: AtonState, seat: int | None) -> dict[str, Any]:
     legal = state.legal_actions(seat) if seat is not None else []
-    return guide(state, seat, legal, state.observation(seat))
+    return guide(state.game, state.observation(seat), seat, legal)
+
+
+def page_of(state: AtonState, seat: int | None) -> dict[str, Any]:
+    legal = state.legal_actions(seat) if seat is not None else []
+    return aton_board.page_data(state.game, state.observation(seat), seat, legal)
+
+
+def svg_of(state: AtonState) -> str:
+    return aton_board.board_svg(state.game, state.observation(None))
 
 
 def lines_of(found: dict[str, Any], title: str) -> list[str]:
@@ -169,7 +178,7 @@ def test_a_removal_says_what_each_square_changes() -> None:
     assert waiting["task"] is None
     assert [i["title"] for i in waiting["explain"]] == ["The temples now", "The race"]
     # the hints on the board's squares carry the same figures
-    page = aton_board.page_data(state, RED, state.legal_actions(RED), state.observation(RED))
+    page = page_of(state, RED)
     hint = page["hints"][state.legal_actions(RED).index(Remove(1, 8))]
     assert hint == (
         "send Blue's counter from temple 1, square 8 (black) to the Kingdom of the Dead: "
@@ -315,9 +324,13 @@ def random_states(seed: int, limit: int = 400) -> list[AtonState]:
     return seen
 
 
-def test_the_guide_scores_the_temples_as_the_engine_does() -> None:
+def test_the_page_scores_the_temples_from_the_view_as_the_engine_scores_the_state() -> None:
+    scored = 0
     for state in random_states(5):
-        assert scoring_now(state.board, state.temples) == state.scoring_lines()
+        for seat in (RED, BLUE, None):
+            assert page_of(state, seat)["scoring_now"] == state.scoring_lines()
+        scored += any(any(line["points"]) for line in state.scoring_lines())
+    assert scored > 50  # most positions give somebody points
 
 
 def test_the_guide_does_not_change_when_hidden_information_does() -> None:
@@ -329,7 +342,10 @@ def test_the_guide_does_not_change_when_hidden_information_does() -> None:
             legal = state.legal_actions(seat) if seat is not None else []
             obs = state.observation(seat)
             before = json.dumps(
-                [guide(state, seat, legal, obs), aton_board.page_data(state, seat, legal, obs)]
+                [
+                    guide(state.game, obs, seat, legal),
+                    aton_board.page_data(state.game, obs, seat, legal),
+                ]
             )
             worlds = []
             for k in range(2):
@@ -348,8 +364,8 @@ def test_the_guide_does_not_change_when_hidden_information_does() -> None:
                 w_obs = world.observation(seat)
                 after = json.dumps(
                     [
-                        guide(world, seat, w_legal, w_obs),
-                        aton_board.page_data(world, seat, w_legal, w_obs),
+                        guide(world.game, w_obs, seat, w_legal),
+                        aton_board.page_data(world.game, w_obs, seat, w_legal),
                     ]
                 )
                 assert after == before
@@ -380,7 +396,7 @@ def test_every_board_element_has_a_tooltip() -> None:
     state = board_position(kingdom=[RED, BLUE, RED])
     state.discards[BLUE] = [1, 1, 4, 4]
     state.face_down[BLUE] = [4]
-    svg = aton_board.board_svg(state)
+    svg = svg_of(state)
     squares = tips_of(svg, 'class="square ')
     assert len(squares) == 48
     assert squares[7] == (
@@ -439,11 +455,11 @@ def test_every_board_element_has_a_tooltip() -> None:
 def test_revealed_cartouches_say_what_was_laid() -> None:
     state = board_position()
     lay(state, (1, 4, 2, 1), (3, 4, 1, 1))
-    slots = tips_of(aton_board.board_svg(state), 'class="cartouche-slot"')
+    slots = tips_of(svg_of(state), 'class="cartouche-slot"')
     assert slots[0].endswith("Red laid a 1.") and slots[4].endswith("Blue laid a 3.")
     state = board_position()
     state.apply(BLUE, Allocate((1, 1, 3, 4)))
-    slots = tips_of(aton_board.board_svg(state), 'class="cartouche-slot"')
+    slots = tips_of(svg_of(state), 'class="cartouche-slot"')
     assert slots[0].endswith("Nothing laid yet this round.")
     assert slots[4].endswith("Blue's card lies face down until both priests have laid.")
     assert "laid a" not in " ".join(slots)

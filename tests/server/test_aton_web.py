@@ -121,7 +121,13 @@ def test_aton_is_offered_for_two_players(client: TestClient) -> None:
             "/api/games", json={"game": "aton", "seats": [{"kind": "human"}] * count}
         )
         assert response.status_code == 422 and "player" in response.text.lower()
-    assert client.get("/static/aton.js").status_code == 200
+    script = client.get("/static/games/aton/aton.js")
+    assert script.status_code == 200 and "export function render" in script.text
+    assert client.get("/static/games/aton/aton.css").status_code == 200
+    # the page names the script and the stylesheet of the game it shows
+    created = create_aton(client, [{"kind": "human"}, {"kind": "human"}], seed=1)
+    client_parts = view(client, created["id"])["client"]
+    assert client_parts["script"] == "/static/games/aton/aton.js"
 
 
 def test_two_people_play_aton_to_the_end(client: TestClient) -> None:
@@ -293,9 +299,10 @@ def test_remembered_temple_drawings_match_fresh_ones() -> None:
     rng = Rng(3)
     steps = 0
     while not state.is_over() and steps < 400:
-        remembered = aton_board.board_svg(state)
+        public = state.observation(None)
+        remembered = aton_board.board_svg(game, public)
         aton_board._temple.cache_clear()
-        assert aton_board.board_svg(state) == remembered
+        assert aton_board.board_svg(game, public) == remembered
         movers = state.to_move()
         seat = movers[rng.below(len(movers))]
         legal = state.legal_actions(seat)

@@ -446,27 +446,6 @@ class _Model:
                 found.append((plain + part + bonus_sign * points, k))
         return found
 
-    def best_place(self, who: int, reach: int) -> tuple[float, int]:
-        """(gain for ``who``, kind) of ``who``'s best free kind in temples below ``reach``;
-        kind -1 if none is free."""
-        best, best_kind = -math.inf, -1
-        flip = who == 1
-        for d, k in self.gains(who, 1, reach):
-            gain = -d if flip else d
-            if gain > best:
-                best, best_kind = gain, k
-        return best, best_kind
-
-    def best_removal(self, owner: int, reach: int) -> tuple[float, int]:
-        """(gain for seat 0, kind) of the counter of ``owner`` that seat 0 would best take
-        off in temples below ``reach`` (kind -1: none there). Taking off an own counter
-        the gain is negative: the least loss is chosen."""
-        best, best_kind = -math.inf, -1
-        for gain, k in self.gains(owner, -1, reach):
-            if gain > best:
-                best, best_kind = gain, k
-        return best, best_kind
-
 
 def _winning_set(model: _Model, removals: int, reach: int, places: int) -> tuple[int, ...]:
     """The kinds of a set seat 0 can complete this turn, taking off at most ``removals``

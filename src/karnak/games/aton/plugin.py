@@ -7,6 +7,7 @@ from karnak.core.plugin import GamePlugin
 PLUGIN = GamePlugin(
     name="aton",
     rules="karnak.games.aton.rules:GAME",
+    observation="karnak.games.aton.view:AtonObservation",
     knowledge="karnak.games.aton.bot:KNOWLEDGE",
     terminal="karnak.games.aton.terminal:AtonRenderer",
     web="karnak.games.aton.web:PAGE",

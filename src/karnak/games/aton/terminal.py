@@ -1,28 +1,26 @@
 """Drawing Aton in the terminal: four temples of twelve squares, the Kingdom of the Dead,
 the priests' scores and stocks, the cartouches and the scoring.
 
-Everything shown during play comes from ``state.observation(seat)``, the one function
-that decides what a seat may see, so the client cannot leak a card by accident: another
-priest's hand and sealed cartouches never reach this module before the reveal. The
-colours of the squares come from the board, which is public.
+Everything shown comes from the seat's observation (``state.observation(seat)``, the one
+function that decides what a seat may see) and the game's printed board; the state is
+never handed in, so the client cannot leak a card by accident: another priest's hand and
+sealed cartouches never reach this module before the reveal.
 """
 
 from __future__ import annotations
-
-from typing import Any, cast
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from karnak.core import Game, State
+from karnak.core import Game
 from karnak.core.actions import Action
-from karnak.core.terminal import CONFIDENCE_LOOK, confidence_legend, seat_style, seat_text
+from karnak.core.terminal import CONFIDENCE_LOOK, View, confidence_legend, seat_style, seat_text
 from karnak.games.aton.rules.actions import USAGE, Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.board import CONSTANTS, DEFAULT_BOARD, Board, Square
-from karnak.games.aton.rules.state import EMPTY, AtonState
-from karnak.games.aton.view import decision_text
+from karnak.games.aton.rules.state import EMPTY, score_temples
+from karnak.games.aton.view import AtonObservation, ScoringLine, as_observation, board_of
 
 #: How a square's colour is written (three letters, so a table stays readable without
 #: colour) and drawn.
@@ -103,13 +101,13 @@ class AtonRenderer:
     """The :class:`~karnak.cli.render.GameRenderer` of Aton."""
 
     # ------------------------------------------------------------------ during play
-    def status(self, state: State, seat: int) -> list[RenderableType]:
-        game_state = cast(AtonState, state)
-        obs = game_state.observation(seat)
-        names = game_state.players
+    def status(self, game: Game, view: View, seat: int) -> list[RenderableType]:
+        board = board_of(game)
+        obs = as_observation(view)
+        names = _names(obs)
         parts: list[RenderableType] = [
             self._headline(obs),
-            self.temples(obs, game_state.board, names),
+            self.temples(obs, board, names),
             self._kingdom(obs, names),
             self._players(obs, names, seat),
         ]
@@ -117,10 +115,10 @@ class AtonRenderer:
         if revealed is not None:
             parts.append(revealed)
         parts.append(self._own(obs, names, seat))
-        parts.append(self.scoring(game_state, obs, names))
+        parts.append(self.scoring(board, obs, names))
         return parts
 
-    def _headline(self, obs: dict[str, Any]) -> Text:
+    def _headline(self, obs: AtonObservation) -> Text:
         text = Text()
         text.append(f"Round {obs['round']}", style="bold")
         text.append(" · ")
@@ -130,7 +128,7 @@ class AtonRenderer:
         return text
 
     def temples(
-        self, obs: dict[str, Any], board: Board, names: tuple[str, ...] | list[str]
+        self, obs: AtonObservation, board: Board, names: tuple[str, ...] | list[str]
     ) -> Table:
         """The four temples: each square's colour over the counter on it (· when empty)."""
         seat_marks = marks(names)
@@ -160,7 +158,7 @@ class AtonRenderer:
             table.add_row(*cells)
         return table
 
-    def _kingdom(self, obs: dict[str, Any], names: tuple[str, ...]) -> Text:
+    def _kingdom(self, obs: AtonObservation, names: tuple[str, ...]) -> Text:
         seat_marks = marks(names)
         kingdom: list[int] = obs["kingdom"]
         total = obs["kingdom_squares"]
@@ -177,7 +175,7 @@ class AtonRenderer:
             text.append("  full: the temples are scored at the end of this round", style="bold")
         return text
 
-    def _players(self, obs: dict[str, Any], names: tuple[str, ...], seat: int) -> Table:
+    def _players(self, obs: AtonObservation, names: tuple[str, ...], seat: int) -> Table:
         table = Table(title="Priests", title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("Priest")
         table.add_column("Score", justify="right")
@@ -220,10 +218,10 @@ class AtonRenderer:
             )
         return table
 
-    def _revealed(self, obs: dict[str, Any], names: tuple[str, ...]) -> Table | None:
+    def _revealed(self, obs: AtonObservation, names: tuple[str, ...]) -> Table | None:
         """Both priests' cartouches, once they are turned up."""
-        shown = [entry["cartouches"] for entry in obs["players"]]
-        if any(cards is None for cards in shown):
+        shown = [cards for entry in obs["players"] if (cards := entry["cartouches"]) is not None]
+        if len(shown) < len(obs["players"]):
             return None
         table = Table(title="Cartouches (revealed)", title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("Cartouche")
@@ -236,13 +234,13 @@ class AtonRenderer:
             )
         return table
 
-    def _own(self, obs: dict[str, Any], names: tuple[str, ...], seat: int) -> Text:
+    def _own(self, obs: AtonObservation, names: tuple[str, ...], seat: int) -> Text:
         """The seat's own cards: its hand, and its sealed cartouches until the reveal."""
-        you = obs.get("you") or {}
+        you = obs.get("you")
         text = Text(f"Your cards ({names[seat]}): ", style="bold")
-        hand: list[int] = you.get("hand") or []
+        hand = you["hand"] if you is not None else []
         text.append(_cards(hand) if hand else "none in hand")
-        own = you.get("cartouches")
+        own = you["cartouches"] if you is not None else None
         if own is not None and obs["players"][seat]["cartouches"] is None:
             text.append("\nYour cartouches (sealed): ", style="bold")
             text.append(" · ".join(f"{i + 1}: {card}" for i, card in enumerate(own)))
@@ -255,10 +253,10 @@ class AtonRenderer:
             )
         return text
 
-    def scoring(self, state: AtonState, obs: dict[str, Any], names: tuple[str, ...]) -> Table:
+    def scoring(self, board: Board, obs: AtonObservation, names: tuple[str, ...]) -> Table:
         """What scoring the temples now would give, beside the last scoring's lines."""
-        now = state.scoring_lines()  # from the temples and the board only: all public
-        last: list[dict[str, Any]] = obs["last_scoring"]
+        now = score_temples(board, obs["temples"])  # the temples and the board: all public
+        last: list[ScoringLine] = obs["last_scoring"]
         table = Table(title="Temple scoring", title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("Rule")
         table.add_column("Counters\nnow", justify="right")
@@ -283,32 +281,32 @@ class AtonRenderer:
             table.add_row(*cells)
         return table
 
-    def action_hint(self, state: State, seat: int, action: Action) -> str:
-        game_state = cast(AtonState, state)
+    def action_hint(self, game: Game, view: View, seat: int, action: Action) -> str:
+        obs = as_observation(view)
         if isinstance(action, Exchange):
             return "swap these four cards for four new ones; once a game"
         if isinstance(action, Allocate):
             _, second, third, fourth = action.cards
             parts = [_reach(third), f"bring {fourth} into play"]
-            if game_state.round > 1:  # nothing is removed in the first round
+            if obs["round"] > 1:  # nothing is removed in the first round
                 parts.insert(0, _removal(second))
             return " · ".join(parts)
         if isinstance(action, Remove | Place):
             temple, square = action.temple - 1, action.square - 1
             try:
-                spot = game_state.board.temples[temple][square]
-                occupant = game_state.temples[temple][square]
+                spot = board_of(game).temples[temple][square]
+                occupant = obs["temples"][temple][square]
             except IndexError:
                 return ""
             where = colour_words(spot)
             if isinstance(action, Remove) and occupant != EMPTY:
-                owner = "your" if occupant == seat else f"{game_state.players[occupant]}'s"
+                owner = "your" if occupant == seat else f"{obs['players'][occupant]['name']}'s"
                 return f"{owner} counter on {where}"
             return where
         return ""
 
-    def decision(self, state: State) -> str:
-        return decision_text(cast(AtonState, state))
+    def decision(self, game: Game, view: View) -> str:
+        return as_observation(view)["decision"]
 
     def help_lines(self) -> list[str]:
         return [
@@ -323,26 +321,26 @@ class AtonRenderer:
         ]
 
     # ------------------------------------------------------------------ the end
-    def final(self, state: State) -> list[RenderableType]:
-        game_state = cast(AtonState, state)
-        obs = game_state.observation(None)
-        names = game_state.players
+    def final(self, game: Game, view: View) -> list[RenderableType]:
+        board = board_of(game)
+        obs = as_observation(view)
+        names = _names(obs)
         table = Table(title="Final result", title_justify="left")
         table.add_column("Priest")
         table.add_column("Score", justify="right")
         table.add_column("Rank", justify="right")
         table.add_column("Counters in the temples", justify="right")
-        ranks = game_state.ranks()
+        ranks = obs["ranks"]
         for seat in range(len(names)):
             placed = sum(1 for temple in obs["temples"] for o in temple if o == seat)
             table.add_row(
                 seat_text(names, seat),
-                str(game_state.scores()[seat]),
-                str(ranks[seat]),
+                str(obs["players"][seat]["score"]),
+                str(ranks[seat]) if ranks else "·",
                 str(placed),
             )
         line = Text()
-        winners = game_state.winners()
+        winners = obs["winners"]
         if obs["winner"] is not None:
             line.append("Winner: ", style="bold")
             line.append_text(seat_text(names, obs["winner"]))
@@ -355,18 +353,18 @@ class AtonRenderer:
             line.append("A draw: ", style="bold")
             line.append("equal points")
         parts: list[RenderableType] = [
-            self.temples(obs, game_state.board, names),
+            self.temples(obs, board, names),
             self._kingdom(obs, names),
         ]
         revealed = self._revealed(obs, names)
         if revealed is not None:
             parts.append(revealed)
-        parts.append(self.scoring(game_state, obs, names))
+        parts.append(self.scoring(board, obs, names))
         return [*parts, table, line]
 
     # ------------------------------------------------------------------ the board
     def figures(self, game: Game) -> list[RenderableType]:
-        board: Board = game.board  # type: ignore[attr-defined]
+        board = board_of(game)
         return [
             self._figures_table(board),
             self._colour_totals(board),
@@ -440,6 +438,10 @@ class AtonRenderer:
         lines.extend(Text(f"  {rule}: {what}") for rule, what in SCORING_RULES)
         lines.append(Text("  No majority (a tie) scores nothing.", style="dim"))
         return Group(*lines)
+
+
+def _names(obs: AtonObservation) -> tuple[str, ...]:
+    return tuple(player["name"] for player in obs["players"])
 
 
 def _size(board: Board) -> int:

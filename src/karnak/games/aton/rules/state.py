@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, cast
 
 from karnak.core.actions import Action
 from karnak.core.events import EventLog
@@ -27,6 +27,10 @@ from karnak.core.tensors import FloatVector
 from karnak.games.aton.research import tensors
 from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.board import CARD_VALUES, TEMPLES, Board, Square
+
+if TYPE_CHECKING:
+    from karnak.games.aton.rules.game import Aton
+    from karnak.games.aton.view import ScoringLine
 
 EMPTY: Final = -1
 ALLOCATE, REMOVE, PLACE, CLEANUP, OVER = "allocate", "remove", "place", "cleanup", "over"
@@ -124,8 +128,56 @@ def _tables_of(board: Board) -> _Tables:
     return entry[1]
 
 
+def score_temples(board: Board, temples: list[list[int]]) -> list[ScoringLine]:
+    """What a scoring of ``temples`` (each square's seat, EMPTY when free) on ``board`` would
+    give: one line per rule, with the points of each seat. The engine scores with it, and
+    the clients show it from the public temples of a seat's observation."""
+    return _score_temples(_tables_of(board), temples)
+
+
+def _score_temples(tables: _Tables, temples: list[list[int]]) -> list[ScoringLine]:
+    counts = [[temple.count(0), temple.count(1)] for temple in temples]
+    blue = [0, 0]
+    for t, s in tables.blue:
+        occupant = temples[t][s]
+        if occupant == 0 or occupant == 1:
+            blue[occupant] += 1
+    black = [0, 0]
+    for t, s in tables.black:
+        occupant = temples[t][s]
+        if occupant == 0 or occupant == 1:
+            black[occupant] += 1
+    # (rule, the counters of each seat, what the majority scores): temple 1 the
+    # difference, temple 2 five, temple 3 the majority's counters there, temple 4 three
+    # per blue square the majority holds anywhere, the black squares eight
+    rules = (
+        ("temple 1", counts[0], abs(counts[0][0] - counts[0][1]), None),
+        ("temple 2", counts[1], 5, None),
+        ("temple 3", counts[2], 0, counts[2]),
+        ("temple 4", counts[3], 0, [3 * blue[0], 3 * blue[1]]),
+        ("black squares", black, 8, None),
+    )
+    lines: list[ScoringLine] = []
+    for label, pair, fixed, per_seat in rules:
+        points = [0, 0]
+        if pair[0] != pair[1]:
+            leader = 0 if pair[0] > pair[1] else 1
+            points[leader] = fixed if per_seat is None else per_seat[leader]
+        lines.append({"rule": label, "counters": list(pair), "points": points})
+    bonus = [0, 0]
+    for t, s, points_there in tables.bonus:
+        occupant = temples[t][s]
+        if occupant != EMPTY:
+            bonus[occupant] += points_there
+    lines.append({"rule": "bonus squares", "counters": None, "points": bonus})
+    return lines
+
+
 class AtonState(State):
     """The whole game: both piles and hands, the sealed cartouches, temples and scores."""
+
+    #: The game at the rules version this state plays (its board and rulings).
+    game: Aton
 
     _SCALARS: ClassVar[tuple[str, ...]] = (
         "round",
@@ -142,7 +194,7 @@ class AtonState(State):
 
     def __init__(
         self,
-        game: Any,
+        game: Aton,
         board: Board,
         players: Sequence[str],
         seed: int,
@@ -185,7 +237,7 @@ class AtonState(State):
         self.temples = [[EMPTY] * len(t) for t in board.temples]
         self.alloc: list[list[int] | None] = [None, None]
         self.cleanup: list[tuple[int, int]] = []
-        self.last_scoring: list[dict[str, Any]] = []
+        self.last_scoring: list[ScoringLine] = []
         if fresh:
             for seat in range(2):
                 pile = [v for v in CARD_VALUES for _ in range(board.cards_per_value)]
@@ -272,7 +324,10 @@ class AtonState(State):
         if isinstance(action, Place):
             self._place_chosen(action.temple - 1, action.square - 1)
         elif isinstance(action, Remove):
-            self._remove(seat, action.temple - 1, action.square - 1)
+            if self.phase == CLEANUP:
+                self._take_back(action.temple - 1, action.square - 1)
+            else:
+                self._remove(seat, action.temple - 1, action.square - 1)
         elif isinstance(action, Allocate):
             self._allocate(seat, list(action.cards))
         elif isinstance(action, Exchange):
@@ -310,18 +365,6 @@ class AtonState(State):
     def _remove(self, seat: int, temple: int, square: int) -> None:
         owner = self.temples[temple][square]
         self.temples[temple][square] = EMPTY
-        if self.phase == CLEANUP:
-            self.stock[owner] += 1
-            if self.log.enabled:
-                self.log.add(
-                    "{who} takes back the counter on temple {t} square {s}.",
-                    who=self._n(owner),
-                    t=temple + 1,
-                    s=square + 1,
-                )
-            self.cleanup.pop(0)
-            self._continue_cleanup()
-            return
         self._to_kingdom_from(owner, temple, square, seat)
         self.pending -= 1
         if self.pending == 0 or not self._holds(self._removal_owner(seat), self.reach):
@@ -449,13 +492,11 @@ class AtonState(State):
                     self._to_kingdom_from(owner, temple, square, seat)
         self._start_placing()
 
-    def _removal_owner(self, seat: int, amount: int | None = None) -> int:
+    def _removal_owner(self, seat: int) -> int:
         """Whose counters ``seat`` removes: the opponent's, or its own for a card 1."""
-        if amount is None:
-            cards = self.alloc[seat]
-            assert cards is not None
-            amount = cards[1] - 2
-        return 1 - seat if amount > 0 else seat
+        cards = self.alloc[seat]
+        assert cards is not None
+        return 1 - seat if cards[1] > 2 else seat
 
     def _start_placing(self) -> None:
         seat = self.order[self.turn]
@@ -559,9 +600,6 @@ class AtonState(State):
     def _own_squares(self, seat: int, temple: int) -> list[int]:
         return [s for s, occupant in enumerate(self.temples[temple]) if occupant == seat]
 
-    def _colour(self, temple: int, square: int) -> str:
-        return self._tables.colour_text[temple][square]
-
     # ------------------------------------------------------------------ winning
     def _check_wins(self) -> bool:
         """The conditions that end the game at once; True if one holds."""
@@ -628,45 +666,9 @@ class AtonState(State):
         )
 
     # ------------------------------------------------------------------ scoring
-    def scoring_lines(self) -> list[dict[str, Any]]:
+    def scoring_lines(self) -> list[ScoringLine]:
         """What a scoring now would give: one line per rule, with the points of each seat."""
-        temples = self.temples
-        counts = [[temple.count(0), temple.count(1)] for temple in temples]
-        tables = self._tables
-        blue = [0, 0]
-        for t, s in tables.blue:
-            occupant = temples[t][s]
-            if occupant == 0 or occupant == 1:
-                blue[occupant] += 1
-        black = [0, 0]
-        for t, s in tables.black:
-            occupant = temples[t][s]
-            if occupant == 0 or occupant == 1:
-                black[occupant] += 1
-        # (rule, the counters of each seat, what the majority scores): temple 1 the
-        # difference, temple 2 five, temple 3 the majority's counters there, temple 4 three
-        # per blue square the majority holds anywhere, the black squares eight
-        rules = (
-            ("temple 1", counts[0], abs(counts[0][0] - counts[0][1]), None),
-            ("temple 2", counts[1], 5, None),
-            ("temple 3", counts[2], 0, counts[2]),
-            ("temple 4", counts[3], 0, [3 * blue[0], 3 * blue[1]]),
-            ("black squares", black, 8, None),
-        )
-        lines: list[dict[str, Any]] = []
-        for label, pair, fixed, per_seat in rules:
-            points = [0, 0]
-            if pair[0] != pair[1]:
-                leader = 0 if pair[0] > pair[1] else 1
-                points[leader] = fixed if per_seat is None else per_seat[leader]
-            lines.append({"rule": label, "counters": list(pair), "points": points})
-        bonus = [0, 0]
-        for t, s, points_there in tables.bonus:
-            occupant = temples[t][s]
-            if occupant != EMPTY:
-                bonus[occupant] += points_there
-        lines.append({"rule": "bonus squares", "counters": None, "points": bonus})
-        return lines
+        return _score_temples(self._tables, self.temples)
 
     def _score(self) -> None:
         self.log.add("The Kingdom of the Dead is full: the temples are scored.")
@@ -702,6 +704,25 @@ class AtonState(State):
                 return t
         return -1
 
+    def _take_back(self, temple: int, square: int) -> None:
+        """The counter a priest chose to take back after a scoring (the legal moves offer
+        only its own counters in the temple due)."""
+        self._return_counter(self.temples[temple][square], temple, square)
+        self.cleanup.pop(0)
+        self._continue_cleanup()
+
+    def _return_counter(self, seat: int, temple: int, square: int) -> None:
+        """A counter of ``seat`` goes back from the square to its stock."""
+        self.temples[temple][square] = EMPTY
+        self.stock[seat] += 1
+        if self.log.enabled:
+            self.log.add(
+                "{who} takes back the counter on temple {t} square {s}.",
+                who=self._n(seat),
+                t=temple + 1,
+                s=square + 1,
+            )
+
     def _continue_cleanup(self) -> None:
         while self.cleanup:
             seat, temple = self.cleanup[0]
@@ -712,15 +733,7 @@ class AtonState(State):
             squares = self._own_squares(seat, source)
             if len(squares) > 1:
                 return  # the priest chooses which counter
-            self.temples[source][squares[0]] = EMPTY
-            self.stock[seat] += 1
-            if self.log.enabled:
-                self.log.add(
-                    "{who} takes back the counter on temple {t} square {s}.",
-                    who=self._n(seat),
-                    t=source + 1,
-                    s=squares[0] + 1,
-                )
+            self._return_counter(seat, source, squares[0])
             self.cleanup.pop(0)
         for owner in self.kingdom:
             self.stock[owner] += 1
@@ -741,9 +754,11 @@ class AtonState(State):
 
     # ------------------------------------------------------------------ seeing
     def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, in the shape :class:`~karnak.games.aton.view.AtonObservation`
+        declares."""
         from karnak.games.aton.view import observe
 
-        return observe(self, seat)
+        return cast(dict[str, Any], observe(self, seat))
 
     def observation_tensor(self, seat: int) -> FloatVector:
         return tensors.observation_tensor(self, seat)
@@ -838,7 +853,7 @@ class AtonState(State):
         return data
 
     @classmethod
-    def from_json(cls, game: Any, board: Board, data: Mapping[str, Any]) -> AtonState:
+    def from_json(cls, game: Aton, board: Board, data: Mapping[str, Any]) -> AtonState:
         state = cls(game, board, data["players"], data["seed"], data["options"], fresh=False)
         state.restore_common(data)
         for name in cls._SCALARS:

@@ -1,7 +1,8 @@
 """Aton for the web page: the board as SVG and the words around the controls.
 
-The board is drawn from the spectator's observation and the board data file (public), so
-one drawing per position serves both seats and every spectator. It shows the scoring
+The board is drawn from the spectator's observation and the game's printed board (public),
+so one drawing per position serves both seats and every spectator; nothing here sees the
+state. It shows the scoring
 strip, the four temples with their coloured squares and the counters on them, the Kingdom
 of the Dead, and each priest's cartouches: empty, then a face-down marker once laid (the
 values are secret until both have laid), then the values once revealed. A seat's own hand
@@ -17,13 +18,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from html import escape
-from typing import Any, cast
+from typing import Any
 
 from karnak.core.actions import Action
-from karnak.core.state import State
+from karnak.core.game import Game
+from karnak.core.plugin import View
 from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.board import Board, Square
-from karnak.games.aton.rules.state import AtonState
+from karnak.games.aton.rules.state import score_temples
+from karnak.games.aton.view import AtonObservation, as_observation, board_of
 from karnak.games.aton.web.guide import (
     BLACK_POINTS,
     BLUE_SQUARE_POINTS,
@@ -124,16 +127,14 @@ DEFS = (
 
 
 # ---------------------------------------------------------------------- page data
-def page_data(
-    state: State, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
-) -> dict[str, Any]:
+def page_data(game: Game, view: View, seat: int | None, legal: Sequence[Action]) -> dict[str, Any]:
     """The seat's Aton parts of a view, from its own observation and its own legal moves."""
-    game_state = cast(AtonState, state)
-    board = game_state.board
+    board = board_of(game)
+    obs = as_observation(view)
     data: dict[str, Any] = {
         "scoring_rules": [{"key": k, "label": label} for k, label in SCORING_RULES],
         # public: what a scoring of the temples as they stand would give
-        "scoring_now": game_state.scoring_lines(),
+        "scoring_now": score_temples(board, obs["temples"]),
         "squares_of_moves": [_square_of(action) for action in legal],
         "hints": [_hint(board, obs, seat, action) for action in legal],
         "can_exchange": any(isinstance(action, Exchange) for action in legal),
@@ -162,7 +163,7 @@ def _square_words(board: Board, temple: int, square: int) -> str:
     return f"temple {temple}, square {square} ({colour})"
 
 
-def _hint(board: Board, obs: dict[str, Any], seat: int | None, action: Action) -> str:
+def _hint(board: Board, obs: AtonObservation, seat: int | None, action: Action) -> str:
     if isinstance(action, Exchange):
         return "hand in your exchange counter: discard these four cards, draw four new ones"
     if isinstance(action, Allocate):
@@ -214,11 +215,10 @@ def _counter(cx: float, cy: float, seat: int, r: float = 14) -> str:
     )
 
 
-def board_svg(state: State) -> str:
-    """The board as everyone sees it (drawn from the spectator's observation)."""
-    game_state = cast(AtonState, state)
-    board = game_state.board
-    obs = game_state.observation(None)
+def board_svg(game: Game, public_view: View) -> str:
+    """The board as everyone sees it, drawn from the spectator's observation."""
+    board = board_of(game)
+    obs = as_observation(public_view)
     names = tuple(p["name"] for p in obs["players"])
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
@@ -254,7 +254,7 @@ def _colour_totals(board: Board) -> tuple[tuple[str, int], ...]:
     return tuple((colour, len(board.squares_of(colour))) for colour in SQUARE_FILLS)
 
 
-def _strip(obs: dict[str, Any], win_points: int) -> list[str]:
+def _strip(obs: AtonObservation, win_points: int) -> list[str]:
     """The scoring strip 0 to 40, and a last cell for more; markers red above, blue below."""
     names = [p["name"] for p in obs["players"]]
     scores = [p["score"] for p in obs["players"]]
@@ -433,7 +433,7 @@ def _square(
     return "".join(parts)
 
 
-def _kingdom(obs: dict[str, Any], board: Board) -> list[str]:
+def _kingdom(obs: AtonObservation, board: Board) -> list[str]:
     size = obs["kingdom_squares"]
     filled = obs["kingdom"]
     names = [p["name"] for p in obs["players"]]
@@ -501,7 +501,7 @@ def _kingdom(obs: dict[str, Any], board: Board) -> list[str]:
     return parts
 
 
-def _player(obs: dict[str, Any], seat: int, cards_per_value: int) -> list[str]:
+def _player(obs: AtonObservation, seat: int, cards_per_value: int) -> list[str]:
     """A priest's area: name, score, stock, exchange counter, piles and four cartouches."""
     player = obs["players"][seat]
     name = player["name"]

@@ -2,10 +2,10 @@
 next, what the seat is to do, and why its decision matters (see karnak.core.plugin.WebPage).
 
 Everything here is read from the seat's observation (the public board, scores, stocks,
-revealed cartouches and discards, the seat's own hand) and from the printed board figures;
-never from the hidden parts of the state (the piles' order, the other priest's hand or
-sealed cartouches). ``state`` is used only for its board. So a seat's guide stays the same
-whatever it cannot see, which the tests check by re-dealing the hidden cards.
+revealed cartouches and discards, the seat's own hand) and from the game's printed board;
+the state is never handed in, so the hidden parts (the piles' order, the other priest's
+hand or sealed cartouches) cannot be read. So a seat's guide stays the same whatever it
+cannot see, which the tests check by re-dealing the hidden cards.
 
 The scoring helpers are shared with the board drawing (:mod:`karnak.games.aton.web.board`):
 its tooltips and move hints say what a square means for the majorities in the same words.
@@ -14,13 +14,15 @@ its tooltips and move hints say what a square means for the majorities in the sa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from karnak.core.actions import Action
-from karnak.core.state import State
+from karnak.core.game import Game
+from karnak.core.plugin import View
 from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.board import CARD_VALUES, Board
-from karnak.games.aton.rules.state import AtonState
+from karnak.games.aton.rules.state import score_temples
+from karnak.games.aton.view import AtonObservation, ScoringLine, as_observation, board_of
 
 EMPTY = -1
 #: What the majority of each temple scores, in words (the figures are the rule book's).
@@ -146,33 +148,7 @@ def temple_worth(board: Board, temples: Sequence[Sequence[int]], t: int, leader:
     return BLUE_SQUARE_POINTS * colour_counts(board, temples, "blue")[leader]
 
 
-def scoring_now(board: Board, temples: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
-    """The lines of a scoring of ``temples`` (as ``AtonState.scoring_lines``, from the
-    public board alone)."""
-    lines: list[dict[str, Any]] = []
-    for t in range(len(temples)):
-        pair = temple_counts(temples, t)
-        points = [0, 0]
-        leader = leader_of(pair)
-        if leader is not None:
-            points[leader] = temple_worth(board, temples, t, leader)
-        lines.append({"rule": f"temple {t + 1}", "counters": pair, "points": points})
-    black = colour_counts(board, temples, "black")
-    points = [0, 0]
-    leader = leader_of(black)
-    if leader is not None:
-        points[leader] = BLACK_POINTS
-    lines.append({"rule": "black squares", "counters": black, "points": points})
-    bonus = [0, 0]
-    for t, temple in enumerate(temples):
-        for s, occupant in enumerate(temple):
-            if occupant in (0, 1):
-                bonus[occupant] += board.temples[t][s].bonus
-    lines.append({"rule": "bonus squares", "counters": None, "points": bonus})
-    return lines
-
-
-def totals(lines: Sequence[dict[str, Any]]) -> list[int]:
+def totals(lines: Sequence[ScoringLine]) -> list[int]:
     return [sum(line["points"][seat] for line in lines) for seat in (0, 1)]
 
 
@@ -261,30 +237,31 @@ def instant_win_lines(
 
 
 # ---------------------------------------------------------------------- a square's effect
-def square_effect(board: Board, obs: dict[str, Any], action: Remove | Place) -> str:
+def square_effect(board: Board, obs: AtonObservation, action: Remove | Place) -> str:
     """What taking the counter off (or placing one on) a square changes, in figures: the
     temple's counters, the black squares, the bonus, and a scoring of the temples now."""
     names = [p["name"] for p in obs["players"]]
     temples = [list(t) for t in obs["temples"]]
     t, s = action.temple - 1, action.square - 1
-    before = scoring_now(board, temples)
+    before = score_temples(board, temples)
     if isinstance(action, Remove):
         owner = temples[t][s]
         temples[t][s] = EMPTY
     else:
         owner = obs["to_move"][0]
         temples[t][s] = owner
-    after = scoring_now(board, temples)
+    after = score_temples(board, temples)
     spot = board.temples[t][s]
+    was, now = _counters(before[t]), _counters(after[t])
     parts = [
-        f"temple {t + 1}: {pair_words(names, before[t]['counters'])} → "
-        f"{pair_words(names, after[t]['counters'])} ({lead_words(names, after[t]['counters'])})"
+        f"temple {t + 1}: {pair_words(names, was)} → {pair_words(names, now)} "
+        f"({lead_words(names, now)})"
     ]
     if spot.colour == "black":
+        was, now = _counters(before[4]), _counters(after[4])
         parts.append(
-            f"black squares: {pair_words(names, before[4]['counters'])} → "
-            f"{pair_words(names, after[4]['counters'])} "
-            f"({lead_words(names, after[4]['counters'])})"
+            f"black squares: {pair_words(names, was)} → {pair_words(names, now)} "
+            f"({lead_words(names, now)})"
         )
     elif spot.colour == "bonus" and owner in (0, 1):
         gains = "loses" if isinstance(action, Remove) else "gains"
@@ -292,21 +269,19 @@ def square_effect(board: Board, obs: dict[str, Any], action: Remove | Place) -> 
     elif spot.colour == "blue":
         parts.append("a blue square: 3 points to temple 4's majority if it holds it")
     if obs["phase"] != "cleanup":
-        was, now = totals(before), totals(after)
+        old_total, new_total = totals(before), totals(after)
         parts.append(
-            f"a scoring now: {names[0]} {now[0]}, {names[1]} {now[1]} "
-            f"(instead of {was[0]}, {was[1]})"
+            f"a scoring now: {names[0]} {new_total[0]}, {names[1]} {new_total[1]} "
+            f"(instead of {old_total[0]}, {old_total[1]})"
         )
     return "; ".join(parts)
 
 
 # ---------------------------------------------------------------------- the guide
-def guide(
-    state: State, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
-) -> dict[str, Any]:
-    """Built from the seat's observation and legal moves only (never from ``state``'s hidden
-    parts: ``state`` is passed for its game's printed figures)."""
-    board = cast(AtonState, state).board
+def guide(game: Game, view: View, seat: int | None, legal: Sequence[Action]) -> dict[str, Any]:
+    """Built from the seat's observation, its legal moves and the game's printed board."""
+    board = board_of(game)
+    obs = as_observation(view)
     phase = obs["phase"]
     return {
         "phases": [{"key": k, "name": n, "text": t} for k, n, t in PHASES],
@@ -317,17 +292,38 @@ def guide(
     }
 
 
-def _names(obs: dict[str, Any]) -> list[str]:
+def _names(obs: AtonObservation) -> list[str]:
     return [p["name"] for p in obs["players"]]
 
 
-def _mover(obs: dict[str, Any]) -> int | None:
+def _counters(line: ScoringLine) -> list[int]:
+    """The counters a majority rule compares (every line but the bonus squares has them)."""
+    counters = line["counters"]
+    assert counters is not None, line["rule"]
+    return counters
+
+
+def _cartouches(obs: AtonObservation, seat: int) -> list[int]:
+    """``seat``'s revealed cartouches (asked only after the reveal)."""
+    cards = obs["players"][seat]["cartouches"]
+    assert cards is not None, "the cartouches are not revealed yet"
+    return cards
+
+
+def _turn(obs: AtonObservation) -> tuple[int, int]:
+    """The temples in reach and the counters still to remove or place (in those phases)."""
+    reach, pending = obs["reach"], obs["pending"]
+    assert reach is not None and pending is not None, obs["phase"]
+    return reach, pending
+
+
+def _mover(obs: AtonObservation) -> int | None:
     return obs["to_move"][0] if obs["to_move"] and obs["phase"] != "allocate" else None
 
 
-def _turn_words(obs: dict[str, Any], seat: int) -> str:
+def _turn_words(obs: AtonObservation, seat: int) -> str:
     """What a priest's revealed cartouches 2 to 4 will do in its turn."""
-    cards = obs["players"][seat]["cartouches"]
+    cards = _cartouches(obs, seat)
     names = _names(obs)
     reach = temples_in_reach(cards[2])
     amount = cards[1] - 2
@@ -340,7 +336,7 @@ def _turn_words(obs: dict[str, Any], seat: int) -> str:
     return f"{names[seat]}'s turn: {removal}, then places {cards[3]}, in {reach}"
 
 
-def _round_end(obs: dict[str, Any]) -> str:
+def _round_end(obs: AtonObservation) -> str:
     held, size = len(obs["kingdom"]), obs["kingdom_squares"]
     if held >= size:
         return (
@@ -353,7 +349,7 @@ def _round_end(obs: dict[str, Any]) -> str:
     )
 
 
-def _next(board: Board, obs: dict[str, Any]) -> str | None:
+def _next(board: Board, obs: AtonObservation) -> str | None:
     phase = obs["phase"]
     if phase == "over":
         return None
@@ -370,19 +366,20 @@ def _next(board: Board, obs: dict[str, Any]) -> str | None:
     mover = _mover(obs)
     assert mover is not None
     names = _names(obs)
-    cards = obs["players"][mover]["cartouches"]
+    cards = _cartouches(obs, mover)
     if phase == "remove":
         return (
             f"{names[mover]} places {plural(cards[3], 'counter')} in "
             f"{temples_in_reach(cards[2])} (cartouche 4)."
         )
     order = obs["order"]
+    assert order is not None, "the order is known once the cartouches are revealed"
     if order[0] == mover:
         return f"{_turn_words(obs, order[1])}. Then {_round_end(obs)}."
     return f"The round ends: {_round_end(obs)}."
 
 
-def _task(seat: int | None, legal: Sequence[Action], obs: dict[str, Any]) -> str | None:
+def _task(seat: int | None, legal: Sequence[Action], obs: AtonObservation) -> str | None:
     if seat is None or not legal:
         return None
     phase = obs["phase"]
@@ -395,9 +392,11 @@ def _task(seat: int | None, legal: Sequence[Action], obs: dict[str, Any]) -> str
         first = next(a for a in legal if isinstance(a, Remove))
         owner = obs["temples"][first.temple - 1][first.square - 1]
         whose = "your own counters" if owner == seat else f"{names[owner]}'s counters"
-        return f"Remove {obs['pending']} of {whose} from {temples_in_reach(obs['reach'])}"
+        reach, pending = _turn(obs)
+        return f"Remove {pending} of {whose} from {temples_in_reach(reach)}"
     if phase == "place":
-        return f"Place {plural(obs['pending'], 'counter')} in {temples_in_reach(obs['reach'])}"
+        reach, pending = _turn(obs)
+        return f"Place {plural(pending, 'counter')} in {temples_in_reach(reach)}"
     if phase == "cleanup":
         first = next(a for a in legal if isinstance(a, Remove))
         return f"Take back one of your counters from temple {first.temple}"
@@ -405,7 +404,7 @@ def _task(seat: int | None, legal: Sequence[Action], obs: dict[str, Any]) -> str
 
 
 def _explain(
-    board: Board, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
+    board: Board, seat: int | None, legal: Sequence[Action], obs: AtonObservation
 ) -> list[dict[str, Any]]:
     phase = obs["phase"]
     names = _names(obs)
@@ -419,7 +418,7 @@ def _explain(
         items.append(_temples_item(board, obs, range(len(temples)), "The temples now"))
     elif phase in ("remove", "place") and seat is not None and seat in obs["to_move"]:
         items.append(_squares_item(board, seat, legal, obs))
-        reach = obs["reach"]
+        reach, _ = _turn(obs)
         items.append(
             _temples_item(board, obs, range(reach), f"In reach: {temples_in_reach(reach)}")
         )
@@ -433,7 +432,7 @@ def _explain(
 
 
 def _cards_item(
-    board: Board, seat: int, legal: Sequence[Action], obs: dict[str, Any]
+    board: Board, seat: int, legal: Sequence[Action], obs: AtonObservation
 ) -> dict[str, Any]:
     """The lay-out: what the four cartouches do, and what the other priest may hold."""
     names = _names(obs)
@@ -469,7 +468,7 @@ def _cards_item(
 
 
 def _squares_item(
-    board: Board, seat: int, legal: Sequence[Action], obs: dict[str, Any]
+    board: Board, seat: int, legal: Sequence[Action], obs: AtonObservation
 ) -> dict[str, Any]:
     """Each square the seat may choose, with what it changes for the majorities."""
     moves = [a for a in legal if isinstance(a, Remove | Place)]
@@ -493,7 +492,7 @@ def _squares_item(
         lines.append(f"{'Square' if count == 1 else 'Squares'} {where}: {effect}.")
     held, size = len(obs["kingdom"]), obs["kingdom_squares"]
     if phase == "remove":
-        pending = obs["pending"]
+        _, pending = _turn(obs)
         after = held + pending
         if held >= size:
             lines.append(
@@ -516,13 +515,13 @@ def _squares_item(
     elif phase == "place":
         stock = obs["players"][seat]["stock"]
         lines.append(
-            f"You place {plural(obs['pending'], 'more counter')} (stock {stock}); the "
+            f"You place {plural(_turn(obs)[1], 'more counter')} (stock {stock}); the "
             f"Kingdom of the Dead holds {held} of {size}."
         )
     return {"title": title, "lines": lines}
 
 
-def _temples_item(board: Board, obs: dict[str, Any], which: range, title: str) -> dict[str, Any]:
+def _temples_item(board: Board, obs: AtonObservation, which: range, title: str) -> dict[str, Any]:
     names = _names(obs)
     temples = obs["temples"]
     # two or more temples nobody has entered yet share one line
@@ -539,14 +538,14 @@ def _temples_item(board: Board, obs: dict[str, Any], which: range, title: str) -
         f"Blue squares (each worth 3 to temple 4's majority if it holds it): "
         f"{pair_words(names, blue)}."
     )
-    bonus = totals([scoring_now(board, temples)[-1]])
+    bonus = totals([score_temples(board, temples)[-1]])
     lines.append(f"Bonus squares held: {names[0]} +{bonus[0]}, {names[1]} +{bonus[1]}.")
-    now = totals(scoring_now(board, temples))
+    now = totals(score_temples(board, temples))
     lines.append(f"A scoring now would give {names[0]} {now[0]}, {names[1]} {now[1]}.")
     return {"title": title, "lines": lines}
 
 
-def _race_item(board: Board, obs: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def _race_item(board: Board, obs: AtonObservation, names: Sequence[str]) -> dict[str, Any]:
     scores = [p["score"] for p in obs["players"]]
     held, size = len(obs["kingdom"]), obs["kingdom_squares"]
     lines = [
@@ -566,7 +565,7 @@ def _race_item(board: Board, obs: dict[str, Any], names: Sequence[str]) -> dict[
     return {"title": "The race", "lines": lines}
 
 
-def _result(obs: dict[str, Any]) -> dict[str, Any]:
+def _result(obs: AtonObservation) -> dict[str, Any]:
     names = _names(obs)
     scores = [p["score"] for p in obs["players"]]
     if obs["winner"] is not None:
