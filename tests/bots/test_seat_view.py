@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from karnak.bots.base import SeatView
-from karnak.core import State, get_game
+from karnak.core import State, available_games, get_game
 
 
 class CountingState:
@@ -23,7 +23,7 @@ class CountingState:
         return self.state.observation(seat)
 
 
-@pytest.mark.parametrize("name", ["amunre", "aton", "egyptia"])
+@pytest.mark.parametrize("name", available_games())
 def test_the_observation_is_built_at_the_first_read_and_only_once(name: str) -> None:
     game = get_game(name)
     state = game.new_state(game.min_players, seed=5)

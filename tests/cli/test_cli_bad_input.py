@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+from karnak.cli.common import default_players
 from karnak.cli.main import app
 from karnak.core.record import MAX_RECORD_BYTES
+from karnak.core.registry import available_games, get_game
 from karnak.games.amunre.rules.board import default_board_text
 
 #: The ``karnak`` script of the environment the tests run in (``.venv/bin/karnak``).
@@ -68,7 +70,7 @@ def test_replay_refuses_unreadable_records_in_one_line(runner: CliRunner, name: 
     one_clear_line(runner.invoke(app, ["replay", name]), name, message)
 
 
-@pytest.mark.parametrize("game", ["amunre", "aton", "egyptia"])
+@pytest.mark.parametrize("game", available_games())
 @pytest.mark.parametrize("name", sorted(BAD_RECORDS))
 def test_resume_refuses_unreadable_records_in_one_line(
     runner: CliRunner, name: str, game: str
@@ -159,11 +161,12 @@ def karnak(
 
 
 def _play_args(game: str) -> list[str]:
-    bots = [] if game == "egyptia" else ["--opponents", "random"]
+    # a game played alone by default (Egyptia) has no opponents to name
+    bots = [] if default_players(get_game(game)) == 1 else ["--opponents", "random"]
     return ["play", game, "--seed", "5", *bots]
 
 
-@pytest.mark.parametrize("game", ["amunre", "aton", "egyptia"])
+@pytest.mark.parametrize("game", available_games())
 def test_play_with_empty_input_saves_and_says_how_to_resume(game: str, tmp_path: Path) -> None:
     done = karnak(_play_args(game), tmp_path, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -173,7 +176,7 @@ def test_play_with_empty_input_saves_and_says_how_to_resume(game: str, tmp_path:
     assert len(list((tmp_path / "records").glob(f"{game}-seed5-*.json"))) == 1
 
 
-@pytest.mark.parametrize("game", ["amunre", "aton", "egyptia"])
+@pytest.mark.parametrize("game", available_games())
 def test_play_with_input_closed_saves_and_says_how_to_resume(game: str, tmp_path: Path) -> None:
     # ``karnak play 0<&-``: file descriptor 0 is not open at all (sys.stdin is None).
     command = shlex.join([str(KARNAK), *_play_args(game)]) + " 0<&-"

@@ -73,6 +73,7 @@ EXPECTED = {
     ("/api/games/{game_id}/chat", "get"): {"200", "403", "404", "410", "422"},
     ("/api/games/{game_id}/chat", "post"): ACTING - {"200"} | {"201"},
     ("/api/leaderboard/{game}", "get"): {"200", "404", "422"},
+    ("/api/games/{name}/observation-schema", "get"): {"200", "404", "422"},
     ("/api/games/{game_id}/ratings", "get"): {"200", "404", "409", "422"},
     ("/api/players/{name}", "get"): {"200", "404", "422"},
     ("/api/reports", "post"): {"201", "400", "401", "403", "404", "409", "413", "422", "429"},

@@ -1,8 +1,12 @@
 """Each game's part of the web page, found through its plugin (``WebPage``).
 
 A game without one still plays in the browser: the page shows its observation and a plain
-list of its moves. :func:`karnak.server.views.seat_view` puts a game's page data under
-``view["page"]`` and its guide under ``view["page"]["guide"]``.
+list of its moves (``static/plain.js``). :func:`karnak.server.views.seat_view` puts a game's
+page data under ``view["page"]`` and its guide under ``view["page"]["guide"]``.
+
+Each game's browser files are served from its own package under ``/static/games/<game>/``,
+and the JSON Schema of the observation it declares at
+``/api/games/<game>/observation-schema`` (:func:`mount_game_static` sets up both).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from karnak.core.plugin import WebPage
 from karnak.core.registry import UnknownGameError, get_plugin, plugins
+from karnak.core.view_schema import observation_schema
 
 
 @cache
@@ -47,8 +52,38 @@ def client_assets(name: str) -> dict[str, Any]:
     }
 
 
+async def get_observation_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of what one seat of the game ``name`` sees: the
+    ``observation`` of every view of its games, as the game declares it."""
+    from karnak.server.errors import ApiError  # the errors module imports the service
+
+    try:
+        plugin = get_plugin(name)
+    except UnknownGameError:
+        raise ApiError(404, f"there is no game {name[:40]!r}") from None
+    schema = _schema(plugin.name)
+    if schema is None:
+        raise ApiError(404, f"{plugin.name} declares no observation schema")
+    return schema
+
+
+@cache
+def _schema(name: str) -> dict[str, Any] | None:
+    return observation_schema(get_plugin(name))
+
+
 def mount_game_static(app: FastAPI) -> None:
-    """Serve each game's browser files from its own package, under its own name."""
+    """Serve each game's browser files from its own package, under its own name, and the
+    games' observation schemas."""
+    from karnak.server.errors import error_responses
+
+    app.add_api_route(
+        "/api/games/{name}/observation-schema",
+        get_observation_schema,
+        methods=["GET"],
+        operation_id="observation_schema",
+        responses=error_responses(404, 422),
+    )
     for name in plugins():
         page = page_for(name)
         if page is not None and page.static is not None:

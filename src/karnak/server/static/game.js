@@ -55,17 +55,42 @@ function showFatal(message) {
 }
 
 // ------------------------------------------------------------------ rendering
-// Loads the game's script and stylesheets once (the first view names them); a game without
-// a script of its own, or one that fails to load, is drawn by the plain page.
+// Loads the game's script and stylesheets once (the first view names them), and the first
+// drawing waits for both, so the page never shows the game unstyled. A stylesheet that
+// fails or takes longer than STYLESHEET_WAIT_MS is not waited for any longer. A game
+// without a script of its own, or whose script fails to load or exports no render(view,
+// ctx), is drawn by the plain page.
+const STYLESHEET_WAIT_MS = 3000;
+
+function loadStylesheet(href) {
+  return new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href, "data-game-stylesheet": "" });
+    const timer = setTimeout(() => { console.warn(`the stylesheet ${href} is slow; drawing without waiting`); resolve(); }, STYLESHEET_WAIT_MS);
+    const done = () => { clearTimeout(timer); resolve(); };
+    link.addEventListener("load", done, { once: true });
+    link.addEventListener("error", () => { console.error(`the stylesheet ${href} did not load`); done(); }, { once: true });
+    document.head.append(link);
+  });
+}
+
+function drawingModule(module) {
+  if (!module || typeof module.render !== "function") throw new Error("the game's script exports no render(view, ctx)");
+  return module;
+}
+
 function loadGameScript(first) {
   if (!gameScriptLoading) {
     const client = first.client || {};
-    for (const href of client.stylesheets || []) {
-      document.head.append(el("link", { rel: "stylesheet", href }));
-    }
-    const plain = () => import("./plain.js");
-    gameScriptLoading = (client.script ? import(client.script).catch((e) => { console.error(e); return plain(); }) : plain())
-      .then((module) => { gameScript = module; });
+    const sheets = Promise.all((client.stylesheets || []).map(loadStylesheet));
+    const plain = () => import("./plain.js").then((module) => ({ module, by: "plain" }));
+    const script = client.script
+      ? import(client.script).then((module) => ({ module: drawingModule(module), by: "game" }))
+        .catch((e) => { console.error(`the game's script ${client.script} failed; drawing the plain page`, e); return plain(); })
+      : plain();
+    gameScriptLoading = Promise.all([script, sheets]).then(([loaded]) => {
+      gameScript = loaded.module;
+      document.body.dataset.drawnBy = loaded.by; // which script draws this page: "game" or "plain"
+    });
   }
   return gameScriptLoading;
 }
