@@ -24,6 +24,11 @@ EXPECTED_WARNINGS = (
     "Observation space for each agent probably should be",
 )
 
+try:  # imported before the example game is installed (the fixture installs it per module)
+    from karnak.envs import openspiel as OPENSPIEL_AT_IMPORT
+except ImportError:
+    OPENSPIEL_AT_IMPORT = None
+
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_pettingzoo_api_tests(goofspiel: Game, players: int) -> None:
@@ -96,3 +101,17 @@ def test_openspiel_random_simulation_and_search(example: Installed) -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "returns" in done.stdout
+
+
+def test_openspiel_registers_a_game_installed_after_its_import(example: Installed) -> None:
+    """In this process, where karnak.envs.openspiel was imported (at this module's import)
+    before the game arrived."""
+    if OPENSPIEL_AT_IMPORT is None:
+        pytest.skip("OpenSpiel is not installed")
+    import pyspiel
+
+    openspiel = OPENSPIEL_AT_IMPORT
+    assert "karnak_goofspiel" in openspiel.register()
+    game = pyspiel.load_game("karnak_goofspiel(prizes=3,seed=1)")
+    assert game.num_distinct_actions() == 3
+    assert game.get_type().short_name == "karnak_goofspiel"

@@ -68,8 +68,16 @@ from karnak.core.rng import Rng
 from karnak.core.tensors import FloatVector, TensorLayout
 from karnak.envs.idgame import TERMINAL, IdGame, IdState, default_players
 
-#: The short names of the games, by Karnak's names.
-SHORT_NAMES = {name: f"karnak_{name}" for name in available_games()}
+#: What every game's pyspiel short name starts with (``karnak_aton``).
+SHORT_PREFIX = "karnak_"
+
+
+def short_name(name: str) -> str:
+    """The pyspiel short name of the Karnak game ``name`` (any game registered now, including
+    one installed after this module was imported)."""
+    return SHORT_PREFIX + name
+
+
 #: The parameters every game takes besides its own options.
 COMMON_PARAMETERS = ("players", "rewards", "seed")
 #: The ``rewards`` value that means the table's default scheme ("win", or "score" alone).
@@ -129,7 +137,7 @@ def _key(game: Game, params: Mapping[str, Any]) -> Key:
     unknown = sorted(set(params) - set(spec))
     if unknown:
         raise InvalidOptionError(
-            f"{SHORT_NAMES[game.name]} has no parameter(s) {', '.join(unknown)}; "
+            f"{short_name(game.name)} has no parameter(s) {', '.join(unknown)}; "
             f"parameters: {', '.join(spec)}"
         )
     players = params.get("players", spec["players"])
@@ -342,7 +350,7 @@ def _game_type(
     kinds = pyspiel.GameType
     utility, reward_model = description.utility, description.reward_model
     return pyspiel.GameType(
-        short_name=SHORT_NAMES[game.name],
+        short_name=short_name(game.name),
         long_name=f"Karnak {game.title}",
         dynamics=kinds.Dynamics.SEQUENTIAL,
         chance_mode=kinds.ChanceMode.SAMPLED_STOCHASTIC
@@ -406,7 +414,7 @@ class KarnakGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, *args: Any) -> KarnakState:
         if args:
-            raise ValueError(f"{SHORT_NAMES[self.karnak_game.name]} starts only from its seed")
+            raise ValueError(f"{short_name(self.karnak_game.name)} starts only from its seed")
         if self.start is not None:
             return KarnakState(self, _World(self.key, self.seed, None, self.start))
         return KarnakState(self, _World(self.key, None, self.seeds))
@@ -589,7 +597,7 @@ def register() -> list[str]:
     registered = set(pyspiel.registered_names())
     names = []
     for name in available_games():
-        short = SHORT_NAMES[name]
+        short = short_name(name)
         if short not in registered:
             pyspiel.register_game(_registered_type(get_game(name)), game_class(name))
         names.append(short)
