@@ -71,10 +71,14 @@ from pathlib import Path
 from typing import Any
 
 try:
-    from karnak.core import Rng, get_game
-except ModuleNotFoundError:  # running from a checkout without the package installed
+    import karnak.native
+except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from karnak.core import Rng, get_game
+    import karnak.native
+
+karnak.native.install()  # the compiled hot paths where built, before any engine is imported
+
+from karnak.core import Rng, get_game  # noqa: E402
 
 TARGET_GAME = "amunre"
 TARGET_ACTIONS_PER_SECOND = 100_000.0

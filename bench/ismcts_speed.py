@@ -44,14 +44,17 @@ from pathlib import Path
 from typing import Any
 
 try:
-    import karnak  # noqa: F401
-except ImportError:  # running from a checkout without installing
+    import karnak.native
+except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    import karnak.native
 
-from karnak.bots import SeatView
-from karnak.bots.base import Budget
-from karnak.bots.ismcts import make_ismcts
-from karnak.core import Rng, State, get_game
+karnak.native.install()  # the compiled hot paths where built, before any engine is imported
+
+from karnak.bots import SeatView  # noqa: E402
+from karnak.bots.base import Budget  # noqa: E402
+from karnak.bots.ismcts import make_ismcts  # noqa: E402
+from karnak.core import Rng, State, get_game  # noqa: E402
 
 PLAYERS = {"amunre": 4, "aton": 2, "egyptia": 2}
 TARGETS = {"amunre": 2000, "aton": 1000, "egyptia": 500}

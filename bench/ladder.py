@@ -37,14 +37,17 @@ from pathlib import Path
 from typing import Any
 
 try:
-    import karnak  # noqa: F401
+    import karnak.native
 except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    import karnak.native
 
-from karnak.bots.arena import GameOutcome, RatingBook, normalise_spec, play_game, wilson_interval
-from karnak.bots.levels import LEVELS, game_levels
-from karnak.core import get_game
-from karnak.native import engines
+karnak.native.install()  # the compiled hot paths where built, before any engine is imported
+
+from karnak.bots.arena import GameOutcome, RatingBook, normalise_spec, play_game, wilson_interval  # noqa: E402
+from karnak.bots.levels import LEVELS, game_levels  # noqa: E402
+from karnak.core import get_game  # noqa: E402
+from karnak.native import engines  # noqa: E402
 
 TABLE_SIZE = {"aton": 2, "amunre": 4, "egyptia": 2}
 

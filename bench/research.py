@@ -60,17 +60,20 @@ from typing import Any
 import numpy as np
 
 try:
-    from karnak.core import Rng
-except ModuleNotFoundError:  # a checkout without the package installed
+    import karnak.native
+except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from karnak.core import Rng
-from karnak.core import get_game
-from karnak.core.action_ids import Speller
-from karnak.envs import IdGame, register_openspiel
-from karnak.envs.batch import BatchStepper
-from karnak.envs.gymnasium import KarnakGymEnv
-from karnak.envs.pettingzoo import KarnakAECEnv, KarnakParallelEnv
-from karnak.native import engines
+    import karnak.native
+
+karnak.native.install()  # the compiled hot paths where built, before any engine is imported
+
+from karnak.core import Rng, get_game  # noqa: E402
+from karnak.core.action_ids import Speller  # noqa: E402
+from karnak.envs import IdGame, register_openspiel  # noqa: E402
+from karnak.envs.batch import BatchStepper  # noqa: E402
+from karnak.envs.gymnasium import KarnakGymEnv  # noqa: E402
+from karnak.envs.pettingzoo import KarnakAECEnv, KarnakParallelEnv  # noqa: E402
+from karnak.native import engines  # noqa: E402
 
 TABLES = {"aton": 2, "amunre": 3, "egyptia": 2}
 

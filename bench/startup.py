@@ -62,13 +62,11 @@ def fill(database: Path, games: int, seats: int, moves: int) -> None:
             seat = movers[rng.below(len(movers))]
             legal = room.state.legal_actions(seat)
             action = legal[rng.below(len(legal))]
-            after = room.state.clone()
-            after.apply(seat, action)
-            _, private = room.classify(seat, after)
-            public = None if private else room.version_for(None) + 1
+            move = room.prepare(seat, action)  # a legal move: the server's own path
+            public = None if move.private else room.version_for(None) + 1
             entry = Accepted(len(room.accepted), room.version + 1, seat, action.to_text())
             store.append(room, entry, None, public)
-            room.accept(seat, action, after=after)
+            room.accept(seat, action, move=move)
     engine.dispose()
 
 

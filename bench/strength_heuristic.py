@@ -35,15 +35,18 @@ from multiprocessing import Pool
 from pathlib import Path
 
 try:
-    from karnak.games.amunre.bot import AmunReHeuristic, act
-except ModuleNotFoundError:  # running from a checkout without the package installed
+    import karnak.native
+except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    from karnak.games.amunre.bot import AmunReHeuristic, act
+    import karnak.native
 
-from karnak.bots.base import Bot, SeatView
-from karnak.bots.random_bot import RandomBot
-from karnak.core import Rng, get_game
-from karnak.games.amunre.rules.state import AmunReState
+karnak.native.install()  # the compiled hot paths where built, before any engine is imported
+
+from karnak.bots.base import Bot, SeatView  # noqa: E402
+from karnak.bots.random_bot import RandomBot  # noqa: E402
+from karnak.core import Rng, get_game  # noqa: E402
+from karnak.games.amunre.bot import AmunReHeuristic, act  # noqa: E402
+from karnak.games.amunre.rules.state import AmunReState  # noqa: E402
 
 TARGET_WIN_RATE = 0.90
 Z95 = 1.959963984540054

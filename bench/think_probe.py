@@ -23,16 +23,19 @@ import time
 from pathlib import Path
 
 try:
-    import karnak  # noqa: F401
+    import karnak.native
 except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    import karnak.native
 
-from karnak.bots.arena import bot_rngs
-from karnak.bots.base import SeatView, make_bot
-from karnak.bots.ismcts import ISMCTSBot
-from karnak.core import get_game
-from karnak.core.rng import Rng
-from karnak.native import engines
+karnak.native.install()  # the compiled hot paths where built, before any engine is imported
+
+from karnak.bots.arena import bot_rngs  # noqa: E402
+from karnak.bots.base import SeatView, make_bot  # noqa: E402
+from karnak.bots.ismcts import ISMCTSBot  # noqa: E402
+from karnak.core import get_game  # noqa: E402
+from karnak.core.rng import Rng  # noqa: E402
+from karnak.native import engines  # noqa: E402
 
 #: probe key -> (engine game, seats: the probed seat first, then its opponents)
 SETUPS: dict[str, tuple[str, list[str]]] = {

@@ -21,12 +21,17 @@ budgets are wall-clock time: run on an idle machine with ``--jobs`` no larger th
     python bench/think_time.py aton --think 0.25,1,4 --games 200 --jobs 2 \\
         --json bench/results/think_aton.json --out bench/results/think_aton.md
     python bench/think_time.py --plot bench/results/think_time.png \\
-        --results bench/results/think/*.json --report bench/results/think_time.md
+        --results bench/results/think_time_runs.json --report bench/results/think_time.md
 
 A long run can be made in seeded chunks (``--seed 61 --games 140`` after ``--games 60``;
 with more than two players, chunks of a multiple of the table size keep the rotation): the
 plot and the report pool rows of one game, build and think time that played different seeds
 into one sample, and list the seeds each row played.
+
+``--results`` takes the JSON files the runs wrote (``--json``) and archives of them: a file
+holding a list of such results. ``bench/results/think_time_runs.json`` is the archive of
+every run behind ``think_time.md`` and ``think_time.png`` (``--archive`` writes one from
+the files given to ``--results``).
 """
 
 from __future__ import annotations
@@ -42,13 +47,16 @@ from pathlib import Path
 from typing import Any
 
 try:
-    import karnak  # noqa: F401
+    import karnak.native
 except ImportError:  # a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    import karnak.native
 
-from karnak.bots.arena import play_game, run_arena, wilson_interval
-from karnak.core import get_game
-from karnak.native import engines
+karnak.native.install()  # the compiled hot paths where built, before any engine is imported
+
+from karnak.bots.arena import play_game, run_arena, wilson_interval  # noqa: E402
+from karnak.core import get_game  # noqa: E402
+from karnak.native import engines  # noqa: E402
 
 #: game key -> (engine game, opponents of the search bot, chance of a win)
 SETUPS: dict[str, tuple[str, list[str], float]] = {
@@ -152,6 +160,23 @@ def merged(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 group.append(row)
         run["rows"] = sorted((_pool(g) for g in groups), key=lambda r: r["think"])
     return list(pooled.values())
+
+
+def read_results(paths: list[Path]) -> list[dict[str, Any]]:
+    """The results of the files ``paths``: each a run's JSON, or an archive (a list of runs'
+    results, as :func:`archive` writes it)."""
+    results: list[dict[str, Any]] = []
+    for path in paths:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        results.extend(data if isinstance(data, list) else [data])
+    return results
+
+
+def archive(results: list[dict[str, Any]], out: Path) -> None:
+    """Keep ``results`` in one file, one run a line, in their order (the pooled report and
+    plot drawn from it are those drawn from the files it came from)."""
+    lines = ",\n".join(json.dumps(r) for r in results)
+    out.write_text(f"[\n{lines}\n]\n", encoding="utf-8")
 
 
 def seeds_text(ranges: list[list[int]]) -> str:
@@ -320,11 +345,17 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, help="draw the --results files")
     parser.add_argument("--results", nargs="+", type=Path, default=[])
     parser.add_argument("--report", type=Path, help="with --plot: the pooled tables, Markdown")
+    parser.add_argument("--archive", type=Path, help="the --results files as one archive")
     args = parser.parse_args()
+    if args.archive:
+        if not args.results:
+            parser.error("--archive needs --results")
+        archive(read_results(args.results), args.archive)
+        return
     if args.plot:
         if not args.results:
             parser.error("--plot needs --results")
-        results = [json.loads(f.read_text(encoding="utf-8")) for f in args.results]
+        results = read_results(args.results)
         plot(results, args.plot)
         if args.report:
             runs = sorted(

@@ -44,7 +44,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-import karnak.envs
+import karnak.native
+
+# The compiled hot paths where they are built (make native), asked for before any engine is
+# imported: importing karnak alone does not install them.
+karnak.native.install()
+
+import karnak.envs  # noqa: E402
 
 Vector = NDArray[np.float64]
 Matrix = NDArray[np.float64]

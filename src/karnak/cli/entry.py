@@ -7,6 +7,11 @@ import sys
 
 
 def main() -> None:
+    # The command asks for the compiled hot paths (karnak.native), before any engine is
+    # imported: importing karnak alone leaves the import system as it is.
+    from karnak.native import install
+
+    install()
     try:
         from karnak.cli.main import app
     except ModuleNotFoundError as missing:

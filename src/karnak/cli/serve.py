@@ -301,6 +301,12 @@ def serve_command(
             raise CliError(f"--port must be between 1 and 65535, not {port}", EXIT_USAGE)
         if bot_workers < 0:
             raise CliError("--bot-workers cannot be negative", EXIT_USAGE)
+        # The compiled hot paths (karnak.native), for this process if nothing imported the
+        # engines yet (the karnak command asked already) and for the bot and server workers
+        # it starts (install marks the environment they inherit).
+        from karnak.native import install
+
+        install()
         try:
             import uvicorn
 

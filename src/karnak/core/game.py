@@ -143,13 +143,6 @@ class Game(ABC):
         return version_key(self.version) >= version_key(version)
 
     # ------------------------------------------------------------------ options
-    def option_spec(self, name: str) -> OptionSpec:
-        for spec in self.options:
-            if spec.name == name:
-                return spec
-        known = ", ".join(s.name for s in self.options) or "none"
-        raise InvalidOptionError(f"{self.title} has no option {name!r}; options: {known}")
-
     def resolve_options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Fill in defaults and validate every given option; unknown names are errors."""
         given = dict(options or {})

@@ -1,13 +1,13 @@
-"""``python -m karnak.native``: say whether the compiled modules are in use, and why."""
+"""``python -m karnak.native``: say whether an entry point (the ``karnak`` command, the server)
+uses the compiled modules, and why."""
 
 from __future__ import annotations
 
-import karnak  # noqa: F401  (installs the finder)
-from karnak.native import status
+from karnak.native import install
 
 
 def main() -> None:
-    found = status()
+    found = install()  # as an entry point does
     print(f"compiled modules: {found.state} ({found.reason})")
     for module in found.modules:
         print(f"  {module}")

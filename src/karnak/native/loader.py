@@ -5,7 +5,8 @@ The compiled files sit next to the sources under a name the import system never 
 ``KARNAK_NATIVE=0`` all import the plain sources. :func:`install` decides once, before any
 engine module is imported, and either installs :class:`NativeFinder` for the whole set or
 leaves the import system alone: a compiled module calls the others of its set directly, so
-they are used all together or not at all.
+they are used all together or not at all. Nothing is installed unless asked for (an entry
+point, a library user, or ``KARNAK_NATIVE=1``; see :mod:`karnak.native`).
 """
 
 from __future__ import annotations
@@ -32,8 +33,12 @@ PACKAGE = Path(__file__).resolve().parents[1]
 MANIFEST = PACKAGE / "native" / "manifest.json"
 #: The suffix of every compiled file.
 SUFFIX = ".mypyc.so"
+#: The environment variable that asks for (or refuses) the compiled modules.
+ENV = "KARNAK_NATIVE"
 #: Values of ``KARNAK_NATIVE`` that force pure Python.
 OFF = frozenset({"0", "off", "no", "false", "pure"})
+#: Values of ``KARNAK_NATIVE`` that ask for the compiled modules from ``import karnak`` on.
+ON = frozenset({"1", "on", "yes", "true", "compiled"})
 
 
 @dataclass
@@ -130,14 +135,26 @@ def check(manifest_path: Path = MANIFEST) -> tuple[NativeStatus, dict[str, Path]
     return NativeStatus("on", f"{len(names)} compiled modules", names), files
 
 
+def asked() -> bool:
+    """Whether ``KARNAK_NATIVE`` asks for the compiled modules (``import karnak`` then
+    installs them; see the package's docstring)."""
+    return os.environ.get(ENV, "").strip().lower() in ON
+
+
 def install(manifest_path: Path = MANIFEST) -> NativeStatus:
-    """Use the compiled modules if they match (see the module's docstring); idempotent."""
+    """Use the compiled modules if they match (see the module's docstring); idempotent.
+
+    Unless ``KARNAK_NATIVE`` says already, it is set to ``1`` for the processes this one
+    starts: a worker process (the server's bots, the arena's games) that imports karnak
+    then uses the same build, before its engines are imported."""
     global _status
     if _status.active:
         return _status
-    if os.environ.get("KARNAK_NATIVE", "").strip().lower() in OFF:
+    if os.environ.get(ENV, "").strip().lower() in OFF:
         _status = NativeStatus("off", "KARNAK_NATIVE asks for pure Python")
         return _status
+    if not os.environ.get(ENV, "").strip():
+        os.environ[ENV] = "1"
     found, files = check(manifest_path)
     early = [name for name in files if name in sys.modules]
     if found.active and early:

@@ -445,7 +445,7 @@ async def replay_view(request: Request, game_id: str, step: int) -> dict[str, An
     room = await finished_room(service, game_id)
     if not 0 <= step <= len(room.accepted):
         raise ApiError(404, f"the replay has moves 0 to {len(room.accepted)}, not {step}")
-    replayed = room.replayed(step)
+    replayed = service.replays.room_at(room, step)  # from a snapshot (karnak.server.replays)
     view = seat_view(replayed, None)
     parts = page_for(room.game.name)
     if parts is not None and parts.replay is not None and "page" in view:

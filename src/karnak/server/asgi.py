@@ -92,7 +92,12 @@ def worker_environment(
 
 
 def create_from_environment() -> FastAPI:
-    """The server of one worker process, as :func:`worker_environment` describes it."""
+    """The server of one worker process, as :func:`worker_environment` describes it (with
+    the compiled hot paths where they are built: asked for here, before the engines are
+    imported, since importing karnak alone does not install them)."""
+    from karnak.native import install
+
+    install()
     from karnak.cli.serve import SMTP_PASSWORD_ENV
     from karnak.server.app import create_app, database_url
     from karnak.server.limits import ServerSettings

@@ -1,9 +1,16 @@
 """Bots thinking on the server without blocking the event loop, each within its limits.
 
 A search bot spends its whole think time computing, so it runs in a worker process; the
-worker rebuilds the game from its record (the engine replays exactly) and hands the bot only
-its seat's view, as everywhere else. With ``workers=0`` bots think in a thread instead (for
-tests and tiny deployments: the event loop then shares the interpreter with the bot).
+worker is sent the position itself (``State.to_json``, hidden facts included: the worker
+stands in for the server) and hands the bot only its seat's view, as everywhere else.
+Rebuilding the game from its record instead would replay every move so far at each
+decision, which over a table of 99 builders grows with the square of the game's length.
+The position goes without its event log (:func:`position`): the log is words for people,
+a bot's view never reads it, and at a big table it is most of the state's size. Over a
+game of 99 heuristic builders the hand-offs cost about a third of what replaying did
+(``bench/bot_handoff.py``, ``bench/results/bot_handoff.md``). With
+``workers=0`` bots think in a thread instead (for tests and tiny deployments: the event
+loop then shares the interpreter with the bot).
 
 The workers are few and shared by every game, so three rules keep one game from holding
 them (see :mod:`karnak.server.bot_limits` for the limits themselves):
@@ -37,9 +44,9 @@ from multiprocessing import get_context
 from typing import Any
 
 from karnak.bots.base import SeatView, make_bot
-from karnak.core.record import GameRecord, replay
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
+from karnak.core.state import State
 from karnak.server.bot_limits import bound, think_limit
 from karnak.server.limits import ServerSettings
 from karnak.server.observability.probe import SILENT, Probe
@@ -56,22 +63,33 @@ def bot_seed(game_seed: int, version: int, seat: int) -> int:
     return (game_seed * 1_000_003 + version * 7_919 + seat) % (1 << 63)
 
 
+def position(state: State) -> dict[str, Any]:
+    """What a worker is sent of ``state``: all of it (``State.to_json``: the position, the
+    hidden facts, the generator and the moves) but the event log."""
+    return state.clone(log=False).to_json()
+
+
 def think(
-    record_json: dict[str, Any],
+    state_json: dict[str, Any],
     seat: int,
     spec: str,
     seed: int,
     seconds: float,
     iterations: int,
+    variant: dict[str, Any] | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> str:
-    """Worker entry point: the text of the action the bot ``spec`` chooses for ``seat``,
-    decided within ``seconds`` and ``iterations`` whatever its own budget asks; ``stop()``
-    (in a thread only) ends the search early."""
-    record = GameRecord.from_json(record_json)
-    state = replay(record, check_result=False)
-    game = get_game(record.game)
-    bot = bound(make_bot(spec, game), seconds=seconds, iterations=iterations, stop=stop)
+    """Worker entry point: the text of the action the bot ``spec`` chooses for ``seat`` in
+    the position ``state_json`` (``State.to_json``; ``variant``: the game's variant data,
+    if it is not the game as shipped), decided within ``seconds`` and ``iterations``
+    whatever its own budget asks; ``stop()`` (in a thread only) ends the search early.
+
+    The state stays here: the bot is given ``SeatView.of(state, seat)``, the seat's view."""
+    game = get_game(str(state_json["game"]))
+    if variant is not None:
+        game = game.with_variant_data(variant)
+    state = game.state_from_json(state_json)  # under the rules version the state names
+    bot = bound(make_bot(spec, state.game), seconds=seconds, iterations=iterations, stop=stop)
     return bot.choose(SeatView.of(state, seat), Rng(seed)).to_text()
 
 
@@ -146,16 +164,17 @@ class BotRunner:
         async with self._turn(room.id):
             if self._closed.is_set():
                 raise RuntimeError("the bot runner is closed: the server is stopping")
-            # Read together, with no await between: the version is that of the record.
+            # Read together, with no await between: the version is that of the position.
             version = room.version_for(seat)
             seconds = think_limit([info.bot for info in room.seats], seat, room.game, limits)
             args = (
-                room.record().to_json(),
+                position(room.state),
                 seat,
                 spec,
                 bot_seed(room.seed, room.version, seat),
                 seconds,
                 limits.max_iterations,
+                room.game.variant_data(),
             )
             started = time.perf_counter()
             if self._pool is None:

@@ -61,7 +61,3 @@ class RoomCache:
         self.unavailable[game_id] = reason
         self.rooms.pop(game_id, None)
         self._finished.pop(game_id, None)
-
-    @property
-    def finished_held(self) -> int:
-        return len(self._finished)

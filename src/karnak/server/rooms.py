@@ -36,6 +36,7 @@ already done instead of being applied again.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 from dataclasses import dataclass, field
@@ -170,6 +171,21 @@ class Accepted:
     private: bool = False
     #: The mover's own version right after the move.
     seat_version: int = 0
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move worked out on a copy of the room's state and not applied yet (see
+    :meth:`Room.prepare`): the position after it, and what the move is, decided once for
+    both the write and :meth:`Room.accept`."""
+
+    seat: int
+    action: Action
+    after: State
+    #: Whether the current step goes on after it (see :meth:`Room.classify`).
+    same_step: bool
+    #: Whether nobody else sees it (see "Private steps" above).
+    private: bool
 
 
 @dataclass
@@ -316,6 +332,15 @@ class Room:
             raise IllegalMoveError(f"{text!r} is not allowed now: {reason}", version=mine)
         return None
 
+    def prepare(self, seat: int, action: Action) -> Move:
+        """``action`` of ``seat`` played on a copy of the state and classified, for an
+        action :meth:`check` has accepted (its legality is not checked again here): the
+        room does not change until :meth:`accept` is given the move."""
+        after = self.state.clone()
+        after.apply_unchecked(seat, action)
+        same_step, private = self.classify(seat, after)
+        return Move(seat, action, after, same_step, private)
+
     def classify(self, seat: int, after: State) -> tuple[bool, bool]:
         """What a move of ``seat`` turning the current state into ``after`` is: whether the
         step goes on (``same_step``) and whether the move is private (nobody else sees it).
@@ -351,19 +376,24 @@ class Room:
         *,
         by_timeout: bool = False,
         version: int | None = None,
-        after: State | None = None,
+        move: Move | None = None,
     ) -> Accepted:
-        """Apply a checked action and advance the counters.
+        """Apply an action and advance the counters.
 
         ``version`` restores a stored game whose versions skip numbers (after an undo).
-        ``after`` is the position after the action when the caller has already computed it
-        (on a copy of :attr:`state`), so that the move is not applied twice.
+        ``move`` is the action already worked out by :meth:`prepare` (after :meth:`check`),
+        so it is neither applied nor classified twice; without it the action is applied
+        through the engine's checked path (a stored game replayed) and classified here.
         """
         previous = self.state
-        if after is None:
+        if move is None:
             after = previous.clone()
             after.apply(seat, action)
-        same_step, private = self.classify(seat, after)
+            same_step, private = self.classify(seat, after)
+        else:
+            if (move.seat, move.action) != (seat, action):
+                raise ValueError("the move prepared is not the one accepted")
+            after, same_step, private = move.after, move.same_step, move.private
         self.state = after
         self.previous = previous
         self.version = self.version + 1 if version is None else version
@@ -480,12 +510,34 @@ class Room:
     def record(self) -> GameRecord:
         return self.state.record()
 
-    def replayed(self, steps: int) -> Room:
-        """A copy of this room after its first ``steps`` accepted actions (for replays)."""
-        names = [info.name for info in self.seats]
-        state = self.game.new_state(names, seed=self.seed, options=self.state.options)
-        room = Room(self.id, self.game, state, self.seats, self.seed, self.turn_timer)
-        for entry in self.accepted[:steps]:
+    def copy(self) -> Room:
+        """A copy that accepting moves on leaves this room as it is. The states are shared:
+        a room never changes a state in place (:meth:`accept` plays on a clone)."""
+        total, by = self.step_private
+        return dataclasses.replace(
+            self,
+            accepted=list(self.accepted),
+            private_by=dict(self.private_by),
+            step_private=(total, dict(by)),
+            clocks=dict(self.clocks),
+            _undo_answer=None,
+        )
+
+    def replayed(self, steps: int, start: Room | None = None) -> Room:
+        """A copy of this room after its first ``steps`` accepted actions (for replays).
+
+        ``start``: such a copy after fewer of them (a replay's snapshot, see
+        karnak.server.replays), played on from there instead of from the first move; it is
+        left as it is."""
+        if start is None:
+            names = [info.name for info in self.seats]
+            state = self.game.new_state(names, seed=self.seed, options=self.state.options)
+            room = Room(self.id, self.game, state, self.seats, self.seed, self.turn_timer)
+        else:
+            if len(start.accepted) > steps:
+                raise ValueError(f"a copy after {len(start.accepted)} moves is past {steps}")
+            room = start.copy()
+        for entry in self.accepted[len(room.accepted) : steps]:
             room.accept(
                 entry.seat,
                 self.game.parse_action(entry.text),

@@ -56,6 +56,7 @@ from karnak.server.game_pages import page_for
 from karnak.server.hub import ALL_GAMES, Event, Hub, Subscription, game_topic
 from karnak.server.limits import ServerSettings
 from karnak.server.observability.probe import SILENT, Probe
+from karnak.server.replays import ReplayCache
 from karnak.server.room_cache import RoomCache
 from karnak.server.rooms import (
     BOT,
@@ -267,6 +268,8 @@ class GameService:
         self.bots = bots
         self.settings = settings or ServerSettings()
         self.cache = RoomCache(self.settings.finished_games_in_memory)
+        #: Snapshots of finished games' replays (karnak.server.replays), bounded.
+        self.replays = ReplayCache()
         #: The games in memory by id (every running game, recent finished ones).
         self.rooms = self.cache.rooms
         #: Running games on this server, loaded or not yet.
@@ -356,6 +359,7 @@ class GameService:
     def _forget(self, game_id: str) -> None:
         """Drop what the service keeps of a game no longer held in memory."""
         self._positions.pop(game_id, None)
+        self.replays.forget(game_id)
         self._stop_timer(game_id)
         lock = self._locks.get(game_id)
         if lock is not None and not lock.locked():
@@ -399,6 +403,17 @@ class GameService:
     def owns(self, game_id: str) -> bool:
         """Whether this process runs the game's background work (bots, timers, notices)."""
         return self.leases is None or self.leases.holds(game_id)
+
+    @property
+    def bots_thinking(self) -> int:
+        """Bot turns under way in this process."""
+        return len(self._bot_tasks)
+
+    @property
+    def positions_held(self) -> int:
+        """Games whose current position's views this process keeps encoded (bounded, as the
+        games in memory are)."""
+        return len(self._positions)
 
     def _lease(self, room: Room) -> tuple[str, str] | None:
         """The lease a bot's or timer's write of ``room`` needs (None: one process alone)."""
@@ -704,27 +719,26 @@ class GameService:
             earlier = room.check(seat, version, action)
             if earlier is not None:
                 return SubmitOutcome(earlier, duplicate=True), False
-            # The move is applied to a copy: the room changes only once the write is done.
-            after = room.state.clone()
-            after.apply(seat, action)
+            # Checked once (room.check), applied to a copy and classified once (prepare):
+            # the room changes only once the write is done, and accept reuses the move.
+            move = room.prepare(seat, action)
             number, new_version = len(room.accepted), room.version + 1
             entry = Accepted(number, new_version, seat, action.to_text(), by_timeout)
-            same_step, private = room.classify(seat, after)
-            public_version = None if private else room.version_for(None) + 1
+            public_version = None if move.private else room.version_for(None) + 1
             # the seats' clocks this move stops and starts, written with it (timebank)
-            clocks = timebank_clock.after_change(room, after)
-            result = result_of(after, room.departed())
+            clocks = timebank_clock.after_change(room, move.after)
+            result = result_of(move.after, room.departed())
             now = time.time()
             guard = WriteGuard(
-                step_started_at=None if same_step else now,
+                step_started_at=None if move.same_step else now,
                 lease=self._lease(room) if automatic else None,
                 now=now,
             )
             await self.database(
                 self.store.append, room, entry, result, public_version, clocks, guard
             )
-            accepted = room.accept(seat, action, by_timeout=by_timeout, after=after)
-            if not same_step:
+            accepted = room.accept(seat, action, by_timeout=by_timeout, move=move)
+            if not move.same_step:
                 room.step_started_at = now
             room.clocks.update(clocks)
             return SubmitOutcome(accepted, duplicate=False), True

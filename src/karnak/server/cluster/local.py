@@ -340,7 +340,7 @@ def karnak_command() -> list[str]:
     script = Path(sys.executable).with_name("karnak")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "from karnak.cli.main import app; app()"]
+    return [sys.executable, "-c", "from karnak.cli.entry import main; main()"]
 
 
 def server_env() -> dict[str, str]:
