@@ -892,3 +892,42 @@ def test_expert_provinces_deal_one_card_a_round_on_a_corrected_board(rounds):
             seat = state.to_move()[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         assert state.round == 2 * rounds
+
+
+# --------------------------------------------------------------------------- dispatching
+def test_every_kind_of_move_reaches_its_rule_and_a_foreign_move_is_refused():
+    """Moves are dispatched one way, by their class: random games (the expert rules too,
+    for the picks) apply every class of the action union, and a move of no class raises."""
+    import typing
+
+    from karnak.games.amunre.rules import actions as A
+
+    every = set(typing.get_args(A.AmunReAction))
+    applied = set()
+    for seed in range(40):  # bonus cards whose condition holds are rare: play until one is
+        if applied == every:
+            break
+        state = GAME.new_state(4, seed=seed, options={"expert_provinces": seed % 2 == 1}, log=False)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = rng.choice(state.to_move())
+            legal = state.legal_actions(seat)
+            kinds = sorted({type(a).__name__ for a in legal})
+            if "Sell" in kinds and (len(kinds) > 1 and rng.random() > 0.05):
+                kinds.remove("Sell")  # keep cards to play: sell now and then
+            kind = rng.choice(kinds)  # each class alike, whatever its number of moves
+            action = rng.choice([a for a in legal if type(a).__name__ == kind])
+            state.apply(seat, action)
+            applied.add(type(action))
+    assert applied == every
+
+    class Shrug:
+        def to_text(self):
+            return "shrug"
+
+        def to_json(self):
+            return {"type": "shrug"}
+
+    state = GAME.new_state(4, seed=1)
+    with pytest.raises(TypeError, match="not an Amun-Re move"):
+        state.apply_unchecked(state.to_move()[0], Shrug())

@@ -50,7 +50,7 @@ def give(state: AmunReState, seat: int, kind: str) -> None:
 
 def guide_of(state: AmunReState, seat: int | None) -> dict[str, Any]:
     legal = state.legal_actions(seat) if seat is not None else []
-    return guide(state, seat, legal, state.observation(seat))
+    return guide(state.game, state.observation(seat), seat, legal)
 
 
 def lines(g: dict[str, Any], title: str) -> list[str]:

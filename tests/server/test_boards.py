@@ -40,9 +40,9 @@ def test_remembered_province_drawings_match_fresh_ones() -> None:
     for _ in range(150):
         if state.is_over():
             break
-        remembered = amunre.board_svg(state)
+        remembered = amunre.board_svg(state.game, state.observation(None))
         amunre._province_drawing.cache_clear()
-        assert amunre.board_svg(state) == remembered
+        assert amunre.board_svg(state.game, state.observation(None)) == remembered
         seat = state.to_move()[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
 

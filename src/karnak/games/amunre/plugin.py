@@ -8,6 +8,7 @@ PLUGIN = GamePlugin(
     name="amunre",
     rules="karnak.games.amunre.rules:GAME",
     aliases=("amun-re", "amun_re"),
+    observation="karnak.games.amunre.view:AmunReObservation",
     knowledge="karnak.games.amunre.bot:KNOWLEDGE",
     terminal="karnak.games.amunre.terminal:AmunReRenderer",
     web="karnak.games.amunre.web:PAGE",

@@ -1,26 +1,39 @@
 """Drawing Amun-Re in the terminal: provinces, players, the temple, a hand, the scoring.
 
-Everything shown during play comes from ``state.observation(seat)``, the one function
-that decides what a seat may see, so the client cannot leak a hidden card by accident.
-Static figures (income, card limits, temples) come from the board, which is public.
+Everything shown during play comes from the seat's observation (``state.observation(seat)``,
+the one function that decides what a seat may see), handed in by the client: the renderer
+never sees the state, so it cannot leak a hidden card by accident. Static figures (income,
+card limits, temples) come from the game's printed board, which is public.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from karnak.core import Game, State
+from karnak.core import Game
 from karnak.core.actions import Action
-from karnak.core.terminal import CONFIDENCE_LOOK, confidence_legend, seat_text
+from karnak.core.terminal import CONFIDENCE_LOOK, View, confidence_legend, seat_text
 from karnak.games.amunre.rules import actions as A
 from karnak.games.amunre.rules.board import CARD_KINDS, PROVINCE_FIELDS, Board, Province
-from karnak.games.amunre.rules.state import AmunReState
-from karnak.games.amunre.texts import SCORING_LINES, action_hint, card_effect
+from karnak.games.amunre.texts import (
+    SCORING_LINES,
+    action_hint,
+    board_of,
+    card_effect,
+    card_name,
+)
+from karnak.games.amunre.view import (
+    AmunReObservation,
+    BidView,
+    PlayerView,
+    ProvinceView,
+    as_observation,
+)
 
 #: Column headings of the board figures, broken over two lines so the table fits 80 columns.
 FIELD_HEADINGS = {
@@ -74,7 +87,7 @@ def _province_summary(province: Province) -> str:
     return ", ".join(parts)
 
 
-def _farmers(entry: dict[str, Any], province: Province) -> str:
+def _farmers(entry: ProvinceView, province: Province) -> str:
     """Farmers on fields out of the fields there, plus free and printed farmers."""
     text = f"{entry['farmers']}/{province.fields}" if province.fields else ""
     extra = entry["free_farmers"] + entry["printed_farmers"]
@@ -83,9 +96,7 @@ def _farmers(entry: dict[str, Any], province: Province) -> str:
     return text or "·"
 
 
-def _bids(
-    bids: list[dict[str, Any]], players: list[dict[str, Any]], names: tuple[str, ...]
-) -> Text:
+def _bids(bids: list[BidView], players: list[PlayerView], names: tuple[str, ...]) -> Text:
     text = Text()
     for bid in bids:
         if text:
@@ -99,7 +110,7 @@ def _bids(
     return text
 
 
-def _free_items(entry: dict[str, Any]) -> str:
+def _free_items(entry: ProvinceView) -> str:
     """What the winner of an auction card takes with it (card identities stay hidden)."""
     parts = []
     if entry["face_down_cards"]:
@@ -111,24 +122,28 @@ def _free_items(entry: dict[str, Any]) -> str:
     return "\n".join(parts) or "·"
 
 
+def _names(obs: AmunReObservation) -> tuple[str, ...]:
+    """The seats' names, in seat order."""
+    return tuple(player["name"] for player in obs["players"])
+
+
 class AmunReRenderer:
     """The :class:`~karnak.cli.render.GameRenderer` of Amun-Re."""
 
     # ------------------------------------------------------------------ during play
-    def status(self, state: State, seat: int) -> list[RenderableType]:
-        game_state = cast(AmunReState, state)
-        obs = game_state.observation(seat)
-        board = game_state.board
-        names = game_state.players
+    def status(self, game: Game, view: View, seat: int) -> list[RenderableType]:
+        obs = as_observation(view)
+        board = board_of(game)
+        names = _names(obs)
         return [
             self._headline(obs, board),
             self._provinces(obs, board, names),
             self._players(obs, names, seat),
             self._supplies(obs, board, names),
-            self._hand(obs, game_state, seat),
+            self._hand(obs, board, seat),
         ]
 
-    def _headline(self, obs: dict[str, Any], board: Board) -> RenderableType:
+    def _headline(self, obs: AmunReObservation, board: Board) -> RenderableType:
         total_rounds = board.rounds_per_kingdom * board.kingdoms
         kingdom = ("old kingdom", "new kingdom")[obs["kingdom"]]
         text = Text()
@@ -146,7 +161,7 @@ class AmunReRenderer:
         return text
 
     def _provinces(
-        self, obs: dict[str, Any], board: Board, names: tuple[str, ...]
+        self, obs: AmunReObservation, board: Board, names: tuple[str, ...]
     ) -> RenderableType:
         """Provinces in play: up for auction, owned, or holding stones or pyramids.
 
@@ -208,7 +223,7 @@ class AmunReRenderer:
             table.add_row(*cells)
         return table
 
-    def _players(self, obs: dict[str, Any], names: tuple[str, ...], seat: int) -> RenderableType:
+    def _players(self, obs: AmunReObservation, names: tuple[str, ...], seat: int) -> RenderableType:
         table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("Player")
         table.add_column("Gold", justify="right")
@@ -246,7 +261,7 @@ class AmunReRenderer:
         return table
 
     def _supplies(
-        self, obs: dict[str, Any], board: Board, names: tuple[str, ...]
+        self, obs: AmunReObservation, board: Board, names: tuple[str, ...]
     ) -> RenderableType:
         supply = obs["supply"]
         discards = sum(obs["discard"].values())
@@ -278,13 +293,13 @@ class AmunReRenderer:
             text.append(queue)
         return text
 
-    def _hand(self, obs: dict[str, Any], state: AmunReState, seat: int) -> RenderableType:
-        you = obs.get("you", {})
-        hand: dict[str, int] = you.get("hand", {})
+    def _hand(self, obs: AmunReObservation, board: Board, seat: int) -> RenderableType:
+        you = obs.get("you")
+        hand = {} if you is None else you["hand"]
         parts: list[RenderableType] = []
         if hand:
             table = Table(
-                title=Text(f"Your hand ({state.players[seat]})", style="italic"),
+                title=Text(f"Your hand ({obs['players'][seat]['name']})", style="italic"),
                 title_justify="left",
                 box=box.SIMPLE_HEAD,
             )
@@ -295,20 +310,22 @@ class AmunReRenderer:
             for kind in CARD_KINDS:
                 if kind in hand:
                     table.add_row(
-                        Text(state.card_name(kind), style="bold"),
+                        Text(card_name(board, obs, kind), style="bold"),
                         str(hand[kind]),
-                        state.board.card(kind).phase,
-                        card_effect(kind, state.board),
+                        board.card(kind).phase,
+                        card_effect(kind, board),
                     )
             parts.append(table)
         else:
             parts.append(Text("Your hand: no power cards.", style="bold"))
         notes = Text(
             "You also keep your theft card (-3) for every offering. "
-            f"Any power card sells for {state.board.sell_price} gold whenever you decide.",
+            f"Any power card sells for {board.sell_price} gold whenever you decide.",
             style="dim",
         )
         parts.append(notes)
+        if you is None:
+            return Group(*parts)
         if "province_cards" in you:
             line = Text("Your province cards: ", style="bold")
             line.append(", ".join(you["province_cards"]) or "none")
@@ -316,17 +333,17 @@ class AmunReRenderer:
                 line.append(f" (picked {you['pick']})")
             parts.append(line)
             for name in you["province_cards"]:
-                summary = _province_summary(state.board.province(name))
+                summary = _province_summary(board.province(name))
                 parts.append(Text(f"  {name}: {summary}", style="dim"))
         if "offer" in you:
             parts.append(Text(f"Your sealed offering: {you['offer']}", style="dim"))
         return Group(*parts)
 
-    def action_hint(self, state: State, seat: int, action: Action) -> str:
-        return action_hint(cast(AmunReState, state), seat, action)
+    def action_hint(self, game: Game, view: View, seat: int, action: Action) -> str:
+        return action_hint(board_of(game), as_observation(view), action)
 
-    def decision(self, state: State) -> str:
-        return cast(AmunReState, state).current_decision()
+    def decision(self, game: Game, view: View) -> str:
+        return as_observation(view)["decision"]
 
     def help_lines(self) -> list[str]:
         return [
@@ -335,18 +352,18 @@ class AmunReRenderer:
         ]
 
     # ------------------------------------------------------------------ the end
-    def final(self, state: State) -> list[RenderableType]:
-        game_state = cast(AmunReState, state)
-        obs = game_state.observation(None)
-        names = game_state.players
-        per_kingdom = game_state.board.rounds_per_kingdom
+    def final(self, game: Game, view: View) -> list[RenderableType]:
+        obs = as_observation(view)
+        names = _names(obs)
+        per_kingdom = board_of(game).rounds_per_kingdom
         table = Table(title="Final scoring", title_justify="left")
         table.add_column("Player")
         table.add_column("Scoring")
         for _, heading in SCORING_LINES:
             table.add_column(heading, justify="right")
         table.add_column("Total", justify="right")
-        ranks = game_state.ranks()
+        ranks = obs["ranks"]
+        scores = obs["scores"]
         scorings = obs["scorings"]
         for seat in range(len(names)):
             for index, scoring in enumerate(scorings):
@@ -361,28 +378,28 @@ class AmunReRenderer:
                 Text(""),
                 Text(f"game (rank {ranks[seat]})", style="bold"),
                 *("" for _ in SCORING_LINES),
-                Text(str(game_state.scores()[seat]), style="bold"),
+                Text(str(scores[seat]), style="bold"),
                 end_section=True,
             )
-        winners = game_state.winners()
-        line = Text()
+        winners = [s for s, rank in enumerate(ranks) if rank == 1]
+        verdict = Text()
         if len(winners) == 1:
-            line.append("Winner: ", style="bold")
+            verdict.append("Winner: ", style="bold")
         else:
-            line.append("Shared victory: ", style="bold")
+            verdict.append("Shared victory: ", style="bold")
         for i, seat in enumerate(winners):
             if i:
-                line.append(", ")
-            line.append_text(seat_text(names, seat))
-        top = max(game_state.scores())
-        tied = [s for s, score in enumerate(game_state.scores()) if score == top]
+                verdict.append(", ")
+            verdict.append_text(seat_text(names, seat))
+        top = max(scores)
+        tied = [s for s, score in enumerate(scores) if score == top]
         if len(tied) > len(winners):
-            line.append(" (tie on points broken by pyramids, then stones)")
-        return [table, line]
+            verdict.append(" (tie on points broken by pyramids, then stones)")
+        return [table, verdict]
 
     # ------------------------------------------------------------------ the board
     def figures(self, game: Game) -> list[RenderableType]:
-        board: Board = game.board  # type: ignore[attr-defined]
+        board = board_of(game)
         return [
             self._figures_table(board),
             self._legend(),

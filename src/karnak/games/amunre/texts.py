@@ -1,18 +1,33 @@
 """Words for people: what each power card does and what a move will cost or mean.
 
-Shared by every client (terminal, web), written in our own words. ``action_hint`` reads only
-what the deciding seat may see (its own market purchases, public prices).
+Shared by every client (terminal, web), written in our own words. They read the game (its
+printed board) and what the deciding seat may see (its observation), never the state.
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from karnak.core.actions import Action
+from karnak.core.game import Game
 from karnak.games.amunre.rules import actions as A
 from karnak.games.amunre.rules.board import Board
-from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.amunre.rules.game import AmunRe
+from karnak.games.amunre.view import AmunReObservation
+
+#: The key of each line of a scoring (:class:`~karnak.games.amunre.view.ScoringLine`).
+ScoringKey = Literal[
+    "pyramids",
+    "complete_sets",
+    "nile_west",
+    "nile_east",
+    "temples",
+    "bonus_cards",
+    "gold_ranking",
+]
 
 #: The lines of a kingdom's scoring, in the order the books list them, with their headings.
-SCORING_LINES = (
+SCORING_LINES: tuple[tuple[ScoringKey, str], ...] = (
     ("pyramids", "Pyramids"),
     ("complete_sets", "Complete sets"),
     ("nile_west", "West bank"),
@@ -21,6 +36,18 @@ SCORING_LINES = (
     ("bonus_cards", "Bonus cards"),
     ("gold_ranking", "Gold ranking"),
 )
+
+
+def board_of(game: Game) -> Board:
+    """The printed board of an Amun-Re game (public: the same for every seat)."""
+    if not isinstance(game, AmunRe):
+        raise TypeError(f"not an Amun-Re game: {game.name!r}")
+    return game.board
+
+
+def card_name(board: Board, obs: AmunReObservation, kind: str) -> str:
+    """A power card's name in the table's edition."""
+    return board.card(kind).name(obs["edition"])
 
 
 def card_effect(kind: str, board: Board) -> str:
@@ -52,10 +79,13 @@ def card_effect(kind: str, board: Board) -> str:
     return effects.get(kind, "")
 
 
-def action_hint(game_state: AmunReState, seat: int, action: Action) -> str:
+def action_hint(board: Board, obs: AmunReObservation, action: Action) -> str:
     """A few words shown beside a legal move: its price, the card it plays, what it ends."""
-    name = game_state.card_name
-    market = game_state.observation(seat)["market"] if game_state.phase == "market" else {}
+
+    def name(kind: str) -> str:
+        return card_name(board, obs, kind)
+
+    market = obs["market"]
     if isinstance(action, A.Bid):
         cards = [
             name(k) for k, on in (("blockade", action.blockade), ("overbid", action.overbid)) if on
@@ -64,13 +94,13 @@ def action_hint(game_state: AmunReState, seat: int, action: Action) -> str:
     if isinstance(action, A.BuyCards):
         return f"{action.count * (action.count + 1) // 2} gold"
     if isinstance(action, A.Farmer):
-        return f"{market.get('farmers_bought', 0) + 1} gold"
+        return f"{market['farmers_bought'] + 1 if obs['phase'] == 'market' else 1} gold"
     if isinstance(action, A.Stone):
-        return f"{market.get('stones_bought', 0) + 1} gold"
+        return f"{market['stones_bought'] + 1 if obs['phase'] == 'market' else 1} gold"
     if isinstance(action, A.Sell):
-        return f"{name(action.card)} for {game_state.board.sell_price} gold"
+        return f"{name(action.card)} for {board.sell_price} gold"
     if isinstance(action, A.PlayBonus):
-        return f"{name(action.card)}, {game_state.board.bonus_card_points} points"
+        return f"{name(action.card)}, {board.bonus_card_points} points"
     if isinstance(action, A.Builder):
         return name("builder")
     if isinstance(action, A.FreeFarmer):
@@ -80,12 +110,12 @@ def action_hint(game_state: AmunReState, seat: int, action: Action) -> str:
     if isinstance(action, A.HarvestIncrease):
         return name("harvest_increase")
     if isinstance(action, A.Offer) and action.theft:
-        return f"take {game_state.board.theft_gold} gold, no reward"
+        return f"take {board.theft_gold} gold, no reward"
     if isinstance(action, A.Done):
         return {
             "market": "end your market turn",
             "rewards": "take no more rewards",
             "harvest": "collect your harvest",
             "scoring": "go on to the scoring",
-        }.get(game_state.phase, "")
+        }.get(obs["phase"], "")
     return ""

@@ -191,19 +191,6 @@ class Board:
                 return space
         return len(self.temple_thresholds) + 1
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "provinces": [
-                {
-                    "name": p.name,
-                    **{f: getattr(p, f) for f in PROVINCE_FIELDS},
-                    "confidence": dict(p.confidence),
-                }
-                for p in self.provinces
-            ],
-        }
-
 
 def _fail(where: str, message: str) -> BoardDataError:
     return BoardDataError(f"{where}: {message}")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
@@ -41,6 +41,7 @@ from karnak.games.amunre.rules.scoring import (
 
 if TYPE_CHECKING:
     from karnak.core.tensors import FloatVector
+    from karnak.games.amunre.rules.game import AmunRe
 
 PICK, AUCTION, MARKET, OFFERING, ADJUST, REWARDS, HARVEST, SCORING, OVER = (
     "pick",
@@ -158,10 +159,13 @@ class Catalogue:
 class AmunReState(State):
     """A game of Amun-Re in progress. Build it with ``GAME.new_state(...)``."""
 
+    #: The game at the rules version this state plays (its board, catalogue and rulings).
+    game: AmunRe
+
     # ------------------------------------------------------------------ construction
     def __init__(
         self,
-        game: Any,
+        game: AmunRe,
         board: Board,
         players: Sequence[str],
         seed: int,
@@ -815,8 +819,6 @@ class AmunReState(State):
             return []
         if phase == AUCTION:
             return self._legal_bids(seat)
-        if phase == MARKET:
-            return self._legal_market(seat)
         if phase == ADJUST:
             return [A.Adjust(3), A.Adjust(-3), *self._sells(seat)]
         if phase == REWARDS:
@@ -977,9 +979,43 @@ class AmunReState(State):
     # ------------------------------------------------------------------ applying
     def apply_unchecked(self, seat: int, action: Action) -> None:
         self.history.append((seat, action))
-        kind = action.kind  # type: ignore[attr-defined]
-        handler = _HANDLERS[kind]
-        handler(self, seat, action)
+        # The kinds are disjoint; the order only puts the frequent ones first.
+        if isinstance(action, A.Bid):
+            self._do_bid(seat, action)
+        elif isinstance(action, A.Done):
+            self._do_done(seat, action)
+        elif isinstance(action, A.Offer):
+            self._do_offer(seat, action)
+        elif isinstance(action, A.Stone):
+            self._do_stone(seat, action)
+        elif isinstance(action, A.Farmer):
+            self._do_farmer(seat, action)
+        elif isinstance(action, A.Sell):
+            self._do_sell(seat, action)
+        elif isinstance(action, A.TakeStone):
+            self._do_take_stone(seat, action)
+        elif isinstance(action, A.TakeFarmer):
+            self._do_take_farmer(seat, action)
+        elif isinstance(action, A.TakeCard):
+            self._do_take_card(seat, action)
+        elif isinstance(action, A.BuyCards):
+            self._do_buy_cards(seat, action)
+        elif isinstance(action, A.FreeFarmer):
+            self._do_free_farmer(seat, action)
+        elif isinstance(action, A.HarvestIncrease):
+            self._do_increase(seat, action)
+        elif isinstance(action, A.EightGold):
+            self._do_eight_gold(seat, action)
+        elif isinstance(action, A.Adjust):
+            self._do_adjust(seat, action)
+        elif isinstance(action, A.Builder):
+            self._do_builder(seat, action)
+        elif isinstance(action, A.PlayBonus):
+            self._do_bonus(seat, action)
+        elif isinstance(action, A.Pick):
+            self._do_pick(seat, action)
+        else:
+            raise TypeError(f"not an Amun-Re move: {action!r}")
 
     def _do_sell(self, s: int, a: A.Sell) -> None:
         k = K[a.card]
@@ -1271,14 +1307,11 @@ class AmunReState(State):
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, in the shape :class:`~karnak.games.amunre.view.AmunReObservation`
+        declares."""
         from karnak.games.amunre.view import observe
 
-        return observe(self, seat)
-
-    def current_decision(self) -> str:
-        from karnak.games.amunre.view import decision_text
-
-        return decision_text(self)
+        return cast(dict[str, Any], observe(self, seat))
 
     def observation_tensor(self, seat: int) -> FloatVector:
         return tensors.observation_tensor(self, seat)
@@ -1497,7 +1530,7 @@ class AmunReState(State):
         return data
 
     @classmethod
-    def from_json(cls, game: Any, board: Board, data: Mapping[str, Any]) -> AmunReState:
+    def from_json(cls, game: AmunRe, board: Board, data: Mapping[str, Any]) -> AmunReState:
         state = cls(game, board, data["players"], data["seed"], data["options"], fresh=False)
         state.restore_common(data)
         state.scorings = [list(x) for x in data["scorings"]]
@@ -1529,24 +1562,3 @@ def _detail(line: ScoreLines) -> str:
         if value:
             parts.append(f"{label} {value}")
     return ", ".join(parts) or "nothing"
-
-
-_HANDLERS: Final[dict[str, Any]] = {
-    "bid": AmunReState._do_bid,
-    "buy_cards": AmunReState._do_buy_cards,
-    "farmer": AmunReState._do_farmer,
-    "stone": AmunReState._do_stone,
-    "builder": AmunReState._do_builder,
-    "free_farmer": AmunReState._do_free_farmer,
-    "done": AmunReState._do_done,
-    "sell": AmunReState._do_sell,
-    "offer": AmunReState._do_offer,
-    "adjust": AmunReState._do_adjust,
-    "take_card": AmunReState._do_take_card,
-    "take_farmer": AmunReState._do_take_farmer,
-    "take_stone": AmunReState._do_take_stone,
-    "eight_gold": AmunReState._do_eight_gold,
-    "harvest_increase": AmunReState._do_increase,
-    "bonus": AmunReState._do_bonus,
-    "pick": AmunReState._do_pick,
-}

@@ -1,10 +1,10 @@
 """Amun-Re for the web page: the board as SVG and the words around the controls.
 
 Everything drawn comes from the seat's observation and the printed board (public), plus
-the seat's own legal moves; the page adds no knowledge of its own. The board is schematic
-but keeps the geography that the rules use: Lower Egypt above Upper Egypt, the Nile down
-the middle, its west bank on the left, the provinces on its banks next to the river and the
-desert provinces on the outside.
+the seat's own legal moves; the page never sees the state and adds no knowledge of its own.
+The board is schematic but keeps the geography that the rules use: Lower Egypt above Upper
+Egypt, the Nile down the middle, its west bank on the left, the provinces on its banks next
+to the river and the desert provinces on the outside.
 """
 
 from __future__ import annotations
@@ -12,15 +12,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from html import escape
-from typing import Any, cast
+from typing import Any
 
 import orjson
 
 from karnak.core.actions import Action
-from karnak.core.state import State
+from karnak.core.game import Game
+from karnak.core.plugin import View
 from karnak.games.amunre.rules.board import Board, Province
-from karnak.games.amunre.rules.state import AmunReState
-from karnak.games.amunre.texts import SCORING_LINES, action_hint, card_effect
+from karnak.games.amunre.texts import SCORING_LINES, action_hint, board_of, card_effect, card_name
+from karnak.games.amunre.view import AmunReObservation, ProvinceView, as_observation
 
 SEAT_COLOURS = ("#c0392b", "#2764c5", "#262626", "#f2f2f2", "#e0a800")
 SEAT_INKS = ("#ffffff", "#ffffff", "#ffffff", "#262626", "#262626")
@@ -88,29 +89,27 @@ text { font-family: system-ui, sans-serif; font-size: 12px; fill: #3b2f1c; }
 """
 
 
-def page_data(
-    state: State, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
-) -> dict[str, Any]:
+def page_data(game: Game, view: View, seat: int | None, legal: Sequence[Action]) -> dict[str, Any]:
     """The seat's Amun-Re parts of a view: the hand with card texts, move hints."""
-    game_state = cast(AmunReState, state)
-    board = game_state.board
+    board = board_of(game)
+    obs = as_observation(view)
     data: dict[str, Any] = {
         "scoring_lines": [{"key": k, "label": label} for k, label in SCORING_LINES],
-        "hints": [action_hint(game_state, seat, a) for a in legal] if seat is not None else [],
+        "hints": [action_hint(board, obs, a) for a in legal] if seat is not None else [],
         "provinces_of_moves": [getattr(a, "province", None) for a in legal],
         "letters": seat_letters([p["name"] for p in obs["players"]]),
-        "offer_cards": game_state.offer_cards,
+        "offer_cards": obs["options"]["offer_cards"],
     }
     you = obs.get("you")
     if you is not None:
         data["hand"] = [
             {
                 "card": kind,
-                "name": game_state.card_name(kind),
+                "name": card_name(board, obs, kind),
                 "count": count,
                 "effect": card_effect(kind, board),
             }
-            for kind, count in sorted(you.get("hand", {}).items())
+            for kind, count in sorted(you["hand"].items())
         ]
     return data
 
@@ -145,18 +144,17 @@ def _layout(board: Board) -> tuple[dict[int, tuple[int, int]], int]:
     return corners, y
 
 
-def board_svg(state: State) -> str:
-    """The board as everyone sees it (drawn from the spectator's observation)."""
-    game_state = cast(AmunReState, state)
-    board = game_state.board
-    obs = game_state.observation(None)
+def board_svg(game: Game, public_view: View) -> str:
+    """The board as everyone sees it, drawn from the spectator's observation."""
+    board = board_of(game)
+    obs = as_observation(public_view)
     corners, board_height = _layout(board)
     height = board_height + SCORE_TRACK_HEIGHT
     names = tuple(p["name"] for p in obs["players"])
     letters = tuple(seat_letters(names))
     nile_tip = (
         f"The Nile. Provinces on its banks and away from them count for the "
-        f"{game_state.card_name('bank_bonus')} card; at a scoring, the owned province with "
+        f"{card_name(board, obs, 'bank_bonus')} card; at a scoring, the owned province with "
         f"most pyramids on each side scores {board.nile_side_points} points."
     )
     parts = [
@@ -174,7 +172,7 @@ def board_svg(state: State) -> str:
         if ys:
             y_half = min(ys) - 8
         tip = (
-            f"{label}: the {game_state.card_name('egypt_bonus')} card scores when all of a "
+            f"{label}: the {card_name(board, obs, 'egypt_bonus')} card scores when all of a "
             "player's provinces lie in one half of Egypt."
         )
         parts.append(_text(12, y_half, label, "half-label", tip=tip))
@@ -182,22 +180,22 @@ def board_svg(state: State) -> str:
         x, y = corners[index]
         entry = orjson.dumps(obs["provinces"][index], option=orjson.OPT_SORT_KEYS)
         parts.append(
-            _province_drawing(province, entry, x, y, names, letters, _card_words(game_state))
+            _province_drawing(province, entry, x, y, names, letters, _card_words(board, obs))
         )
     parts.extend(_score_track(obs, board_height, names, letters))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _card_words(game_state: AmunReState) -> tuple[str, str, str]:
+def _card_words(board: Board, obs: AmunReObservation) -> tuple[str, str, str]:
     """Words a province's tip needs beyond the province: two card names in the game's
     edition and the temple spaces on which caravans pay."""
-    spaces = " and ".join(str(s) for s in game_state.board.caravan_spaces)
-    return game_state.card_name("free_farmer"), game_state.card_name("card_bonus"), spaces
+    spaces = " and ".join(str(s) for s in board.caravan_spaces)
+    return card_name(board, obs, "free_farmer"), card_name(board, obs, "card_bonus"), spaces
 
 
 def _temple_track(
-    board: Board, obs: dict[str, Any], names: Sequence[str], letters: Sequence[str]
+    board: Board, obs: AmunReObservation, names: Sequence[str], letters: Sequence[str]
 ) -> list[str]:
     spaces = len(board.temple_thresholds) + 2  # the start beside the track, then 1 to 4
     parts = [_text(12, 24, "Temple of Amun-Re", "track-label")]
@@ -251,7 +249,7 @@ def _temple_tip(board: Board, space: int) -> str:
 
 
 def _score_track(
-    obs: dict[str, Any], top: int, names: Sequence[str], letters: Sequence[str]
+    obs: AmunReObservation, top: int, names: Sequence[str], letters: Sequence[str]
 ) -> list[str]:
     """Points so far along a track; seats on the same score stack downwards."""
     scores = [p["score"] for p in obs["players"]]
@@ -308,12 +306,13 @@ def _province_drawing(
 ) -> str:
     """A province's drawing, remembered: most provinces look the same after a move, so a
     server redrawing the board after every move mostly reuses earlier drawings."""
-    return _province(province, orjson.loads(entry), x, y, names, letters, words)
+    view: ProvinceView = orjson.loads(entry)
+    return _province(province, view, x, y, names, letters, words)
 
 
 def province_tip(
     province: Province,
-    entry: dict[str, Any],
+    entry: ProvinceView,
     names: Sequence[str],
     letters: Sequence[str],
     words: tuple[str, str, str] = ("free farmer", "power card bonus", "1 and 2"),
@@ -389,7 +388,7 @@ def province_tip(
 
 def _province(
     province: Province,
-    entry: dict[str, Any],
+    entry: ProvinceView,
     x: int,
     y: int,
     names: Sequence[str],

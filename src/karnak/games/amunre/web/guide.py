@@ -1,9 +1,9 @@
 """The guide of Amun-Re's game page: the phases in our own words, the current one, what comes
 next, what the seat is to do, and why its decision matters (see karnak.core.plugin.WebPage).
 
-Everything here is read from the seat's observation, its legal moves, the printed board and
-the game's options and rules version (all public): never from the hidden parts of the state,
-so re-dealing what the seat cannot see leaves the guide byte for byte the same (tested). The
+Everything here is read from the seat's observation (the table's options included), its legal
+moves, the printed board and the game's rules version (all public): never from the state, so
+re-dealing what the seat cannot see leaves the guide byte for byte the same (tested). The
 figures are computed with the same rules the engine applies (income, prices, temple spaces,
 scoring), so a line such as "Memphis: 3 farmers x 2 gold" is what the harvest will pay.
 """
@@ -12,30 +12,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from karnak.core.actions import Action
-from karnak.core.state import State
+from karnak.core.game import Game
+from karnak.core.plugin import View
 from karnak.games.amunre.rules import actions as A
 from karnak.games.amunre.rules.board import Board
 from karnak.games.amunre.rules.scoring import nile_side_winners, score_kingdom
-from karnak.games.amunre.rules.state import AmunReState
+from karnak.games.amunre.texts import board_of
+from karnak.games.amunre.view import (
+    AmunReObservation,
+    BidView,
+    OfferView,
+    PlayerView,
+    ProvinceView,
+    ScoringLine,
+    as_observation,
+)
 
 Item = dict[str, Any]
 #: The multiplication sign of the figures ("3 farmers x 2", with the sign itself).
 TIMES = "\u00d7"
 
 
-def guide(
-    state: State, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
-) -> dict[str, Any]:
-    """Built from the seat's observation and legal moves only (never from ``state``'s hidden
-    parts: ``state`` is passed for its game's printed figures, options and rules version)."""
-    game_state = cast(AmunReState, state)
+def guide(game: Game, view: View, seat: int | None, legal: Sequence[Action]) -> dict[str, Any]:
+    """Built from the seat's observation and legal moves, the game's printed board and its
+    rules version (``game`` is the game at the version the table plays)."""
+    obs = as_observation(view)
     seen = Seen(
-        board=game_state.board,
-        options=dict(game_state.options),
-        rewards_in_turn_order=game_state.game.rules_at_least("1.1"),
+        board=board_of(game),
+        rewards_in_turn_order=game.rules_at_least("1.1"),
         obs=obs,
         seat=seat,
         legal=tuple(legal),
@@ -57,32 +64,27 @@ class Seen:
     """What the guide may read: public figures and rules, the seat's view and its moves."""
 
     board: Board
-    options: dict[str, Any]
     #: Ruling A8 (rules 1.1): past the second, givers take their item in turn order.
     rewards_in_turn_order: bool
-    obs: dict[str, Any]
+    obs: AmunReObservation
     seat: int | None
     legal: tuple[Action, ...]
 
     @property
-    def players(self) -> list[dict[str, Any]]:
-        players: list[dict[str, Any]] = self.obs["players"]
-        return players
+    def players(self) -> list[PlayerView]:
+        return self.obs["players"]
 
     @property
-    def provinces(self) -> list[dict[str, Any]]:
-        provinces: list[dict[str, Any]] = self.obs["provinces"]
-        return provinces
+    def provinces(self) -> list[ProvinceView]:
+        return self.obs["provinces"]
 
     @property
     def temple(self) -> int:
-        temple: int = self.obs["temple"]
-        return temple
+        return self.obs["temple"]
 
     @property
     def start(self) -> int:
-        start: int = self.obs["start_player"]
-        return start
+        return self.obs["start_player"]
 
     @property
     def order(self) -> list[int]:
@@ -95,19 +97,11 @@ class Seen:
         return self.seat is not None and bool(self.legal)
 
     @property
-    def hand(self) -> dict[str, int]:
-        you = self.obs.get("you") or {}
-        hand: dict[str, int] = you.get("hand", {})
-        return hand
-
-    @property
     def final_round(self) -> bool:
-        round_: int = self.obs["round"]
-        return round_ >= self.board.rounds_per_kingdom * self.board.kingdoms
+        return self.obs["round"] >= self.board.rounds_per_kingdom * self.board.kingdoms
 
     def name(self, seat: int) -> str:
-        name: str = self.players[seat]["name"]
-        return name
+        return self.players[seat]["name"]
 
     def card(self, kind: str) -> str:
         return self.board.card(kind).name(self.obs["edition"])
@@ -120,8 +114,7 @@ class Seen:
 
     def farmers(self, p: int) -> int:
         entry = self.provinces[p]
-        total: int = entry["farmers"] + entry["free_farmers"] + entry["printed_farmers"]
-        return total
+        return entry["farmers"] + entry["free_farmers"] + entry["printed_farmers"]
 
     def moves(self, kind: type[Any]) -> list[Any]:
         return [a for a in self.legal if isinstance(a, kind)]
@@ -252,7 +245,7 @@ def phases(seen: Seen) -> list[dict[str, str]]:
     spaces = ", ".join(str(s) for s in board.bid_spaces)
     rounds = board.rounds_per_kingdom
     listed: list[dict[str, str]] = []
-    if seen.options.get("expert_provinces"):
+    if seen.obs["options"]["expert_provinces"]:
         listed.append(
             {
                 "key": "pick",
@@ -326,7 +319,7 @@ def phases(seen: Seen) -> list[dict[str, str]]:
 
 def next_text(seen: Seen) -> str | None:
     phase = seen.obs["phase"]
-    round_: int = seen.obs["round"]
+    round_ = seen.obs["round"]
     board = seen.board
     start = seen.name(seen.start)
     if phase == "pick":
@@ -402,7 +395,7 @@ def task(seen: Seen) -> str | None:
 
 
 # ---------------------------------------------------------------------------- the auction
-def own_bid(seen: Seen) -> tuple[str, dict[str, Any]] | None:
+def own_bid(seen: Seen) -> tuple[str, BidView] | None:
     """The province this seat's marker is on and its bid there."""
     if seen.seat is None:
         return None
@@ -413,7 +406,7 @@ def own_bid(seen: Seen) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
-def next_bid_after(seen: Seen, bid: dict[str, Any]) -> int | None:
+def next_bid_after(seen: Seen, bid: BidView) -> int | None:
     """The lowest bid above ``bid`` (a blockade makes the next bidder skip a space)."""
     spaces = seen.board.bid_spaces
     step = 2 if seen.players[bid["seat"]]["blockade"] else 1
@@ -421,7 +414,7 @@ def next_bid_after(seen: Seen, bid: dict[str, Any]) -> int | None:
     return spaces[index] if index < len(spaces) else None
 
 
-def bids_text(seen: Seen, entry: dict[str, Any]) -> str:
+def bids_text(seen: Seen, entry: ProvinceView) -> str:
     if not entry["bids"]:
         return "No bid yet: any bid takes it for now, even 0."
     parts = []
@@ -526,7 +519,7 @@ def _explain_auction(seen: Seen) -> list[Item]:
         f"the bid spaces are {', '.join(str(s) for s in board.bid_spaces)}.",
     ]
     if seen.seat is not None:
-        gold: int = seen.players[seen.seat]["gold"]
+        gold = seen.players[seen.seat]["gold"]
         highest = max(s for s in board.bid_spaces if s <= gold)
         cost.append(f"You have {gold} gold: your highest possible bid is {highest}.")
     if bids:
@@ -555,7 +548,7 @@ def _explain_auction(seen: Seen) -> list[Item]:
 def _explain_market(seen: Seen) -> list[Item]:
     obs = seen.obs
     market = obs["market"]
-    buyer: int = obs["to_move"][0]
+    buyer = obs["to_move"][0]
     you = seen.deciding
     who = "you" if you else seen.name(buyer)
     next_farmer = market["farmers_bought"] + 1
@@ -592,7 +585,7 @@ def _explain_market(seen: Seen) -> list[Item]:
 def _affordable(seen: Seen) -> list[str]:
     assert seen.seat is not None
     obs = seen.obs
-    gold: int = seen.players[seen.seat]["gold"]
+    gold = seen.players[seen.seat]["gold"]
     market = obs["market"]
     own = seen.owned(seen.seat)
     lines = [f"You have {gold} gold."]
@@ -664,11 +657,11 @@ def _explain_offering(seen: Seen) -> list[Item]:
     board = seen.board
     items: list[Item] = []
     if seen.seat is not None:
-        gold: int = seen.players[seen.seat]["gold"]
-        you = seen.obs.get("you") or {}
-        committed = you.get("offer")
+        gold = seen.players[seen.seat]["gold"]
+        you = seen.obs.get("you")
+        committed = None if you is None else you.get("offer")
         if committed is not None:
-            offer = A.action_from_json(committed)
+            offer = A.action_from_json(dict(committed))
             assert isinstance(offer, A.Offer)
             items.append(
                 {
@@ -714,19 +707,19 @@ def offer_words(seen: Seen, offer: A.Offer) -> str:
     return text
 
 
-def offer_value(offer: dict[str, Any], theft_gold: int) -> int:
+def offer_value(offer: OfferView, theft_gold: int) -> int:
     """An offer's own size (as ``Offer.value``): what ranks the rewards."""
     if offer["theft"]:
         return -theft_gold
-    value: int = offer["gold"] + len(offer["cards"])
-    return value
+    return offer["gold"] + len(offer["cards"])
 
 
 def reward_order(seen: Seen) -> list[tuple[int, int]]:
     """Who takes how many items, from the revealed offers (as the engine ranks them)."""
     revealed = seen.obs["offers"]
-    givers = [s for s in seen.order if revealed[s] is not None and not revealed[s]["theft"]]
-    ranked = sorted(givers, key=lambda s: -offer_value(revealed[s], seen.board.theft_gold))
+    given = {s: o for s in seen.order if (o := revealed[s]) is not None and not o["theft"]}
+    givers = list(given)
+    ranked = sorted(givers, key=lambda s: -offer_value(given[s], seen.board.theft_gold))
     if not seen.rewards_in_turn_order:
         return [(s, 3 if i == 0 else 2 if i == 1 else 1) for i, s in enumerate(ranked)]
     leaders = ranked[:2]
@@ -737,7 +730,8 @@ def reward_order(seen: Seen) -> list[tuple[int, int]]:
 def _explain_adjust(seen: Seen) -> list[Item]:
     board = seen.board
     obs = seen.obs
-    total: int = obs["offering_total"]
+    total = obs["offering_total"]
+    assert total is not None  # revealed: corrections come after the reveal
     revealed = obs["offers"]
     offers = ", ".join(
         f"{seen.name(s)} "
@@ -747,8 +741,8 @@ def _explain_adjust(seen: Seen) -> list[Item]:
     )
     space = board.temple_space(total)
     lines = [f"Offers: {offers}. Total now {total}: temple space {space}."]
-    adjusters: list[int] = obs["adjusters"]
-    current: int = obs["to_move"][0]
+    adjusters = obs["adjusters"]
+    current = obs["to_move"][0]
     after = adjusters[adjusters.index(current) + 1 :] if current in adjusters else []
     if after:
         lines.append(
@@ -789,14 +783,13 @@ def rewards_left(seen: Seen) -> int:
     queue = seen.obs["rewards_queue"]
     for s, left in queue:
         if s == seen.seat:
-            count: int = left
-            return count
+            return left
     return 0
 
 
 def _explain_rewards(seen: Seen) -> list[Item]:
     obs = seen.obs
-    queue: list[list[int]] = obs["rewards_queue"]
+    queue = obs["rewards_queue"]
     items: list[Item] = []
     order = ", ".join(f"{seen.name(s)} {plural(left, 'item')}" for s, left in queue)
     if order:
@@ -845,7 +838,7 @@ def _explain_harvest(seen: Seen) -> list[Item]:
     obs = seen.obs
     items: list[Item] = []
     if seen.seat is None:
-        current: int = obs["to_move"][0]
+        current = obs["to_move"][0]
         items.append(
             {
                 "title": f"{seen.name(current)}'s harvest",
@@ -969,9 +962,9 @@ def _explain_scoring(seen: Seen) -> list[Item]:
                 + f": {board.bonus_card_points} points each."
             )
         if seen.final_round:
-            gold: int = seen.players[s]["gold"]
+            gold = seen.players[s]["gold"]
             out.append(f"Gold ranking: {gold} gold = {line['gold_ranking']}.")
-        score: int = seen.players[s]["score"]
+        score = seen.players[s]["score"]
         out.append(
             f"This scoring: {line['total']}; with your {score} so far: {score + line['total']}."
         )
@@ -990,9 +983,9 @@ def _explain_scoring(seen: Seen) -> list[Item]:
 
 
 def _explain_pick(seen: Seen) -> list[Item]:
-    you = seen.obs.get("you") or {}
-    cards: list[str] = you.get("province_cards", [])
-    if not cards:
+    you = seen.obs.get("you")
+    cards = [] if you is None else you.get("province_cards", [])
+    if you is None or not cards:
         return []
     lines = []
     for name in cards:
@@ -1013,14 +1006,14 @@ def _explain_pick(seen: Seen) -> list[Item]:
 
 
 def _explain_over(seen: Seen) -> list[Item]:
-    scorings: list[list[dict[str, int]]] = seen.obs.get("scorings", [])
+    scorings: list[list[ScoringLine]] = seen.obs["scorings"]
     if seen.seat is None or not scorings:
         return []
     lines = []
     for number, scoring in enumerate(scorings, start=1):
         line = scoring[seen.seat]
         lines.append(f"Scoring {number}: {line['total']} points.")
-    score: int = seen.players[seen.seat]["score"]
+    score = seen.players[seen.seat]["score"]
     lines.append(f"In all: {score}.")
     return [{"title": "Your scorings", "lines": lines}]
 
