@@ -56,7 +56,7 @@ def shown_guide(page: Any) -> list[tuple[str, list[str]]]:
 
 
 def engine_guide(state: EgyptiaState) -> list[tuple[str, list[str]]]:
-    found = guide(state, 0, state.legal_actions(0), state.observation(0))
+    found = guide(state.game, state.observation(0), 0, state.legal_actions(0))
     return [(item["title"], item["lines"]) for item in found["explain"]]
 
 

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -781,7 +782,7 @@ def test_the_log_folds_only_the_other_builders_lines() -> None:
         "Builder 12 takes the grain column (2 dice): 2 grain.",
         "Round 1 ends: every city has 1 buildings.",
     ]
-    folded = renderer.fold_log(state, 0, lines)
+    folded = renderer.fold_log(state.game, state.observation(0), 0, lines)
     assert folded == [
         "Round 1: the dice fall as ...",
         "Builder 1 chooses the grain column.",
@@ -790,4 +791,59 @@ def test_the_log_folds_only_the_other_builders_lines() -> None:
         "Round 1 ends: every city has 1 buildings.",
     ]
     small = get_game("egyptia").new_state(3, seed=1)
-    assert renderer.fold_log(small, 0, lines) == lines
+    assert renderer.fold_log(small.game, small.observation(0), 0, lines) == lines
+
+
+def test_the_terminal_draws_from_the_game_and_the_view_alone() -> None:
+    """Two states a seat cannot tell apart (a world re-dealt for it) draw the same status,
+    hints, decision and folded log for that seat, character for character: the renderer
+    reads the game and the seat's view, never the state."""
+    import io
+
+    from rich.console import Console
+
+    def shown(parts: list[Any]) -> str:
+        console = Console(file=io.StringIO(), width=140, force_terminal=True, record=True)
+        for part in parts:
+            console.print(part)
+        return console.export_text(styles=True)
+
+    renderer = EgyptiaRenderer()
+
+    def drawn(
+        game: Game, view: dict[str, Any], seat: int, legal: list[Action], lines: list[str]
+    ) -> tuple[Any, ...]:
+        return (
+            shown(renderer.status(game, view, seat)),
+            [renderer.action_hint(game, view, seat, a) for a in legal],
+            renderer.decision_for(game, view, seat),
+            renderer.fold_log(game, view, seat, lines),
+        )
+
+    compared = 0
+    for seed, players in ((3, 3), (12, 2)):
+        state = GAME.new_state(players, seed=seed)
+        rng = Rng(seed)
+        step = 0
+        while not state.is_over():
+            step += 1
+            for seat in range(players) if step % 11 == 0 else ():
+                view, legal = state.observation(seat), state.legal_actions(seat)
+                lines = state.log_lines(seat)
+                world = state.resample(seat, Rng(compared))
+                other = world.observation(seat)
+                assert other == view and world.legal_actions(seat) == legal
+                assert drawn(state.game, view, seat, legal, lines) == drawn(
+                    world.game, other, seat, legal, lines
+                )
+                compared += 1
+            movers = state.to_move()
+            mover = movers[rng.below(len(movers))]
+            moves = state.legal_actions(mover)
+            state.apply(mover, moves[rng.below(len(moves))])
+        for seat in range(players):
+            world = state.resample(seat, Rng(seat))
+            assert shown(renderer.final_for(state.game, state.observation(seat), seat)) == shown(
+                renderer.final_for(world.game, world.observation(seat), seat)
+            )
+    assert compared > 10

@@ -268,3 +268,80 @@ def test_pestilence_costs_two_points() -> None:
 )
 def test_solo_ranks(points: int, rank: str) -> None:
     assert SHEET.rank(points) == rank
+
+
+# ---------------------------------------------------------------------- one more building
+def random_cities(count: int, seed: int) -> list[list[int]]:
+    """Cities of every fullness: each buildable hex built with some chance, by any building
+    (the Burial Mound included), the Oasis always empty."""
+    from karnak.core.rng import Rng
+    from karnak.games.egyptia.rules.pharaoh import EMPTY
+
+    rng = Rng(seed)
+    cities = []
+    for k in range(count):
+        fill = k % 10  # tenths of the hexes built
+        plan = [EMPTY] * len(SHEET.hexes)
+        for h in SHEET.buildable:
+            if rng.below(10) < fill:
+                plan[h] = rng.below(6)
+        cities.append(plan)
+    return cities
+
+
+@pytest.mark.parametrize("card", [c.id for c in SHEET.cards])
+def test_what_one_more_building_adds_is_the_full_scores_difference(card: str) -> None:
+    """The engine's answer for one more building (``city_gains``, what the bots, the guide
+    and the drawings read) equals scoring the city with and without it, for every building
+    on every empty hex of many cities, card by card."""
+    from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points, city_gains
+
+    scored = SHEET.card(card)
+    for plan in random_cities(120, seed=sum(map(ord, card))):
+        gains = city_gains(SHEET, [scored], plan)
+        before = card_points(SHEET, scored, plan)
+        for h in range(len(plan)):
+            for b in range(6):
+                if plan[h] != EMPTY or h not in SHEET.buildable:
+                    assert gains[b][h] == 0
+                    continue
+                after = list(plan)
+                after[h] = b
+                assert gains[b][h] == card_points(SHEET, scored, after) - before, (card, h, b)
+
+
+def test_the_gains_of_several_cards_add_up() -> None:
+    from karnak.games.egyptia.rules.pharaoh import city_gains
+
+    cards = [SHEET.card(c) for c in ("A3", "B1", "C2", "D1", "E2")]
+    for plan in random_cities(30, seed=5):
+        alone = [city_gains(SHEET, [card], plan) for card in cards]
+        together = city_gains(SHEET, cards, plan)
+        for b in range(6):
+            for h in range(len(plan)):
+                assert together[b][h] == sum(g[b][h] for g in alone)
+
+
+def test_each_rule_declares_the_building_it_scores_and_what_it_reads() -> None:
+    """A rule's parts are those of its own building; a rule scoring each building by its
+    neighbourhood changes only when one of the buildings it reads arrives next to one."""
+    from karnak.games.egyptia.rules.pharaoh import RULES, near_counts, places
+
+    where = places(SHEET)
+    for name, rule in RULES.items():
+        assert name.startswith(("pyramid", "quarry", "mine", "obelisk", "field"))
+        assert ("pyramid", "quarry", "mine", "obelisk", "field")[rule.kind] in name
+        assert (rule.part is None) != (rule.whole is None)
+        card = next(c for c in SHEET.cards if c.rule == name)
+        if rule.part is None:
+            continue
+        for plan in random_cities(20, seed=len(name)):
+            for i in range(len(plan)):
+                near = near_counts(where, plan, i)
+                base = rule.part(where, i, near, card.points)
+                for b in range(6):
+                    if b in rule.reads:
+                        continue
+                    near[b] += 1
+                    assert rule.part(where, i, near, card.points) == base, (name, b)
+                    near[b] -= 1

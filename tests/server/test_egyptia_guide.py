@@ -23,7 +23,7 @@ TIP = re.compile(r'data-hex="([A-Z]\d)"[^>]*data-tip="([^"]*)"')
 # ---------------------------------------------------------------------- helpers
 def guide_of(state: EgyptiaState, seat: int | None) -> dict[str, Any]:
     legal = state.legal_actions(seat) if seat is not None else []
-    return guide(state, seat, legal, state.observation(seat))
+    return guide(state.game, state.observation(seat), seat, legal)
 
 
 def lines(found: dict[str, Any], title: str) -> list[str]:
@@ -242,7 +242,7 @@ def test_what_is_left_after_each_payment() -> None:
     for line, action in zip(shown[1:9], pays, strict=False):
         assert line.endswith(f"8 → {total_after(state, 0, action.to_text())}.")
     # the page's buttons say the same
-    data = board.page_data(state, 0, state.legal_actions(0), state.observation(0))
+    data = board.page_data(state.game, state.observation(0), 0, state.legal_actions(0))
     first = data["moves"]["payments"][0]
     assert first["left"] == "3 grain, 2 diamond, 2 stone, 1 favor" and first["score"] == 7
 
@@ -293,7 +293,7 @@ def test_what_each_building_brings_to_the_cards_and_productivity() -> None:
     ]
     # the card points are the engine's own, hex by hex
     before = sum(c["points"] for c in state.score_sheet(0)["cards"])
-    data = board.page_data(state, 0, state.legal_actions(0), state.observation(0))
+    data = board.page_data(state.game, state.observation(0), 0, state.legal_actions(0))
     field = next(b for b in data["moves"]["buildings"] if b["building"] == "field")
     for spot in field["hexes"]:
         world = state.clone(log=False)
@@ -391,7 +391,7 @@ def test_every_hex_of_the_sheet_has_a_tip_with_what_it_scores() -> None:
 
 def test_the_public_boards_tips_say_only_public_facts() -> None:
     state = plague_position()
-    svg = board.board_svg(state)
+    svg = board.board_svg(state.game, state.observation(None))
     assert (
         'data-column="grain" data-dice="3" data-tip="Grain column: 3 dice: d4 1 (Pyramid), '
         "d6 1 (Quarry), d8 1 (Mine). Whoever takes it produces 3 grain plus their grain "
@@ -406,7 +406,7 @@ def test_the_public_boards_tips_say_only_public_facts() -> None:
     # one drawing for everyone: nothing of a seat's sheet is in it
     set_have(state, 0, (9, 9, 9, 9))
     set_city(state, 0, {"A1": "pyramid"})
-    assert board.board_svg(state) == svg
+    assert board.board_svg(state.game, state.observation(None)) == svg
 
 
 # ---------------------------------------------------------------------- the replay
@@ -454,8 +454,8 @@ def same_for_ana(one: EgyptiaState, other: EgyptiaState) -> None:
         a, b = guide_of(one, seat), guide_of(other, seat)
         assert json.dumps(a) == json.dumps(b)
         legal = one.legal_actions(0) if seat == 0 else []
-        assert json.dumps(board.page_data(one, seat, legal, one.observation(seat))) == json.dumps(
-            board.page_data(other, seat, legal, other.observation(seat))
+        assert json.dumps(board.page_data(one.game, one.observation(seat), seat, legal)) == (
+            json.dumps(board.page_data(other.game, other.observation(seat), seat, legal))
         )
 
 
@@ -512,7 +512,9 @@ def test_the_guide_stays_the_same_when_hidden_information_is_redealt() -> None:
             for seat in (0, 1, 2):
                 before = json.dumps(guide_of(state, seat))
                 page = json.dumps(
-                    board.page_data(state, seat, state.legal_actions(seat), state.observation(seat))
+                    board.page_data(
+                        state.game, state.observation(seat), seat, state.legal_actions(seat)
+                    )
                 )
                 for k in range(2):
                     world = state.resample(seat, Rng(k))
@@ -520,7 +522,7 @@ def test_the_guide_stays_the_same_when_hidden_information_is_redealt() -> None:
                     assert (
                         json.dumps(
                             board.page_data(
-                                world, seat, world.legal_actions(seat), world.observation(seat)
+                                world.game, world.observation(seat), seat, world.legal_actions(seat)
                             )
                         )
                         == page
@@ -531,3 +533,38 @@ def test_the_guide_stays_the_same_when_hidden_information_is_redealt() -> None:
             legal = state.legal_actions(seat)
             state.apply(seat, legal[rng.below(len(legal))])
     assert checked > 100
+
+
+def test_the_page_parts_are_functions_of_the_game_and_the_view_alone() -> None:
+    """Two states a seat cannot tell apart (a world re-dealt for it: its observation and its
+    legal moves are the same) give that seat the same page data and guide, and a spectator
+    the same board, byte for byte: the page's parts read the game and the view, nothing of
+    the state (they are never handed one)."""
+    import copy
+
+    compared = 0
+    for seed, players in ((4, 3), (9, 2)):
+        state = new(players, seed=seed)
+        rng = Rng(seed)
+        while not state.is_over():
+            game = state.game
+            public = state.observation(None)
+            board_svg = board.board_svg(game, public)
+            for seat in range(players):
+                view, legal = state.observation(seat), state.legal_actions(seat)
+                page = json.dumps(board.page_data(game, view, seat, legal))
+                taught = json.dumps(guide(game, view, seat, legal))
+                world = state.resample(seat, Rng(compared))
+                other = world.observation(seat)
+                assert other == view and world.legal_actions(seat) == legal
+                other_copy = copy.deepcopy(other)  # a view owes nothing to the state
+                assert json.dumps(board.page_data(world.game, other_copy, seat, legal)) == page
+                assert json.dumps(guide(world.game, other_copy, seat, legal)) == taught
+                if world.observation(None) == public:
+                    assert board.board_svg(world.game, world.observation(None)) == board_svg
+                    compared += 1
+            movers = state.to_move()
+            mover = movers[rng.below(len(movers))]
+            moves = state.legal_actions(mover)
+            state.apply(mover, moves[rng.below(len(moves))])
+    assert compared > 50

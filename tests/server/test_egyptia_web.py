@@ -192,7 +192,7 @@ def test_egyptia_is_offered_for_1_to_99_builders(client: TestClient) -> None:
     cards = egyptia["lobby"]["cards"]
     assert {c["letter"] for c in cards} == set("ABCDE") and len(cards) == 15
     assert all(c["text"] for c in cards)
-    assert client.get("/static/egyptia.js").status_code == 200
+    assert client.get("/static/games/egyptia/egyptia.js").status_code == 200
     for seats, expected in ((0, 422), (100, 422)):
         response = client.post(
             "/api/games", json={"game": "egyptia", "seats": [{"kind": "human"}] * seats}
@@ -798,13 +798,13 @@ def test_remembered_drawings_match_fresh_ones() -> None:
         obs = state.observation(seat)
         me = obs["players"][seat]
         remembered = (
-            egyptia_board.board_svg(state),
+            egyptia_board.board_svg(state.game, state.observation(None)),
             egyptia_board.sheet_svg(state.sheet, me["name"], me["sheet"], me["score"]),
         )
         egyptia_board._board.cache_clear()
         egyptia_board._sheet.cache_clear()
         fresh = (
-            egyptia_board.board_svg(state),
+            egyptia_board.board_svg(state.game, state.observation(None)),
             egyptia_board.sheet_svg(state.sheet, me["name"], me["sheet"], me["score"]),
         )
         assert fresh == remembered

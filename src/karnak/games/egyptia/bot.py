@@ -3,11 +3,11 @@ prepares, with resources valued by what they can still build.
 
 The city plan
     For the five Pharaoh cards drawn, the exact change of each card's points when a building
-    goes on an empty hex is computed rule by rule from the neighbours' counts (one pass over
-    the empty hexes per card; the results equal ``pharaoh.card_points`` differences). On top
-    comes the future: every empty hex is a *spot* for each card's own building, worth what
-    that building would score there (with partial credit for a spot one building short, such
-    as a hex next to one Pyramid under C3). Of a card's spots only the best few count, as
+    goes on an empty hex is the engine's (``pharaoh.add_gains``: the rules' own scoring of
+    the hexes a building touches, no re-scoring of the city). On top comes the future: every
+    empty hex is a *spot* for each card's own building, worth what the engine's rule would
+    score that building there (with partial credit for a spot one building short, such as a
+    hex next to one Pyramid under C3). Of a card's spots only the best few count, as
     many as the builds of its kind still expected; a placement is credited with the rise of
     the spots around it above that cut (a Pyramid that makes two Mine spots under C3) and
     charged with the spots it spoils or covers (a Mine on the only Sacred Site a Pyramid
@@ -66,7 +66,16 @@ from karnak.core.knowledge import Candidates, Evaluator, Knowledge, Policy, Rewa
 from karnak.core.rng import Rng
 from karnak.games.egyptia.rules.actions import PLAGUES, Build, Choose, Gain, Pay, Plague, UseShip
 from karnak.games.egyptia.rules.market import any_three, payments
-from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points
+from karnak.games.egyptia.rules.pharaoh import (
+    EMPTY,
+    RULES,
+    PartFn,
+    Places,
+    add_gains,
+    card_points,
+    neighbour_counts,
+    places,
+)
 from karnak.games.egyptia.rules.sheet import BUILDINGS, MOUND, RESOURCES, WILD, Sheet
 from karnak.games.egyptia.rules.state import (
     BUILD,
@@ -82,6 +91,7 @@ from karnak.games.egyptia.rules.state import (
 
 if TYPE_CHECKING:
     from karnak.core.game import Game
+    from karnak.games.egyptia.view import EgyptiaObservation
 
 # ------------------------------------------------------------------ tuning constants
 #: Points a resource is worth while the rounds left can build with it.
@@ -144,7 +154,6 @@ PRIOR_ROUNDS: Final = 2.0
 
 PY, QU, MI, OB, FI, MD = range(6)  # building codes (pharaoh.py: PYRAMID ... MOUND)
 KINDS: Final = 5
-PRODUCTION: Final = (QU, MI, FI)
 CODE: Final = {name: i for i, name in enumerate(BUILDINGS)}
 CODE[MOUND] = MD
 WILD_DIE: Final = -1
@@ -193,12 +202,9 @@ def _tables(sheet: Sheet) -> _Tables:
     if found is not None and found[0] is sheet:
         return found[1]
     n = len(sheet.hexes)
-    lines_at: list[list[int]] = [[] for _ in range(n)]
-    for i, line in enumerate(sheet.lines):
-        for h in line:
-            lines_at[h].append(i)
-    near = set(sheet.neighbours[sheet.oasis])
-    sacred = tuple(h.sacred for h in sheet.hexes)
+    where = places(sheet)
+    sacred = where.sacred
+    near_oasis = where.near_oasis
     amount = sheet.mound_basic
     gains = [
         (g, d, amount - g - d, 0) for g in range(amount, -1, -1) for d in range(amount - g, -1, -1)
@@ -209,13 +215,13 @@ def _tables(sheet: Sheet) -> _Tables:
         hexes=n,
         buildable=sheet.buildable,
         labels=tuple(h.label for h in sheet.hexes),
-        nbrs=sheet.neighbours,
+        nbrs=where.neighbours,
         sacred=sacred,
-        near_oasis=tuple(i in near for i in range(n)),
-        sacred_near=tuple(sum(1 for m in sheet.neighbours[i] if sacred[m]) for i in range(n)),
-        lines=sheet.lines,
-        lines_at=tuple(tuple(ls) for ls in lines_at),
-        cat=tuple(2 * sacred[i] + (i in near) for i in range(n)),
+        near_oasis=near_oasis,
+        sacred_near=where.sacred_near,
+        lines=where.lines,
+        lines_at=where.lines_at,
+        cat=tuple(2 * sacred[i] + near_oasis[i] for i in range(n)),
         costs=tuple(sheet.costs[b] for b in BUILDINGS),
         track=tuple(sheet.productivity.get(b, -1) for b in BUILDINGS),
         steps=sheet.steps,
@@ -438,7 +444,7 @@ def _rules(sheet: Sheet, cards: tuple[str, ...]) -> tuple[tuple[str, tuple[int, 
     return rules
 
 
-def _me_from_observation(obs: Mapping[str, Any], seat: int, sheet: Sheet) -> _Me:
+def _me_from_observation(obs: EgyptiaObservation, seat: int, sheet: Sheet) -> _Me:
     tab = _tables(sheet)
     mine = obs["players"][seat]["sheet"]
     res = mine["resources"]
@@ -750,20 +756,16 @@ class _Model:
             _, self.gain, self.future, self.plan, self.best_on, self.best_end = found
             return
         n = tab.hexes
-        nbrs = tab.nbrs
-        cnt = [[0] * 6 for _ in range(n)]
-        for x in range(n):
-            k = city[x]
-            if k >= 0:
-                for m in nbrs[x]:
-                    cnt[m][k] += 1
-        ctx = _City(tab, city, cnt, self.empty)
+        sheet = me.sheet
+        cnt = neighbour_counts(sheet, city)
+        ctx = _City(tab, places(sheet), city, cnt, self.empty)
         gain = [[0.0] * n for _ in range(KINDS + 1)]
         future = [[0.0] * n for _ in range(KINDS + 1)]
         plan = [[0.0] * n for _ in range(KINDS + 1)]
         taken = [[0.0] * n for _ in range(KINDS + 1)]
         for rule, pts in me.rules:
-            _rule_gains(rule, pts, ctx, gain)
+            # the points each building adds at once: the engine's own scoring
+            add_gains(sheet, rule, pts, city, cnt, self.empty, gain)
             if keep > 0:
                 _rule_future(rule, pts, ctx, future, plan, taken, keep)
         if keep > 0:
@@ -898,40 +900,25 @@ def _logistic(z: float) -> float:
 
 
 class _City:
-    """A city seen by one decision: neighbour counts, and what some cards need, worked out
-    on first use."""
+    """A city seen by one decision: the sheet's places, neighbour counts (as
+    :func:`~karnak.games.egyptia.rules.pharaoh.neighbour_counts` gives them), and the lines
+    of Fields, worked out on first use."""
 
-    def __init__(self, tab: _Tables, city: Sequence[int], cnt: list[list[int]], empty: list[int]):
+    def __init__(
+        self,
+        tab: _Tables,
+        where: Places,
+        city: Sequence[int],
+        cnt: list[list[int]],
+        empty: list[int],
+    ):
         self.tab = tab
+        self.places = where
         self.city = city
         self.cnt = cnt
         self.empty = empty
         self.obelisks = sum(1 for b in city if b == OB)
-        self._groups: tuple[list[int], list[int], int] | None = None
         self._lines: tuple[int, list[int], list[int], list[int]] | None = None
-
-    def groups(self) -> tuple[list[int], list[int], int]:
-        """Obelisk group id per hex (-1 none), size per group, size of the largest."""
-        if self._groups is None:
-            tab, city = self.tab, self.city
-            gid = [-1] * tab.hexes
-            sizes: list[int] = []
-            for start in range(tab.hexes):
-                if city[start] != OB or gid[start] >= 0:
-                    continue
-                g = len(sizes)
-                gid[start] = g
-                stack, size = [start], 0
-                while stack:
-                    x = stack.pop()
-                    size += 1
-                    for m in tab.nbrs[x]:
-                        if city[m] == OB and gid[m] < 0:
-                            gid[m] = g
-                            stack.append(m)
-                sizes.append(size)
-            self._groups = (gid, sizes, max(sizes) if sizes else 0)
-        return self._groups
 
     def lines(self) -> tuple[int, list[int], list[int], list[int]]:
         """Most fields on one line; per line its fields and empty hexes; per hex the most
@@ -949,221 +936,54 @@ class _City:
         return self._lines
 
 
-def _rule_gains(rule: str, pts: tuple[int, ...], ctx: _City, gain: list[list[float]]) -> None:
-    """Add to ``gain[b][h]`` the exact change of this card's points for ``b`` on ``h``."""
-    tab, city, cnt, empty = ctx.tab, ctx.city, ctx.cnt, ctx.empty
-    nbrs = tab.nbrs
-    if rule == "pyramid_by_oasis":
-        near, other = pts
-        row = gain[PY]
-        for h in empty:
-            row[h] += near if tab.near_oasis[h] else other
-    elif rule == "pyramid_on_sacred_site":
-        on, other = pts
-        row = gain[PY]
-        for h in empty:
-            row[h] += on if tab.sacred[h] else other
-    elif rule == "pyramid_alone":
-        alone, other = pts
-        row = gain[PY]
-        for h in empty:
-            g = other if cnt[h][PY] else alone
-            if cnt[h][PY]:
-                for m in nbrs[h]:
-                    if city[m] == PY and cnt[m][PY] == 0:
-                        g += other - alone
-            row[h] += g
-    elif rule == "quarry_pyramid_no_obelisk":
-        (v,) = pts
-        for h in empty:
-            c = cnt[h]
-            if c[PY] and not c[OB]:
-                gain[QU][h] += v
-            if c[QU]:
-                for m in nbrs[h]:
-                    if city[m] == QU:
-                        cm = cnt[m]
-                        if not cm[OB]:
-                            if cm[PY]:
-                                gain[OB][h] -= v
-                            else:
-                                gain[PY][h] += v
-    elif rule == "quarry_sacred_sites":
-        one, more = pts
-        row = gain[QU]
-        for h in empty:
-            s = tab.sacred_near[h]
-            row[h] += one if s == 1 else more if s >= 2 else 0
-    elif rule == "quarry_production":
-        (v,) = pts
-        for h in empty:
-            c = cnt[h]
-            if c[QU] + c[MI] + c[FI] >= 2:
-                gain[QU][h] += v
-            if c[QU]:
-                extra = 0
-                for m in nbrs[h]:
-                    if city[m] == QU:
-                        cm = cnt[m]
-                        if cm[QU] + cm[MI] + cm[FI] == 1:
-                            extra += v
-                if extra:
-                    gain[QU][h] += extra
-                    gain[MI][h] += extra
-                    gain[FI][h] += extra
-    elif rule == "mine_obelisk_pyramid":
-        both, either = pts
-        for h in empty:
-            c = cnt[h]
-            o, p = c[OB] > 0, c[PY] > 0
-            gain[MI][h] += both if o and p else either if o or p else 0
-            if c[MI]:
-                for m in nbrs[h]:
-                    if city[m] == MI:
-                        cm = cnt[m]
-                        mo, mp = cm[OB] > 0, cm[PY] > 0
-                        before = both if mo and mp else either if mo or mp else 0
-                        gain[OB][h] += (both if mp else either) - before
-                        gain[PY][h] += (both if mo else either) - before
-    elif rule == "mine_remote":
-        (v,) = pts
-        row = gain[MI]
-        for h in empty:
-            if not tab.near_oasis[h] and not tab.sacred[h]:
-                row[h] += v
-    elif rule == "mine_two_pyramids":
-        (v,) = pts
-        for h in empty:
-            c = cnt[h]
-            if c[PY] >= 2:
-                gain[MI][h] += v
-            if c[MI]:
-                for m in nbrs[h]:
-                    if city[m] == MI and cnt[m][PY] == 1:
-                        gain[PY][h] += v
-    elif rule == "obelisk_largest_group":
-        inside, outside = pts
-        gid, sizes, largest = ctx.groups()
-        row = gain[OB]
-        for h in empty:
-            size = 1
-            if cnt[h][OB]:
-                seen: list[int] = []
-                for m in nbrs[h]:
-                    g = gid[m]
-                    if g >= 0 and g not in seen:
-                        seen.append(g)
-                        size += sizes[g]
-            row[h] += outside + (inside - outside) * (max(largest, size) - largest)
-    elif rule == "obelisk_count":
-        d = _table(pts, ctx.obelisks + 1) - _table(pts, ctx.obelisks)
-        row = gain[OB]
-        for h in empty:
-            row[h] += d
-    elif rule == "obelisk_no_pyramid":
-        alone, near = pts
-        for h in empty:
-            c = cnt[h]
-            gain[OB][h] += near if c[PY] else alone
-            if c[OB]:
-                for m in nbrs[h]:
-                    if city[m] == OB and cnt[m][PY] == 0:
-                        gain[PY][h] += near - alone
-    elif rule == "field_sacred_sites":
-        (v,) = pts
-        row = gain[FI]
-        for h in empty:
-            row[h] += v * tab.sacred_near[h]
-    elif rule == "fields_in_line":
-        best, _, _, through = ctx.lines()
-        now = _table(pts, best)
-        row = gain[FI]
-        for h in empty:
-            row[h] += _table(pts, max(best, through[h] + 1)) - now
-    elif rule == "field_oasis_no_pyramid":
-        (v,) = pts
-        for h in empty:
-            c = cnt[h]
-            if tab.near_oasis[h] and not c[PY]:
-                gain[FI][h] += v
-            if c[FI]:
-                for m in nbrs[h]:
-                    if city[m] == FI and tab.near_oasis[m] and cnt[m][PY] == 0:
-                        gain[PY][h] -= v
-
-
-#: The building each card scores.
-OWN: Final = {
-    "pyramid_by_oasis": PY,
-    "pyramid_on_sacred_site": PY,
-    "pyramid_alone": PY,
-    "quarry_pyramid_no_obelisk": QU,
-    "quarry_sacred_sites": QU,
+#: The building each card scores (the engine's rule says).
+OWN: Final = {rule: found.kind for rule, found in RULES.items()}
+#: The buildings whose arrival next to a spot changes what the card's building scores there
+#: (the engine's rule reads them).
+SENSITIVE: Final = {rule: found.reads for rule, found in RULES.items() if found.reads}
+#: Cards whose building scores only with enough neighbours of one kind, and that kind: a
+#: spot one neighbour short of scoring gets ``PARTIAL`` credit.
+ONE_SHORT: Final = {
+    "quarry_pyramid_no_obelisk": PY,
     "quarry_production": QU,
-    "mine_obelisk_pyramid": MI,
-    "mine_remote": MI,
-    "mine_two_pyramids": MI,
-    "obelisk_largest_group": OB,
-    "obelisk_count": OB,
-    "obelisk_no_pyramid": OB,
-    "field_sacred_sites": FI,
-    "fields_in_line": FI,
-    "field_oasis_no_pyramid": FI,
-}
-#: The buildings whose arrival next to a spot changes what the card's building scores there.
-SENSITIVE: Final[dict[str, tuple[int, ...]]] = {
-    "pyramid_alone": (PY,),
-    "quarry_pyramid_no_obelisk": (PY, OB),
-    "quarry_production": PRODUCTION,
-    "mine_obelisk_pyramid": (OB, PY),
-    "mine_two_pyramids": (PY,),
-    "obelisk_largest_group": (OB,),
-    "obelisk_no_pyramid": (PY,),
-    "field_oasis_no_pyramid": (PY,),
+    "mine_two_pyramids": PY,
 }
 
-SpotFn = Callable[[tuple[int, ...], _Tables, int, list[int], int], float]
+#: What a card's own building would score on hex ``h`` with neighbours counted by ``c``
+#: (``o``: Obelisks built): (points, places, h, c, o) -> points.
+SpotFn = Callable[[tuple[int, ...], Places, int, list[int], int], float]
 
 
-def _spot_quarry_production(
-    pts: tuple[int, ...], tab: _Tables, h: int, c: list[int], o: int
-) -> float:
-    k = c[QU] + c[MI] + c[FI]
-    return pts[0] if k >= 2 else PARTIAL * pts[0] if k == 1 else 0.0
+def _spot_largest_group(pts: tuple[int, ...], where: Places, h: int, c: list[int], o: int) -> float:
+    """B1's largest group of Obelisks: a spot joins a group (or starts the first one)."""
+    return float(pts[0] if c[OB] or not o else pts[1])
 
 
-def _spot_mine_obelisk_pyramid(
-    pts: tuple[int, ...], tab: _Tables, h: int, c: list[int], o: int
-) -> float:
-    has_o, has_p = c[OB] > 0, c[PY] > 0
-    return pts[0] if has_o and has_p else pts[1] if has_o or has_p else 0.0
+def _spot(rule: str) -> SpotFn:
+    """The spot of a card: what the engine's rule scores its building there, a spot one
+    neighbour short (``ONE_SHORT``) credited with ``PARTIAL`` of what it would score with
+    that neighbour. D2 and E2 are judged by :func:`_count_future` and :func:`_lines_future`
+    instead."""
+    found = RULES[rule].part
+    if found is None:
+        return _spot_largest_group
+    part: PartFn = found  # not optional: the closure below calls it
+    short = ONE_SHORT.get(rule, -1)
+
+    def spot(pts: tuple[int, ...], where: Places, h: int, c: list[int], o: int) -> float:
+        got = part(where, h, c, pts)
+        if got or short < 0:
+            return float(got)
+        c[short] += 1
+        got = part(where, h, c, pts)
+        c[short] -= 1
+        return PARTIAL * got
+
+    return spot
 
 
-#: What each card's own building would score on hex ``h`` with neighbours counted by ``c``
-#: (``o``: Obelisks built); a spot one neighbour short gets ``PARTIAL`` credit. D2 and E2
-#: are judged by :func:`_count_future` and :func:`_lines_future` instead.
 SPOTS: Final[dict[str, SpotFn]] = {
-    "pyramid_by_oasis": lambda pts, tab, h, c, o: pts[0] if tab.near_oasis[h] else pts[1],
-    "pyramid_on_sacred_site": lambda pts, tab, h, c, o: pts[0] if tab.sacred[h] else pts[1],
-    "pyramid_alone": lambda pts, tab, h, c, o: pts[1] if c[PY] else pts[0],
-    "quarry_pyramid_no_obelisk": lambda pts, tab, h, c, o: (
-        0.0 if c[OB] else pts[0] if c[PY] else PARTIAL * pts[0]
-    ),
-    "quarry_sacred_sites": lambda pts, tab, h, c, o: (
-        pts[0] if tab.sacred_near[h] == 1 else pts[1] if tab.sacred_near[h] >= 2 else 0.0
-    ),
-    "quarry_production": _spot_quarry_production,
-    "mine_obelisk_pyramid": _spot_mine_obelisk_pyramid,
-    "mine_remote": lambda pts, tab, h, c, o: 0.0 if tab.near_oasis[h] or tab.sacred[h] else pts[0],
-    "mine_two_pyramids": lambda pts, tab, h, c, o: (
-        pts[0] if c[PY] >= 2 else PARTIAL * pts[0] if c[PY] == 1 else 0.0
-    ),
-    "obelisk_largest_group": lambda pts, tab, h, c, o: pts[0] if c[OB] or not o else pts[1],
-    "obelisk_no_pyramid": lambda pts, tab, h, c, o: pts[1] if c[PY] else pts[0],
-    "field_sacred_sites": lambda pts, tab, h, c, o: pts[0] * tab.sacred_near[h],
-    "field_oasis_no_pyramid": lambda pts, tab, h, c, o: (
-        pts[0] if tab.near_oasis[h] and not c[PY] else 0.0
-    ),
+    rule: _spot(rule) for rule in RULES if rule not in ("obelisk_count", "fields_in_line")
 }
 
 
@@ -1190,8 +1010,13 @@ def _rule_future(
         _count_future(pts, ctx, plan, keep * CONVEX)
         return
     spot = SPOTS[rule]
-    tab, cnt, empty, obelisks = ctx.tab, ctx.cnt, ctx.empty, ctx.obelisks
-    values = [spot(pts, tab, h, cnt[h], obelisks) for h in empty]
+    # where the spot is the engine's part itself, it is called directly (the hot path)
+    direct = RULES[rule].part if rule not in ONE_SHORT else None
+    tab, where, cnt, empty, obelisks = ctx.tab, ctx.places, ctx.cnt, ctx.empty, ctx.obelisks
+    if direct is not None:
+        values = [float(direct(where, h, cnt[h], pts)) for h in empty]
+    else:
+        values = [spot(pts, where, h, cnt[h], obelisks) for h in empty]
     ranked = sorted(values, reverse=True)
     cut = ranked[keep] if keep < len(ranked) else 0.0
     over = {}
@@ -1211,7 +1036,10 @@ def _rule_future(
         for n in empty:
             c = cnt[n]
             c[b] += 1
-            after = spot(pts, tab, n, c, more) - cut
+            if direct is not None:
+                after = direct(where, n, c, pts) - cut
+            else:
+                after = spot(pts, where, n, c, more) - cut
             c[b] -= 1
             if after < 0.0:
                 after = 0.0
@@ -1672,7 +1500,9 @@ class EgyptiaHeuristic(Bot):
     def choose(self, view: SeatView, rng: Rng) -> Action:
         game = view.game
         sheet: Sheet = game.sheet  # type: ignore[attr-defined]
-        me = _me_from_observation(view.observation, view.seat, sheet)
+        from karnak.games.egyptia.view import as_observation
+
+        me = _me_from_observation(as_observation(view.observation), view.seat, sheet)
         action = decide(me)
         if action in view.legal_actions:
             return action

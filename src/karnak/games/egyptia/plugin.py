@@ -7,6 +7,7 @@ from karnak.core.plugin import GamePlugin, TableDefaults
 PLUGIN = GamePlugin(
     name="egyptia",
     rules="karnak.games.egyptia.rules:GAME",
+    observation="karnak.games.egyptia.view:EgyptiaObservation",
     # Played alone by default: builders never touch each other's sheets, the rule book rates
     # a solo score (Apprentice to Legendary), and a table of bots would only add waiting; a
     # person's opponents, when asked for, are the instant heuristic for the same reason.

@@ -2,11 +2,12 @@
 builder's own sheet (a hex map, the resource tracks, productivity, plagues and ships), a
 compact table of the other builders and the final scoring.
 
-Everything shown of the table comes from ``state.observation(seat)``, the one function
-that decides what a seat may see: another builder's sealed column and what they did since
-the last public moment (the reveal, the end of a round) never reach this module. The
-hints beside the moves read only the seat's own sheet. The figures of ``karnak board``
-come from the sheet data, which is public.
+Everything shown of the table comes from the seat's observation (``view``, shaped as
+:class:`~karnak.games.egyptia.view.EgyptiaObservation`), the one function that decides what
+a seat may see: another builder's sealed column and what they did since the last public
+moment (the reveal, the end of a round) never reach this module, which is never handed a
+state. The hints beside the moves read only the seat's own sheet. The figures of ``karnak
+board`` come from the sheet data, which is public.
 
 With many builders (the game allows 99) the table of the others shows the leaders and the
 person's own line, and the log folds away the lines about the others.
@@ -15,7 +16,7 @@ person's own line, and the log folds away the lines about the others.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from rich import box
 from rich.columns import Columns
@@ -23,9 +24,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from karnak.core import Game, State
+from karnak.core import Game
 from karnak.core.actions import Action
-from karnak.core.terminal import CONFIDENCE_LOOK, confidence_legend, seat_text
+from karnak.core.terminal import CONFIDENCE_LOOK, View, confidence_legend, seat_text
 from karnak.games.egyptia.rules.actions import (
     PLAGUE_TITLES,
     PLAGUES,
@@ -40,7 +41,7 @@ from karnak.games.egyptia.rules.actions import (
     bundle_words,
     plague_effect,
 )
-from karnak.games.egyptia.rules.pharaoh import card_parts
+from karnak.games.egyptia.rules.pharaoh import EMPTY, city_gains
 from karnak.games.egyptia.rules.sheet import (
     DEFAULT_SHEET,
     MOUND,
@@ -50,8 +51,18 @@ from karnak.games.egyptia.rules.sheet import (
     Hex,
     Sheet,
 )
-from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, TITLES, EgyptiaState
-from karnak.games.egyptia.view import decision_text
+from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, TITLES, build_cost
+from karnak.games.egyptia.view import (
+    DieView,
+    EgyptiaObservation,
+    Layout,
+    PlayerView,
+    ResourceView,
+    ScoreView,
+    SheetView,
+    as_observation,
+    sheet_of,
+)
 
 #: How each building is written on the map (three letters, readable without colour).
 BUILDING_LOOK = {
@@ -168,7 +179,7 @@ def _cost_text(cost: Mapping[str, int] | Bundle) -> str:
     return bundle_text((values[0], values[1], values[2], values[3]))
 
 
-def track_dots(name: str, entry: Mapping[str, int], dots: int, red: int) -> Text:
+def track_dots(name: str, entry: ResourceView, dots: int, red: int) -> Text:
     """One resource track: ⊗ spent, ● circled, ○ empty, in fives; the red dots after a bar."""
     text = Text()
     circled, spent = entry["circled"], entry["spent"]
@@ -201,28 +212,64 @@ def _rank_chart(ranks: Sequence[Mapping[str, Any]]) -> str:
     return " · ".join(parts)
 
 
-def _cards_points(sheet: Sheet, cards: Sequence[str], city: Sequence[int]) -> int:
-    return sum(sum(card_parts(sheet, sheet.card(c), city)) for c in cards)
+def _city(sheet: Sheet, built: Mapping[str, str]) -> tuple[int, ...]:
+    """A city as building codes by hex, from a sheet view's ``city``."""
+    city = [EMPTY] * len(sheet.hexes)
+    for label, building in built.items():
+        city[sheet.by_label[label]] = CODES[building]
+    return tuple(city)
 
 
-def card_gain(state: EgyptiaState, seat: int, building: str, label: str) -> int:
-    """What building ``building`` on ``label`` adds to the seat's Pharaoh cards now."""
-    sheet = state.sheet
-    city = list(state.city[seat])
-    before = _cards_points(sheet, state.cards, city)
-    city[sheet.by_label[label]] = CODES[building]
-    return _cards_points(sheet, state.cards, city) - before
+def card_gains(sheet: Sheet, view: EgyptiaObservation, seat: int) -> list[list[int]]:
+    """What each building (by code) on each empty hex of the seat's city adds to its
+    Pharaoh cards now: the engine's scoring, remembered per city (the hints ask it of every
+    build in the list of moves)."""
+    cards = tuple(c["id"] for c in view["cards"])
+    city = _city(sheet, view["players"][seat]["sheet"]["city"])
+    memo: dict[Any, list[list[int]]] = sheet.memo.setdefault("terminal_card_gains", {})
+    key = (cards, city)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 256:
+            memo.clear()
+        found = memo[key] = city_gains(sheet, [sheet.card(c) for c in cards], city)
+    return found
 
 
-def _track_warning(state: EgyptiaState, seat: int, bundle: Bundle) -> str:
+def card_gain(sheet: Sheet, view: EgyptiaObservation, seat: int, building: str, label: str) -> int:
+    """What building ``building`` on the empty hex ``label`` adds to the seat's Pharaoh
+    cards now."""
+    return card_gains(sheet, view, seat)[CODES[building]][sheet.by_label[label]]
+
+
+def _circled(entry: PlayerView) -> tuple[int, int, int, int]:
+    resources = entry["sheet"]["resources"]
+    return (
+        resources["grain"]["circled"],
+        resources["diamond"]["circled"],
+        resources["stone"]["circled"],
+        resources["favor"]["circled"],
+    )
+
+
+def _have(entry: PlayerView) -> Bundle:
+    resources = entry["sheet"]["resources"]
+    return (
+        resources["grain"]["have"],
+        resources["diamond"]["have"],
+        resources["stone"]["have"],
+        resources["favor"]["have"],
+    )
+
+
+def _track_warning(sheet: Sheet, circled_now: Sequence[int], bundle: Bundle) -> str:
     """A word when circling ``bundle`` reaches a red dot (the game ends after the round)
     or when some of it does not fit on a full track (it is lost)."""
-    sheet = state.sheet
     notes = []
     for i, amount in enumerate(bundle):
         if not amount:
             continue
-        circled = state.circled[seat][i]
+        circled = circled_now[i]
         room = sheet.dots[i] - circled
         first_red = sheet.dots[i] - sheet.red[i]
         if room < amount:
@@ -246,12 +293,12 @@ class EgyptiaRenderer:
     of :class:`~karnak.cli.render.SeatRenderer`: a simultaneous round needs the seat)."""
 
     # ------------------------------------------------------------------ during play
-    def status(self, state: State, seat: int) -> list[RenderableType]:
-        game_state = cast(EgyptiaState, state)
-        obs = game_state.observation(seat)
-        names = game_state.players
-        stage = (obs.get("you") or {}).get("stage")
-        sheet = self.own_sheet(obs, names, seat, self._blocked(game_state, obs, seat))
+    def status(self, game: Game, view: View, seat: int) -> list[RenderableType]:
+        obs = as_observation(view)
+        names = _names(obs)
+        you = obs.get("you")
+        stage = you["stage"] if you else None
+        sheet = self.own_sheet(obs, names, seat, self._blocked(sheet_of(game), obs, seat))
         if stage in SMALL_STEPS:
             # A plague or a payment is decided from the seat's own sheet: the rest of the
             # table was shown a moment ago and has not changed for this seat since.
@@ -264,18 +311,18 @@ class EgyptiaRenderer:
         ]
         if len(names) > 1:
             parts.append(self.builders(obs, names, seat))
-        options = self._build_options(game_state, obs, seat)
+        options = self._build_options(sheet_of(game), obs, seat)
         if options is not None:
             parts.append(options)
         return parts
 
-    def _headline(self, obs: dict[str, Any], names: tuple[str, ...], seat: int) -> Text:
+    def _headline(self, obs: EgyptiaObservation, names: tuple[str, ...], seat: int) -> Text:
         text = Text()
         text.append(f"Round {obs['round']}", style="bold")
         text.append(" · ")
         text.append_text(seat_text(names, seat))
-        you = obs.get("you") or {}
-        stage = you.get("stage_name")
+        you = obs.get("you")
+        stage = you["stage_name"] if you else None
         if stage:
             text.append(f": {stage}", style="bold cyan")
         if len(names) > 1:
@@ -288,7 +335,7 @@ class EgyptiaRenderer:
                 text.append(f" · columns revealed; {busy} of {len(names)} builders still building")
         return text
 
-    def resource_board(self, obs: dict[str, Any], seat: int | None) -> Table:
+    def resource_board(self, obs: EgyptiaObservation, seat: int | None) -> Table:
         """The four columns: their dice, the buildings they offer, whether they bring a
         plague, and (for a seat) what it would produce there."""
         table = Table(
@@ -300,7 +347,7 @@ class EgyptiaRenderer:
         for column in obs["columns"]:
             name = column["resource"]
             table.add_column(_res(name), no_wrap=True)
-        by_column: dict[str, list[dict[str, Any]]] = {c["resource"]: [] for c in obs["columns"]}
+        by_column: dict[str, list[DieView]] = {c["resource"]: [] for c in obs["columns"]}
         for die in obs["dice"]:
             by_column[die["column"]].append(die)
         wild = obs["layout"]["wild_favor"]
@@ -332,7 +379,7 @@ class EgyptiaRenderer:
             cells = []
             for column in obs["columns"]:
                 name = column["resource"]
-                bonus = productivity.get(name, {}).get("bonus", 0)
+                bonus = productivity[name]["bonus"] if name in productivity else 0
                 count = len(column["dice"])
                 shown = f"{count + bonus} {name}"
                 if bonus:
@@ -361,7 +408,7 @@ class EgyptiaRenderer:
                 table.add_row(Text("Chosen", style="bold"), *row)
         return table
 
-    def cards(self, obs: dict[str, Any], seat: int | None) -> Table:
+    def cards(self, obs: EgyptiaObservation, seat: int | None) -> Table:
         """The Pharaoh's five demands, with what each gives the seat's city now."""
         table = Table(title="The Pharaoh's demands", title_justify="left", box=box.SIMPLE_HEAD)
         table.add_column("Card")
@@ -386,19 +433,25 @@ class EgyptiaRenderer:
         return table
 
     @staticmethod
-    def _blocked(state: EgyptiaState, obs: dict[str, Any], seat: int) -> frozenset[str]:
-        """Empty hexes of the seat's map that this round's plague forbids (at the build)."""
-        you = obs.get("you") or {}
-        if you.get("stage") != "build" or you.get("restriction") not in ("darkness", "boils"):
+    def _blocked(sheet: Sheet, obs: EgyptiaObservation, seat: int) -> frozenset[str]:
+        """Empty hexes of the seat's map that this round's plague forbids (at the build):
+        those where not even a Burial Mound, free and always offered, may go."""
+        you = obs.get("you")
+        if you is None or you["stage"] != "build":
             return frozenset()
-        allowed = set(state.allowed_hexes(seat))
+        if you["restriction"] not in ("darkness", "boils"):
+            return frozenset()
+        allowed = set(you.get("builds", {}).get(MOUND, []))
+        built = obs["players"][seat]["sheet"]["city"]
         return frozenset(
-            state.sheet.hexes[h].label for h in state.empty_hexes(seat) if h not in allowed
+            sheet.hexes[h].label
+            for h in sheet.buildable
+            if sheet.hexes[h].label not in built and sheet.hexes[h].label not in allowed
         )
 
     def own_sheet(
         self,
-        obs: dict[str, Any],
+        obs: EgyptiaObservation,
         names: tuple[str, ...],
         seat: int,
         blocked: frozenset[str] = frozenset(),
@@ -431,7 +484,7 @@ class EgyptiaRenderer:
             self._points_now(entry["score"], obs, len(names) == 1),
         ]
 
-    def _tracks(self, sheet: dict[str, Any], layout: dict[str, Any]) -> Table:
+    def _tracks(self, sheet: SheetView, layout: Layout) -> Table:
         """The resource tracks with what is left and the productivity of each."""
         table = Table(
             box=None,
@@ -467,7 +520,7 @@ class EgyptiaRenderer:
             )
         return table
 
-    def _plagues(self, sheet: dict[str, Any]) -> Text:
+    def _plagues(self, sheet: SheetView) -> Text:
         """The plagues, those suffered struck out; Death is never crossed off."""
         text = Text("Plagues ", style="bold")
         names = list(sheet["plagues"].items())
@@ -484,7 +537,7 @@ class EgyptiaRenderer:
         text.append(f" · Death: {_plural(sheet['deaths'], 'time')}", style="dim")
         return text
 
-    def _ships(self, sheet: dict[str, Any], layout: dict[str, Any]) -> Text:
+    def _ships(self, sheet: SheetView, layout: Layout) -> Text:
         text = Text("Ships ", style="bold")
         looks = {"unused": "bold", "used": "strike grey50", "lost": "strike red"}
         for number, (state, gives) in enumerate(
@@ -496,7 +549,7 @@ class EgyptiaRenderer:
             text.append(f" {state}" if state != "lost" else " lost to Hail-fire", style="dim")
         return text
 
-    def _points_now(self, score: dict[str, Any], obs: dict[str, Any], solo: bool) -> Text:
+    def _points_now(self, score: ScoreView, obs: EgyptiaObservation, solo: bool) -> Text:
         text = Text("If the game ended now: ", style="bold")
         for line in score["cards"]:
             text.append(f"{line['card']} {line['points']} · ")
@@ -514,7 +567,7 @@ class EgyptiaRenderer:
             text.append(_rank_chart(ranks) + ")", style="dim")
         return text
 
-    def builders(self, obs: dict[str, Any], names: tuple[str, ...], seat: int | None) -> Table:
+    def builders(self, obs: EgyptiaObservation, names: tuple[str, ...], seat: int | None) -> Table:
         """One line per builder, as the others last saw their sheets; with many builders,
         the leaders by points now and the seat's own line."""
         players = obs["players"]
@@ -587,18 +640,15 @@ class EgyptiaRenderer:
             )
         return table
 
-    def _build_options(self, state: EgyptiaState, obs: dict[str, Any], seat: int) -> Table | None:
+    def _build_options(self, sheet: Sheet, obs: EgyptiaObservation, seat: int) -> Table | None:
         """At the build step: each building the column offers, its cost, where it may go
         and the hex that adds most to the Pharaoh cards now."""
-        you = obs.get("you") or {}
-        if you.get("stage") != "build":
+        you = obs.get("you")
+        if you is None or you["stage"] != "build":
             return None
-        where: dict[str, list[str]] = {}
-        for action in state.legal_actions(seat):
-            if isinstance(action, Build):
-                where.setdefault(action.building, []).append(action.hex)
+        where = you.get("builds", {})
         offered: dict[str, bool] = dict(you.get("offered") or {})
-        restriction = you.get("restriction")
+        restriction = you["restriction"]
         title = "What you may build"
         if restriction:
             title += f" ({PLAGUE_TITLES[restriction]}: {plague_effect(restriction)})"
@@ -623,7 +673,7 @@ class EgyptiaRenderer:
             hexes = where.get(building, [])
             best = ""
             if hexes:
-                gains = [(card_gain(state, seat, building, h), h) for h in hexes]
+                gains = [(card_gain(sheet, obs, seat, building, h), h) for h in hexes]
                 top = max(g for g, _ in gains)
                 best_hexes = [h for g, h in gains if g == top]
                 if len(best_hexes) == len(hexes):
@@ -641,39 +691,39 @@ class EgyptiaRenderer:
         return table
 
     # ------------------------------------------------------------------ hints
-    def action_hint(self, state: State, seat: int, action: Action) -> str:
-        game_state = cast(EgyptiaState, state)
+    def action_hint(self, game: Game, view: View, seat: int, action: Action) -> str:
         try:
-            return self._hint(game_state, seat, action)
+            return self._hint(sheet_of(game), as_observation(view), seat, action)
         except (IndexError, KeyError, ValueError):
             return ""
 
-    def _hint(self, state: EgyptiaState, seat: int, action: Action) -> str:
-        sheet = state.sheet
-        have = state.have(seat)
+    def _hint(self, sheet: Sheet, obs: EgyptiaObservation, seat: int, action: Action) -> str:
+        entry = obs["players"][seat]
+        have = _have(entry)
+        circled = _circled(entry)
         if isinstance(action, Choose):
             column = action.column
-            dice = state.dice_in(column)
-            amount = len(dice) + state.modifier(seat, column)
+            resource = RESOURCES[column]
+            dice = [d for d in obs["dice"] if d["column"] == resource]
+            productivity = entry["sheet"]["productivity"]
+            bonus = productivity[resource]["bonus"] if resource in productivity else 0
+            amount = len(dice) + bonus
             bundle = [0, 0, 0, 0]
             bundle[column] = amount
             buildings = sorted(
-                {
-                    "any" if sheet.dice[i].building == WILD else TITLES[sheet.dice[i].building]
-                    for i in dice
-                }
+                {"any" if d["building"] == WILD else TITLES[d["building"]] for d in dice}
             )
-            parts = [f"+{amount} {RESOURCES[column]}"]
+            parts = [f"+{amount} {resource}"]
             parts.append("builds " + (", ".join(buildings) if buildings else "only a Burial Mound"))
             if len(dice) >= 3:
                 parts.append("plague!")
-            warning = _track_warning(state, seat, (bundle[0], bundle[1], bundle[2], bundle[3]))
+            warning = _track_warning(sheet, circled, (bundle[0], bundle[1], bundle[2], bundle[3]))
             return " · ".join(parts) + warning
         if isinstance(action, UseShip):
             gives = sheet.ships[action.ship - 1]
             return (
                 f"circle {bundle_words(gives)}; unused it scores {sheet.ship_points}"
-                + _track_warning(state, seat, gives)
+                + _track_warning(sheet, circled, gives)
             )
         if isinstance(action, Plague):
             if action.name == "hail-fire":
@@ -687,38 +737,41 @@ class EgyptiaRenderer:
             return effect
         if isinstance(action, Build):
             if action.building == MOUND:
-                gain = card_gain(state, seat, MOUND, action.hex)
+                gain = card_gain(sheet, obs, seat, MOUND, action.hex)
                 return "free; gives 2 basic or 1 favor" + (
                     f" · cards {_signed(gain)}" if gain else ""
                 )
             hex_index = sheet.by_label[action.hex]
-            wild = state.offered_buildings(seat).get(action.building, False)
-            cost = state.build_cost(action.building, hex_index, wild)
+            you = obs.get("you")
+            offered = (you.get("offered") if you else None) or {}
+            wild = offered.get(action.building, False)
+            cost = build_cost(sheet, action.building, hex_index, wild)
             notes = []
             if wild:
                 notes.append(f"d20 +{sheet.wild_favor}f")
             if sheet.hexes[hex_index].sacred:
                 notes.append(f"Sacred Site +{sheet.sacred_favor}f")
             shown = bundle_text(cost) + (f" ({', '.join(notes)})" if notes else "")
-            gain = card_gain(state, seat, action.building, action.hex)
+            gain = card_gain(sheet, obs, seat, action.building, action.hex)
             return f"{shown} · cards {_signed(gain)}"
         if isinstance(action, Pay):
             return f"leaves {bundle_text(_add(have, action.bundle, -1))}"
         if isinstance(action, Gain):
-            return bundle_words(action.bundle) + _track_warning(state, seat, action.bundle)
+            return bundle_words(action.bundle) + _track_warning(sheet, circled, action.bundle)
         return ""
 
-    def decision(self, state: State) -> str:
-        return decision_text(cast(EgyptiaState, state), None)
+    def decision(self, game: Game, view: View) -> str:
+        """Who must decide what now, as the view says it (a spectator's: who is waited for)."""
+        return as_observation(view)["decision"]
 
-    def decision_for(self, state: State, seat: int) -> str:
+    def decision_for(self, game: Game, view: View, seat: int) -> str:
         """The seat's own decision, and who will learn of it when."""
-        game_state = cast(EgyptiaState, state)
-        text = decision_text(game_state, seat)
-        if game_state.over or game_state.n == 1:
+        obs = as_observation(view)
+        text = obs["decision"]
+        you = obs.get("you")
+        if obs["over"] or len(obs["players"]) == 1 or you is None:
             return text
-        stage = game_state.stage[seat]
-        if stage == "choose":
+        if you["stage"] == "choose":
             return text + " Your column stays sealed until every builder has chosen."
         return text + " The others see what you do now when the round ends."
 
@@ -742,10 +795,10 @@ class EgyptiaRenderer:
             "2 per unused ship, minus Pestilence.",
         ]
 
-    def fold_log(self, state: State, seat: int, lines: list[str]) -> list[str]:
+    def fold_log(self, game: Game, view: View, seat: int, lines: list[str]) -> list[str]:
         """With many builders, the lines about the others become one count (``log``
         shows them all); the dice, the rounds and the seat's own lines stay."""
-        names = state.players
+        names = _names(as_observation(view))
         if len(names) < FOLD_LOG_FROM:
             return lines
         by_length = sorted(range(len(names)), key=lambda s: -len(names[s]))
@@ -776,28 +829,27 @@ class EgyptiaRenderer:
         return kept
 
     # ------------------------------------------------------------------ the end
-    def final(self, state: State) -> list[RenderableType]:
-        return self._final(cast(EgyptiaState, state), None)
+    def final(self, game: Game, view: View) -> list[RenderableType]:
+        return self._final(as_observation(view), None)
 
-    def final_for(self, state: State, seat: int) -> list[RenderableType]:
-        return self._final(cast(EgyptiaState, state), seat)
+    def final_for(self, game: Game, view: View, seat: int) -> list[RenderableType]:
+        return self._final(as_observation(view), seat)
 
-    def _final(self, state: EgyptiaState, seat: int | None) -> list[RenderableType]:
-        obs = state.observation(None)
-        names = state.players
-        results: list[dict[str, Any]] = obs.get("final") or []
+    def _final(self, obs: EgyptiaObservation, seat: int | None) -> list[RenderableType]:
+        names = _names(obs)
+        results = obs.get("final") or []
         if not results:
-            return [Text(decision_text(state, None))]
+            return [Text(obs["decision"])]
         parts: list[RenderableType] = []
-        maps = self._final_maps(obs, names, seat, state.winners())
+        maps = self._final_maps(obs, names, seat, _winners(obs))
         if maps:
             parts.append(maps)
         parts.append(self.final_table(obs, names, seat))
-        parts.append(self._verdict(state, obs, names))
+        parts.append(self._verdict(obs, names))
         return parts
 
     def _final_maps(
-        self, obs: dict[str, Any], names: tuple[str, ...], seat: int | None, winners: list[int]
+        self, obs: EgyptiaObservation, names: tuple[str, ...], seat: int | None, winners: list[int]
     ) -> RenderableType | None:
         if len(names) <= 4:
             shown = list(range(len(names)))
@@ -807,18 +859,19 @@ class EgyptiaRenderer:
                 shown.insert(0, seat)
         layout = obs["layout"]
         hexes = layout_hexes(layout)
+        results = obs.get("final") or []
         panels = []
         for s in shown:
             title = seat_text(names, s)
-            title.append(f" ({_plural(obs['final'][s]['total'], 'point')})", style="bold")
+            title.append(f" ({_plural(results[s]['total'], 'point')})", style="bold")
             city = obs["players"][s]["sheet"]["city"]
             panels.append(Group(title, draw_map(hexes, city, river=layout["river"])))
         return Columns(panels, padding=(1, 4)) if panels else None
 
     def final_table(
-        self, obs: dict[str, Any], names: tuple[str, ...], seat: int | None = None
+        self, obs: EgyptiaObservation, names: tuple[str, ...], seat: int | None = None
     ) -> Table:
-        results: list[dict[str, Any]] = obs["final"]
+        results = obs.get("final") or []
         count = len(results)
         order = sorted(range(count), key=lambda s: (results[s]["rank"], s))
         if seat is not None and count > SHOWN_BUILDERS + 10:
@@ -875,23 +928,24 @@ class EgyptiaRenderer:
         table.caption_style = "dim"
         return table
 
-    def _verdict(self, state: EgyptiaState, obs: dict[str, Any], names: tuple[str, ...]) -> Text:
+    def _verdict(self, obs: EgyptiaObservation, names: tuple[str, ...]) -> Text:
         line = Text()
         ranks = obs["layout"]["ranks"]
+        results = obs.get("final") or []
         if len(names) == 1:
-            total = obs["final"][0]["total"]
+            total = results[0]["total"]
             line.append("Builder status: ", style="bold")
             line.append(str(obs.get("solo_rank") or ""), style="bold green")
             line.append(f" with {total} points ({_rank_chart(ranks)}).")
             return line
-        winners = state.winners()
+        winners = _winners(obs)
         line.append("Winner: " if len(winners) == 1 else "Shared victory: ", style="bold")
         for i, s in enumerate(winners):
             if i:
                 line.append(", ")
             line.append_text(seat_text(names, s))
-        top = max(r["total"] for r in obs["final"])
-        tied = [r for r in obs["final"] if r["total"] == top]
+        top = max(r["total"] for r in results)
+        tied = [r for r in results if r["total"] == top]
         if len(tied) > len(winners):
             line.append(" (a tie on points broken by fewer plagues, then more unused favor)")
         return line
@@ -1049,6 +1103,16 @@ class EgyptiaRenderer:
             "printed: stated by the rule book (or shown by its examples); reconstructed: our "
             "best reading of a figure the rule text does not give.",
         )
+
+
+def _names(obs: EgyptiaObservation) -> tuple[str, ...]:
+    """The builders' names, by seat."""
+    return tuple(p["name"] for p in obs["players"])
+
+
+def _winners(obs: EgyptiaObservation) -> list[int]:
+    """The seats that share first place in a finished game."""
+    return [r["seat"] for r in obs.get("final") or [] if r["rank"] == 1]
 
 
 def _ranges(values: list[int]) -> str:

@@ -3,32 +3,277 @@ every other sheet as it was at the last public moment (the reveal or the end of 
 
 Between those moments a builder's choices are their own: others learn only whether the
 builder is still choosing, building or done.
+
+:class:`EgyptiaObservation` declares the shape :func:`observe` returns; every client (the
+terminal, the web board and guide, the heuristic, the page script) reads that shape and
+nothing else of a position.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
-from karnak.games.egyptia.rules.actions import PLAGUE_TITLES, PLAGUES, bundle_words
+from karnak.games.egyptia.rules.actions import PLAGUE_TITLES, PLAGUES, Build, bundle_words
 from karnak.games.egyptia.rules.pharaoh import EMPTY
 from karnak.games.egyptia.rules.sheet import RESOURCES
 
 if TYPE_CHECKING:
+    from karnak.core.game import Game
+    from karnak.games.egyptia.rules.sheet import Sheet
     from karnak.games.egyptia.rules.state import EgyptiaState
+
+
+# ---------------------------------------------------------------------- the printed parts
+class HexLayout(TypedDict):
+    """A hex of the map: its label (row letter and place), where it is drawn (columns in
+    half hexes) and its kind (``plain``, ``sacred`` or ``oasis``)."""
+
+    label: str
+    col: int
+    row: int
+    kind: str
+
+
+class TrackLayout(TypedDict):
+    """A resource track: its dots, those circled at the start, and the red ones at its end."""
+
+    resource: str
+    dots: int
+    start: int
+    red: int
+
+
+class DieLayout(TypedDict):
+    """A die of the resource board: its sides, the building it names (``any``: the wild
+    d20) and the column of each value (index 0 for a roll of 1)."""
+
+    die: int
+    building: str
+    columns: list[str]
+
+
+#: A solo builder status and the least score that reaches it (``from`` is a Python keyword).
+RankLayout = TypedDict("RankLayout", {"name": str, "from": int})
+
+
+class Layout(TypedDict):
+    """The printed sheet and board: the same for every seat all game."""
+
+    hexes: list[HexLayout]
+    #: Where the river runs along the map (``top`` or ``bottom``).
+    river: str
+    #: What each ship carries, by resource.
+    ships: list[dict[str, int]]
+    tracks: list[TrackLayout]
+    #: Each building's cost, by resource.
+    costs: dict[str, dict[str, int]]
+    #: The resource whose productivity each building raises.
+    productivity: dict[str, str]
+    #: The productivity bonus of each step.
+    steps: list[int]
+    dice: list[DieLayout]
+    wild_favor: int
+    sacred_favor: int
+    ranks: list[RankLayout]
+
+
+# ---------------------------------------------------------------------- a sheet
+class ResourceView(TypedDict):
+    have: int
+    circled: int
+    spent: int
+
+
+class ProductivityView(TypedDict):
+    steps: int
+    bonus: int
+
+
+class SheetView(TypedDict):
+    """A builder's sheet (its own as it stands, another's as last published)."""
+
+    resources: dict[str, ResourceView]
+    #: Grain, diamond and stone only.
+    productivity: dict[str, ProductivityView]
+    #: Each plague but Death: whether it is crossed off.
+    plagues: dict[str, bool]
+    deaths: int
+    #: Each ship: ``unused``, ``used`` or ``lost`` (to Hail-fire).
+    ships: list[str]
+    #: The building on each built hex, by label.
+    city: dict[str, str]
+    buildings: int
+    #: A red dot is circled: the game ends after the round.
+    red: bool
+
+
+class CardScore(TypedDict):
+    """What one Pharaoh card gives a city, with one part per building it scores."""
+
+    card: str
+    parts: list[int]
+    points: int
+
+
+class ScoreView(TypedDict):
+    """A sheet's score if the game ended now (the final score once it has)."""
+
+    cards: list[CardScore]
+    favor: int
+    favor_points: int
+    ships_unused: int
+    ship_points: int
+    #: Points Pestilence takes off (0 if not suffered).
+    pestilence: int
+    #: Plagues crossed off (the first tie-break: fewer is better).
+    plagues: int
+    total: int
+
+
+class PublicSheet(TypedDict):
+    """A published sheet and its score (made once per publication)."""
+
+    sheet: SheetView
+    score: ScoreView
+
+
+class PlayerView(TypedDict):
+    """One builder as the seat sees it."""
+
+    seat: int
+    name: str
+    #: What the others may know: ``choosing``, ``chosen``, ``building`` or ``done``.
+    stage: str
+    #: The builder's column, once revealed (the seat's own always); None before.
+    column: str | None
+    sheet: SheetView
+    score: ScoreView
+
+
+# ---------------------------------------------------------------------- the round
+class DieView(TypedDict):
+    """A die as it lies this round: its value, the building it names, its column."""
+
+    die: int
+    value: int
+    building: str
+    column: str
+
+
+class ColumnView(TypedDict):
+    resource: str
+    #: The sides of the dice lying in it.
+    dice: list[int]
+    #: Three dice or more: whoever takes it suffers a plague.
+    plague: bool
+
+
+class CardView(TypedDict):
+    """A Pharaoh card of the game: id (letter and number), its words and how sure its
+    figures are (``printed``, ``one source``, ``reconstructed``)."""
+
+    id: str
+    letter: str
+    text: str
+    confidence: str
+
+
+class PendingPlague(TypedDict):
+    kind: Literal["plague"]
+    plague: str
+
+
+class PendingBuild(TypedDict):
+    kind: Literal["build"]
+    building: str
+    hex: str
+    #: Built through the wild d20 (its favor is in the cost).
+    wild: bool
+    cost: dict[str, int]
+
+
+class YouView(TypedDict):
+    """The seat's own round: only the seat sees it."""
+
+    stage: str
+    stage_name: str
+    #: The plague that restricts this round's building (``darkness``, ``boils``, ``death``).
+    restriction: str | None
+    #: Whether the market is open to the seat (Darkness closes it).
+    market: bool
+    #: What the seat is paying for, if anything.
+    pending: PendingPlague | PendingBuild | None
+    #: At the build: each building the column offers, and whether through the wild d20.
+    offered: NotRequired[dict[str, bool]]
+    #: At the build: the hexes each building (the Burial Mound included) may go on now,
+    #: paid for, in map order.
+    builds: NotRequired[dict[str, list[str]]]
+
+
+class FinalResult(ScoreView):
+    """A builder's final score, with its place."""
+
+    seat: int
+    name: str
+    rank: int
+
+
+class EgyptiaObservation(TypedDict):
+    """One seat's view of a game of Egyptia (a spectator's: seat None)."""
+
+    game: Literal["egyptia"]
+    seat: int | None
+    round: int
+    over: bool
+    #: This round's columns have been revealed.
+    revealed: bool
+    dice: list[DieView]
+    columns: list[ColumnView]
+    cards: list[CardView]
+    players: list[PlayerView]
+    to_move: list[int]
+    layout: Layout
+    #: Who must decide what now, in words, for this seat.
+    decision: str
+    #: The seat's own round (absent from a spectator's view).
+    you: NotRequired[YouView]
+    #: Once the game is over: every builder's final score and rank.
+    final: NotRequired[list[FinalResult]]
+    #: Once the game is over: the solo builder status (None with others).
+    solo_rank: NotRequired[str | None]
+
+
+def sheet_of(game: Game) -> Sheet:
+    """The printed sheet of an Egyptia game: public, the same for every seat and position,
+    so the drawings read it beside the view."""
+    from karnak.games.egyptia.rules.game import Egyptia
+
+    if not isinstance(game, Egyptia):
+        raise TypeError(f"not an Egyptia game: {game!r}")
+    return game.sheet
+
+
+def as_observation(view: Mapping[str, Any]) -> EgyptiaObservation:
+    """A view handed to a client, read as Egyptia's observation (checked to be one)."""
+    if view.get("game") != "egyptia":
+        raise TypeError(f"not an Egyptia observation: game {view.get('game')!r}")
+    return cast(EgyptiaObservation, view)
+
 
 SHIP_STATES = ("unused", "used", "lost")
 
 
-def layout(state: EgyptiaState) -> dict[str, Any]:
+def layout(state: EgyptiaState) -> Layout:
     """The printed parts of the sheet and board, the same for every seat all game (made
     once per sheet and shared: observations are read, never changed)."""
     made = state.sheet.memo.get("layout")
     if made is None:
         made = state.sheet.memo["layout"] = _layout(state)
-    return cast(dict[str, Any], made)
+    return cast(Layout, made)
 
 
-def _layout(state: EgyptiaState) -> dict[str, Any]:
+def _layout(state: EgyptiaState) -> Layout:
     sheet = state.sheet
     return {
         "hexes": [
@@ -53,7 +298,7 @@ def _layout(state: EgyptiaState) -> dict[str, Any]:
     }
 
 
-def sheet_view(state: EgyptiaState, src: dict[str, Any]) -> dict[str, Any]:
+def sheet_view(state: EgyptiaState, src: Mapping[str, Any]) -> SheetView:
     from karnak.games.egyptia.rules.state import NAMES
 
     have = [c - s for c, s in zip(src["circled"], src["spent"], strict=True)]
@@ -81,38 +326,55 @@ def sheet_view(state: EgyptiaState, src: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def public_sheet(state: EgyptiaState, seat: int) -> dict[str, Any]:
+def public_sheet(state: EgyptiaState, seat: int) -> PublicSheet:
     """A builder's sheet as published, with its score: made once per publication, since a
     view for each of 99 builders would otherwise redraw 99 sheets."""
     cached = state.public_cache.get(seat)
     if cached is None:
         src = state.public[seat]
-        cached = {"sheet": sheet_view(state, src), "score": state.score_sheet(seat, src)}
-        state.public_cache[seat] = cached
-    return cached
+        made: PublicSheet = {
+            "sheet": sheet_view(state, src),
+            "score": cast(ScoreView, state.score_sheet(seat, src)),
+        }
+        state.public_cache[seat] = cast(dict[str, Any], made)
+        return made
+    return cast(PublicSheet, cached)
 
 
-def observe(state: EgyptiaState, seat: int | None) -> dict[str, Any]:
+def _builds(state: EgyptiaState, seat: int) -> dict[str, list[str]]:
+    """The hexes each building may go on now (the seat's legal builds), in map order."""
+    where: dict[str, list[str]] = {}
+    for action in state.legal_actions(seat):
+        if isinstance(action, Build):
+            where.setdefault(action.building, []).append(action.hex)
+    return where
+
+
+def observe(state: EgyptiaState, seat: int | None) -> EgyptiaObservation:
     from karnak.games.egyptia.rules.state import STAGE_NAMES
 
-    players = []
+    players: list[PlayerView] = []
     for s in range(state.n):
         if seat == s:
-            src = state._sheet_of(s)
-            shown = {"sheet": sheet_view(state, src), "score": state.score_sheet(s)}
+            shown: PublicSheet = {
+                "sheet": sheet_view(state, state._sheet_of(s)),
+                "score": cast(ScoreView, state.score_sheet(s)),
+            }
         else:
             shown = public_sheet(state, s)
-        entry: dict[str, Any] = {
-            "seat": s,
-            "name": state.players[s],
-            "stage": state.public_stage(s),
-            "column": RESOURCES[state.column[s]]
-            if (seat == s or state.revealed) and state.column[s] >= 0
-            else None,
-            **shown,
-        }
-        players.append(entry)
-    obs: dict[str, Any] = {
+        players.append(
+            {
+                "seat": s,
+                "name": state.players[s],
+                "stage": state.public_stage(s),
+                "column": RESOURCES[state.column[s]]
+                if (seat == s or state.revealed) and state.column[s] >= 0
+                else None,
+                "sheet": shown["sheet"],
+                "score": shown["score"],
+            }
+        )
+    obs: EgyptiaObservation = {
         "game": "egyptia",
         "seat": seat,
         "round": state.round,
@@ -152,7 +414,7 @@ def observe(state: EgyptiaState, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         stage = state.stage[seat]
         pending = state.pending[seat]
-        you: dict[str, Any] = {
+        you: YouView = {
             "stage": stage,
             "stage_name": STAGE_NAMES[stage],
             "restriction": state.restriction[seat],
@@ -173,11 +435,15 @@ def observe(state: EgyptiaState, seat: int | None) -> dict[str, Any]:
             }
         if stage == "build":
             you["offered"] = state.offered_buildings(seat)
+            you["builds"] = _builds(state, seat)
         obs["you"] = you
     if state.over and state.final is not None:
         ranks = state.ranks()
         obs["final"] = [
-            {**result, "seat": s, "name": state.players[s], "rank": ranks[s]}
+            cast(
+                FinalResult,
+                {**result, "seat": s, "name": state.players[s], "rank": ranks[s]},
+            )
             for s, result in enumerate(state.final)
         ]
         obs["solo_rank"] = state.solo_rank()

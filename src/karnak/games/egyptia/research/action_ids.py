@@ -160,8 +160,6 @@ def seat_game_length(sheet: Sheet) -> int:
 
 
 # -------------------------------------------------------------------- score bounds
-#: The building each card rule scores (rules are named after it).
-RULE_KINDS = {rule: next(b for b in BUILDINGS if rule.startswith(b)) for rule in RULES}
 #: Rules whose part for one building is its value times that building's Sacred neighbours.
 PER_SACRED_NEIGHBOUR = frozenset({"field_sacred_sites"})
 
@@ -194,7 +192,7 @@ def score_bounds(
     def most(card_id: str) -> tuple[int, list[int]]:
         """The card's kind (an index of BUILDINGS), and its most points for 0 .. H of them."""
         card = sheet.cards_by_id[card_id]
-        kind = BUILDINGS.index(RULE_KINDS[card.rule])
+        kind = RULES[card.rule].kind  # the engine's code of a building is its BUILDINGS index
         if RULES[card.rule].points == 0:  # a table read at a count of at most k
             return kind, [max(card.points[:k], default=0) for k in range(hexes + 1)]
         part = max(card.points, default=0)

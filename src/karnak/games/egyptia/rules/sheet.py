@@ -219,9 +219,6 @@ class Sheet:
                 name = rank.name
         return name
 
-    def die_sides(self) -> tuple[int, ...]:
-        return tuple(d.sides for d in self.dice)
-
 
 # ------------------------------------------------------------------------------ parsing
 def _int(value: Any, where: str, bounds: tuple[int, int]) -> int:

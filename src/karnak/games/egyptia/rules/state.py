@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from karnak.core.actions import Action
 from karnak.core.events import EventLog
@@ -52,12 +52,11 @@ from karnak.games.egyptia.rules.market import (
     affordable,
     any_three,
     cost_table,
-    end_favor,
     only_way,
     payments,
     picked,
 )
-from karnak.games.egyptia.rules.pharaoh import EMPTY, card_parts
+from karnak.games.egyptia.rules.pharaoh import EMPTY, card_parts, end_extras
 from karnak.games.egyptia.rules.sheet import (
     BUILDINGS,
     FAVOR,
@@ -68,6 +67,9 @@ from karnak.games.egyptia.rules.sheet import (
     Bundle,
     Sheet,
 )
+
+if TYPE_CHECKING:
+    from karnak.games.egyptia.rules.game import Egyptia
 
 # A builder's stage within the round.
 CHOOSE, CHOSEN, PLAGUE, PLAGUE_PAY, BUILD, BUILD_PAY, GAIN, DONE = (
@@ -348,12 +350,28 @@ def _words(bundle: Bundle) -> str:
     return bundle_words(bundle)
 
 
+def build_cost(sheet: Sheet, building: str, hex_index: int, wild: bool) -> Bundle:
+    """What ``building`` costs on the hex ``hex_index``: the printed cost, a favor more
+    through the wild d20 and on a Sacred Site (a Burial Mound is free everywhere)."""
+    if building == MOUND:
+        return (0, 0, 0, 0)
+    g, d, s, f = sheet.costs[building]
+    if wild:
+        f += sheet.wild_favor
+    if sheet.hexes[hex_index].sacred:
+        f += sheet.sacred_favor
+    return (g, d, s, f)
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 class EgyptiaState(State):
     """The whole game: the dice, the Pharaoh cards and every builder's sheet and round."""
+
+    #: The game at the rules version this state plays (its sheet and rulings).
+    game: Egyptia
 
     # per-seat lists copied element-wise (each element is a list)
     _SHEET: ClassVar[tuple[str, ...]] = (
@@ -376,7 +394,7 @@ class EgyptiaState(State):
 
     def __init__(
         self,
-        game: Any,
+        game: Egyptia,
         sheet: Sheet,
         players: Sequence[str],
         seed: int,
@@ -553,14 +571,7 @@ class EgyptiaState(State):
         return dict(self.tables.offer_dict(self._column_dice(self.column[seat])))
 
     def build_cost(self, building: str, hex_index: int, wild: bool) -> Bundle:
-        if building == MOUND:
-            return (0, 0, 0, 0)
-        g, d, s, f = self.sheet.costs[building]
-        if wild:
-            f += self.sheet.wild_favor
-        if self.sheet.hexes[hex_index].sacred:
-            f += self.sheet.sacred_favor
-        return (g, d, s, f)
+        return build_cost(self.sheet, building, hex_index, wild)
 
     def mound_gains(self) -> list[Bundle]:
         return _mound_gains(self.sheet)
@@ -623,9 +634,6 @@ class EgyptiaState(State):
         if found is None:
             found = _RULES_1_1[version] = self.game.rules_at_least("1.1")
         return found
-
-    def _ship_moves(self, seat: int) -> list[Action]:
-        return list(self.tables.unused_ships(self.ships[seat]))
 
     def _plague_moves(self, seat: int) -> list[Action]:
         have = self.have(seat)
@@ -1063,12 +1071,10 @@ class EgyptiaState(State):
             card_total += points
             cards.append({"card": card_id, "parts": parts, "points": points})
         # The trade circles favor on its track: it stops where the track ends (rules 1.1).
-        room = sheet.dots[FAVOR] - circled[FAVOR] if self._rules_1_1() else None
-        favor = end_favor((have[0], have[1], have[2], have[3]), sheet.basic_per_favor, room)
-        favor_points = favor // sheet.favor_per_point
         ships = list(ship_marks).count(SHIP_UNUSED)
-        ship_points = ships * sheet.ship_points
-        pestilence = sheet.pestilence_points if "pestilence" in crossed else 0
+        favor, favor_points, ship_points, pestilence = end_extras(
+            sheet, have, circled, ships, "pestilence" in crossed, self._rules_1_1()
+        )
         total = card_total + favor_points + ship_points - pestilence
         return {
             "cards": cards,
@@ -1141,9 +1147,11 @@ class EgyptiaState(State):
         )
 
     def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, in the shape
+        :class:`~karnak.games.egyptia.view.EgyptiaObservation` declares."""
         from karnak.games.egyptia.view import observe
 
-        return observe(self, seat)
+        return cast(dict[str, Any], observe(self, seat))
 
     def observation_tensor(self, seat: int) -> FloatVector:
         from karnak.games.egyptia.research.tensors import observation_tensor
@@ -1290,7 +1298,7 @@ class EgyptiaState(State):
         return data
 
     @classmethod
-    def from_json(cls, game: Any, sheet: Sheet, data: Mapping[str, Any]) -> EgyptiaState:
+    def from_json(cls, game: Egyptia, sheet: Sheet, data: Mapping[str, Any]) -> EgyptiaState:
         state = cls(game, sheet, data["players"], data["seed"], data["options"], fresh=False)
         state.restore_common(data)
         state.round = int(data["round"])

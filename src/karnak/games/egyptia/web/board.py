@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any, cast
 
@@ -32,7 +32,6 @@ import orjson
 from karnak.core.actions import Action
 from karnak.core.game import Game
 from karnak.core.state import State
-from karnak.games.egyptia import Egyptia
 from karnak.games.egyptia.rules.actions import (
     PLAGUE_TITLES,
     PLAGUES,
@@ -45,10 +44,17 @@ from karnak.games.egyptia.rules.actions import (
     bundle_words,
     plague_effect,
 )
-from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points
+from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points, city_gains
 from karnak.games.egyptia.rules.sheet import BUILDINGS, RESOURCES, WILD, Sheet
 from karnak.games.egyptia.rules.state import CODES, NAMES, STAGE_NAMES, EgyptiaState
-from karnak.games.egyptia.view import sheet_view
+from karnak.games.egyptia.view import (
+    EgyptiaObservation,
+    ScoreView,
+    SheetView,
+    as_observation,
+    sheet_of,
+    sheet_view,
+)
 from karnak.games.egyptia.web import guide as egyptia_guide
 
 # ---------------------------------------------------------------------- words and colours
@@ -418,17 +424,18 @@ HEAD_H, ROW_H = 54, 40
 CARDS_X = 604
 
 
-def board_svg(state: State) -> str:
-    """The resource board and the Pharaoh cards: public, the same for everyone all round."""
-    game_state = cast(EgyptiaState, state)
-    sheet = game_state.sheet
-    cards = tuple((c, sheet.card(c).text, sheet.card(c).confidence) for c in game_state.cards)
+def board_svg(game: Game, public_view: Mapping[str, Any]) -> str:
+    """The resource board and the Pharaoh cards, from a spectator's view: public, the same
+    for everyone all round."""
+    sheet = sheet_of(game)
+    view = as_observation(public_view)
+    cards = tuple((c["id"], c["text"], c["confidence"]) for c in view["cards"])
     return _board(
         geometry(sheet),
-        tuple(game_state.dice),
+        tuple(d["value"] for d in view["dice"]),
         cards,
-        game_state.round,
-        game_state.is_over(),
+        view["round"],
+        view["over"],
         sheet.pestilence_points,
     )
 
@@ -673,8 +680,8 @@ TRACK_Y = 432
 def sheet_svg(
     sheet: Sheet,
     name: str,
-    view: dict[str, Any],
-    score: dict[str, Any] | None,
+    view: SheetView,
+    score: ScoreView | None,
     final: bool = False,
 ) -> str:
     """A builder's sheet as seen in ``view`` (one entry of an observation's ``players``);
@@ -715,6 +722,7 @@ def _hex_tips(sheet: Sheet, cards: tuple[str, ...], built: dict[str, str]) -> di
         return sum(card_points(sheet, sheet.card(c), plan) for c in cards)
 
     now = points(city)
+    gains = city_gains(sheet, [sheet.card(c) for c in cards], city)
     near_oasis = set(sheet.neighbours[sheet.oasis])
     tips: dict[str, str] = {}
     for index, spot in enumerate(sheet.hexes):
@@ -750,11 +758,9 @@ def _hex_tips(sheet: Sheet, cards: tuple[str, ...], built: dict[str, str]) -> di
             continue
         what = f"{where}: empty."
         if cards:
-            changes = []
-            for building in NAMES:
-                plan = list(city)
-                plan[index] = CODES[building]
-                changes.append(f"{TITLES[building]} {_signed(points(plan) - now)}")
+            changes = [
+                f"{TITLES[building]} {_signed(gains[CODES[building]][index])}" for building in NAMES
+            ]
             what += " Built here now, your Pharaoh cards would change by: " + ", ".join(changes)
             what += "."
         tips[label] = what
@@ -1173,14 +1179,16 @@ def _score(score: dict[str, Any], final: bool, texts: dict[str, str], geo: Geome
 
 # ---------------------------------------------------------------------- page data
 def page_data(
-    state: State, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
+    game: Game, view: Mapping[str, Any], seat: int | None, legal: Sequence[Action]
 ) -> dict[str, Any]:
     """The seat's parts of a view, from its own observation and its own legal moves only.
 
-    The sheet geometry and the costs are printed (public); everything else is read from
-    ``obs``, so two positions the seat cannot tell apart give the same data.
+    The sheet geometry and the costs are printed (public, from ``game``); everything else
+    is read from the seat's ``view``, so two positions the seat cannot tell apart give the
+    same data.
     """
-    sheet = cast(EgyptiaState, state).sheet
+    sheet = sheet_of(game)
+    obs = as_observation(view)
     stages = {stage: 0 for stage in STAGE_WORDS}
     for player in obs["players"]:
         stages[player["stage"]] = stages.get(player["stage"], 0) + 1
@@ -1195,7 +1203,8 @@ def page_data(
         return data
     me = obs["players"][seat]
     data["sheet_svg"] = sheet_svg(sheet, me["name"], me["sheet"], me["score"], obs["over"])
-    bonus = {r: me["sheet"]["productivity"].get(r, {}).get("bonus", 0) for r in RESOURCES}
+    productivity = me["sheet"]["productivity"]
+    bonus = {r: productivity[r]["bonus"] if r in productivity else 0 for r in RESOURCES}
     data["columns"] = [
         {
             "resource": column["resource"],
@@ -1205,7 +1214,7 @@ def page_data(
         }
         for column in obs["columns"]
     ]
-    own = egyptia_guide.mine(sheet, obs, seat, cast(EgyptiaState, state).game.rules_at_least("1.1"))
+    own = egyptia_guide.mine(sheet, obs, seat, game.rules_at_least("1.1"))
     data["moves"] = _moves(sheet, obs, legal, own)
     return data
 
@@ -1215,13 +1224,14 @@ def _cost_words(cost: Sequence[int]) -> str:
 
 
 def _moves(
-    sheet: Sheet, obs: dict[str, Any], legal: Sequence[Action], me: egyptia_guide.Mine
+    sheet: Sheet, obs: EgyptiaObservation, legal: Sequence[Action], me: egyptia_guide.Mine
 ) -> dict[str, Any]:
     """The seat's legal moves grouped the way the page offers them, each with what it does
     to the seat's own sheet: a hex what the building adds to the Pharaoh cards there, a
     payment what it leaves."""
-    offered: dict[str, bool] = obs.get("you", {}).get("offered") or {}
-    pending = obs.get("you", {}).get("pending")
+    you = obs.get("you")
+    offered: Mapping[str, bool] = (you.get("offered") if you else None) or {}
+    pending = you["pending"] if you else None
     choose: list[str] = []
     plagues: list[dict[str, Any]] = []
     builds: dict[str, list[dict[str, Any]]] = {}
@@ -1352,7 +1362,7 @@ def replay(state: State) -> dict[str, Any]:
 # ---------------------------------------------------------------------- the lobby
 def lobby(game: Game) -> dict[str, Any]:
     """What the lobby offers for the ``cards`` option: every Pharaoh card by letter."""
-    sheet = cast(Egyptia, game).sheet
+    sheet = sheet_of(game)
     return {
         "cards": [
             {"id": c.id, "letter": c.letter, "text": c.text, "confidence": c.confidence}

@@ -3,19 +3,21 @@ what comes next, what the seat is to do, and why its decision matters, with the 
 its own sheet (see karnak.core.plugin.WebPage).
 
 Everything here is read from the seat's observation and legal moves, plus the printed
-figures of the sheet (costs, tracks, ships, card rules: ``state.sheet`` is the same for
-every seat and every position). Nothing else of ``state`` is looked at, so a builder's
-guide cannot tell what another builder chose or did in private.
+figures of the sheet (costs, tracks, ships, card rules: ``game.sheet`` is the same for
+every seat and every position). No state reaches it, so a builder's guide cannot tell what
+another builder chose or did in private. What a building or a payment would change of the
+score is the engine's scoring (``rules/pharaoh.py``), never worked out again here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from functools import cached_property
+from typing import Any
 
 from karnak.core.actions import Action
-from karnak.core.state import State
+from karnak.core.game import Game
 from karnak.games.egyptia.rules.actions import (
     PLAGUE_TITLES,
     Build,
@@ -25,11 +27,19 @@ from karnak.games.egyptia.rules.actions import (
     UseShip,
     bundle_words,
 )
-from karnak.games.egyptia.rules.market import affordable, any_three, end_favor, payments
-from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points
-from karnak.games.egyptia.rules.sheet import BUILDINGS, FAVOR, MOUND, RESOURCES, WILD, Bundle
+from karnak.games.egyptia.rules.market import affordable, any_three, payments
+from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points, city_gains, end_extras
+from karnak.games.egyptia.rules.sheet import BUILDINGS, MOUND, RESOURCES, WILD, Bundle
 from karnak.games.egyptia.rules.sheet import Sheet as PrintedSheet
-from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, TITLES, EgyptiaState
+from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, TITLES
+from karnak.games.egyptia.view import (
+    EgyptiaObservation,
+    PendingBuild,
+    PendingPlague,
+    YouView,
+    as_observation,
+    sheet_of,
+)
 
 #: How many payments the guide lists one by one (the page folds the dearer ones too).
 SHOWN_PAYMENTS = 8
@@ -66,32 +76,40 @@ class Mine:
         ships_unused: int | None = None,
         pestilence: bool | None = None,
     ) -> int:
-        """The score if the game ended now, with some of the sheet changed."""
-        sheet = self.sheet
-        have = self.have if have is None else have
-        circled = self.circled if circled is None else circled
-        unused = self.ships_unused if ships_unused is None else ships_unused
-        pest = self.pestilence if pestilence is None else pestilence
-        room = sheet.dots[FAVOR] - circled[FAVOR] if self.trade_capped else None
-        favor = end_favor(have, sheet.basic_per_favor, room)
-        return (
-            self.card_total
-            + favor // sheet.favor_per_point
-            + unused * sheet.ship_points
-            - (sheet.pestilence_points if pest else 0)
+        """The score if the game ended now, with some of the sheet changed (the engine's
+        scoring of what lies beyond the cards)."""
+        _, favor_points, ship_points, pestilence_points = end_extras(
+            self.sheet,
+            self.have if have is None else have,
+            self.circled if circled is None else circled,
+            self.ships_unused if ships_unused is None else ships_unused,
+            self.pestilence if pestilence is None else pestilence,
+            self.trade_capped,
         )
+        return self.card_total + favor_points + ship_points - pestilence_points
+
+    @cached_property
+    def gains(self) -> list[list[int]]:
+        """What each building (by code) on each empty hex adds to the Pharaoh cards now
+        (the engine's :func:`~karnak.games.egyptia.rules.pharaoh.city_gains`)."""
+        sheet = self.sheet
+        return city_gains(sheet, [sheet.card(c) for c in self.cards], self.city)
 
     def cards_with(self, building: str, label: str) -> int:
         """What drawing ``building`` on ``label`` adds to the Pharaoh cards now."""
-        city = list(self.city)
-        city[self.sheet.by_label[label]] = CODES[building]
-        return _cards(self.sheet, self.cards, city) - self.card_total
+        index = self.sheet.by_label[label]
+        if self.city[index] == EMPTY:
+            return self.gains[CODES[building]][index]
+        city = list(self.city)  # a hex built on: the cards scored again
+        city[index] = CODES[building]
+        sheet = self.sheet
+        return sum(card_points(sheet, sheet.card(c), city) for c in self.cards) - self.card_total
 
-    def paid(self, pending: Mapping[str, Any] | None, way: Bundle) -> int:
+    def paid(self, pending: PendingPlague | PendingBuild | None, way: Bundle) -> int:
         """The score if the game ended after paying ``way`` for ``pending`` (a building
         then stands on its hex, so its cards count too)."""
         after = self.points(have=minus(self.have, way))
-        if pending and pending.get("kind") == "build":
+        if pending is not None and pending["kind"] == "build":
             after += self.cards_with(pending["building"], pending["hex"])
         return after
 
@@ -119,11 +137,7 @@ def _bundle(values: Sequence[int]) -> Bundle:
     return (values[0], values[1], values[2], values[3])
 
 
-def _cards(sheet: PrintedSheet, cards: Iterable[str], city: Sequence[int]) -> int:
-    return sum(card_points(sheet, sheet.card(c), city) for c in cards)
-
-
-def mine(sheet: PrintedSheet, obs: Mapping[str, Any], seat: int, capped: bool) -> Mine:
+def mine(sheet: PrintedSheet, obs: EgyptiaObservation, seat: int, capped: bool) -> Mine:
     """The seat's sheet from its observation (``capped``: rules 1.1's end-of-game trade)."""
     me = obs["players"][seat]
     own = me["sheet"]
@@ -278,12 +292,12 @@ PHASE_OF_STAGE = {
 
 # ---------------------------------------------------------------------- the guide
 def guide(
-    state: State, seat: int | None, legal: Sequence[Action], obs: dict[str, Any]
+    game: Game, view: Mapping[str, Any], seat: int | None, legal: Sequence[Action]
 ) -> dict[str, Any]:
-    """Built from the seat's observation and legal moves only (never from ``state``'s hidden
-    parts: ``state`` is passed for its game's printed figures)."""
-    game_state = cast(EgyptiaState, state)
-    sheet = game_state.sheet
+    """Built from the seat's observation and legal moves only, with the game's printed
+    figures."""
+    sheet = sheet_of(game)
+    obs = as_observation(view)
     builders = len(obs["players"])
     result: dict[str, Any] = {
         "phases": phases(sheet, builders == 1),
@@ -305,7 +319,7 @@ def guide(
         return result
     you = obs["you"]
     stage = you["stage"]
-    me = mine(sheet, obs, seat, game_state.game.rules_at_least("1.1"))
+    me = mine(sheet, obs, seat, game.rules_at_least("1.1"))
     result["phase"] = PHASE_OF_STAGE.get(stage)
     result["next"] = _next(stage, obs, me)
     result["task"] = _task(stage, you, legal, builders)
@@ -330,7 +344,7 @@ def guide(
     return result
 
 
-def _next(stage: str, obs: Mapping[str, Any], me: Mine) -> str:
+def _next(stage: str, obs: EgyptiaObservation, me: Mine) -> str:
     solo = len(obs["players"]) == 1
     waiting = len(obs["to_move"])
     if me.red:
@@ -374,20 +388,20 @@ def _next(stage: str, obs: Mapping[str, Any], me: Mine) -> str:
     return f"{text} {ending}".strip()
 
 
-def _task(stage: str, you: Mapping[str, Any], legal: Sequence[Action], builders: int) -> str | None:
-    pending = you.get("pending") or {}
+def _task(stage: str, you: YouView, legal: Sequence[Action], builders: int) -> str | None:
+    pending = you["pending"]
     ships = any(isinstance(a, UseShip) for a in legal)
     if stage == "choose":
         return "Choose a column" + (" (sealed)" if builders > 1 else "")
     if stage == "plague":
         return "Choose a plague"
-    if stage == "plague_pay":
+    if stage == "plague_pay" and pending is not None and pending["kind"] == "plague":
         return f"Choose what to lose to {PLAGUE_TITLES[pending['plague']]}"
     if stage == "build":
-        if you.get("restriction") == "death":
+        if you["restriction"] == "death":
             return "Build a Burial Mound (Death)"
         return "Build one building"
-    if stage == "build_pay":
+    if stage == "build_pay" and pending is not None and pending["kind"] == "build":
         return f"Pay for your {TITLES[pending['building']]}"
     if stage == "gain":
         return "Choose the Burial Mound's reward"
@@ -395,7 +409,7 @@ def _task(stage: str, you: Mapping[str, Any], legal: Sequence[Action], builders:
 
 
 # ---------------------------------------------------------------------- the column
-def _column_buildings(obs: Mapping[str, Any], resource: str) -> tuple[list[str], bool]:
+def _column_buildings(obs: EgyptiaObservation, resource: str) -> tuple[list[str], bool]:
     """The buildings the dice of a column show, and whether the d20 (any) is among them."""
     direct: list[str] = []
     wild = False
@@ -425,7 +439,7 @@ def _affordable_after(me: Mine, have: Bundle, direct: list[str], wild: bool) -> 
     return found
 
 
-def _columns(obs: Mapping[str, Any], me: Mine) -> dict[str, Any]:
+def _columns(obs: EgyptiaObservation, me: Mine) -> dict[str, Any]:
     lines = []
     for column in obs["columns"]:
         resource = column["resource"]
@@ -470,8 +484,9 @@ def _columns(obs: Mapping[str, Any], me: Mine) -> dict[str, Any]:
     return {"title": "What each column gives you", "lines": lines}
 
 
-def _chosen(obs: Mapping[str, Any], seat: int, me: Mine) -> dict[str, Any]:
+def _chosen(obs: EgyptiaObservation, seat: int, me: Mine) -> dict[str, Any]:
     resource = obs["players"][seat]["column"]
+    assert resource is not None, "the seat sees its own column once chosen"
     column = next(c for c in obs["columns"] if c["resource"] == resource)
     count = len(column["dice"])
     amount = count + me.bonus.get(resource, 0)
@@ -494,11 +509,12 @@ def _best_payment(me: Mine, ways: Sequence[Bundle]) -> Bundle:
 
 
 def _plagues(
-    obs: Mapping[str, Any], seat: int, me: Mine, legal: Sequence[Action]
+    obs: EgyptiaObservation, seat: int, me: Mine, legal: Sequence[Action]
 ) -> dict[str, Any]:
     sheet = me.sheet
     offered = [a for a in legal if isinstance(a, Plague)]
     resource = obs["players"][seat]["column"]
+    assert resource is not None, "a plague comes with a column chosen"
     direct, wild = _column_buildings(obs, resource)
     empty = _empty(me)
     lines = []
@@ -573,9 +589,11 @@ def _cost(sheet: PrintedSheet, building: str, wild: bool, sacred: bool = False) 
 
 
 # ---------------------------------------------------------------------- paying
-def _payments(you: Mapping[str, Any], me: Mine, legal: Sequence[Action]) -> dict[str, Any]:
+def _payments(you: YouView, me: Mine, legal: Sequence[Action]) -> dict[str, Any]:
     pending = you["pending"]
+    assert pending is not None, "a payment is always for something pending"
     ways = [a.bundle for a in legal if isinstance(a, Pay)]
+    plague = ""
     if pending["kind"] == "build":
         cost = _bundle([pending["cost"][r] for r in RESOURCES])
         title = f"Paying {words(cost)} for your {TITLES[pending['building']]} on {pending['hex']}"
@@ -606,7 +624,7 @@ def _payments(you: Mapping[str, Any], me: Mine, legal: Sequence[Action]) -> dict
 
 # ---------------------------------------------------------------------- building
 def _buildings(
-    obs: Mapping[str, Any], you: Mapping[str, Any], me: Mine, legal: Sequence[Action]
+    obs: EgyptiaObservation, you: YouView, me: Mine, legal: Sequence[Action]
 ) -> list[dict[str, Any]]:
     sheet = me.sheet
     offered: Mapping[str, bool] = you.get("offered") or {}
@@ -652,7 +670,7 @@ def _buildings(
                 )
         lines.append(head + ".")
     items = [{"title": "What you may build", "lines": lines}]
-    restriction = you.get("restriction")
+    restriction = you["restriction"]
     if restriction:
         rule = {
             "darkness": "no market (only the exact cost pays) and no Sacred Site",
