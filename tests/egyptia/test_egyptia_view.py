@@ -136,6 +136,7 @@ def test_the_plugin_names_the_declared_shape_and_it_exports() -> None:
         "round",
         "over",
         "revealed",
+        "phase_name",
         "dice",
         "columns",
         "cards",

@@ -228,6 +228,8 @@ class EgyptiaObservation(TypedDict):
     over: bool
     #: This round's columns have been revealed.
     revealed: bool
+    #: The part of the round, in words (the page's title shows it).
+    phase_name: str
     dice: list[DieView]
     columns: list[ColumnView]
     cards: list[CardView]
@@ -380,6 +382,11 @@ def observe(state: EgyptiaState, seat: int | None) -> EgyptiaObservation:
         "round": state.round,
         "over": state.over,
         "revealed": state.revealed,
+        "phase_name": "game over"
+        if state.over
+        else "building"
+        if state.revealed
+        else "choosing columns",
         "dice": [
             {
                 "die": die.sides,

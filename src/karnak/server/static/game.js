@@ -101,7 +101,7 @@ function render(next, force = false) {
   if (!gameScript) { loadGameScript(view).then(() => render(view, true)); return; }
   const obs = view.observation;
   const you = view.seat;
-  $("title").textContent = `${view.title} · round ${obs.round} · ${phaseName(obs)}`;
+  $("title").textContent = [view.title, obs.round === undefined ? "" : `round ${obs.round}`, phaseName(obs)].filter(Boolean).join(" · ");
   $("status").replaceChildren(
     you === null ? el("span", { text: "spectator", "data-tip": "You watch: only what every player may see is shown" })
       : chip(you, `you: ${view.players[you].name}`),
@@ -146,10 +146,11 @@ function renderGuide() {
     guide.next ? el("p", { class: "note", text: `Next: ${guide.next}` }) : "");
 }
 
+// The part of the game in words: each game's observation says it (phase_name), as the
+// adding-a-game guide asks; a game that does not is named by its round alone.
 function phaseName(obs) {
   if (obs.phase_name) return obs.phase_name;
-  if (obs.over) return "game over";
-  return obs.revealed ? "building" : "choosing columns";
+  return obs.over ? "game over" : "";
 }
 
 // What this seat is to do now, in a short sentence (the game's guide says it), or null.
