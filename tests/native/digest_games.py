@@ -14,8 +14,13 @@ import sys
 from typing import Any
 
 import karnak.native
-from karnak.bots.arena import play_game
-from karnak.core import Rng, get_game
+
+# Asked for before any engine is imported, as an entry point does: KARNAK_NATIVE decides
+# between the compiled build ("1") and pure Python ("0").
+karnak.native.install()
+
+from karnak.bots.arena import play_game  # noqa: E402
+from karnak.core import Rng, get_game  # noqa: E402
 
 #: (game, players, options, seeds)
 TABLES: list[tuple[str, int, dict[str, Any], range]] = [
