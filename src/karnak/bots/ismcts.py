@@ -7,11 +7,26 @@ Powley and Whitehouse 2012), expands one node, finishes the world with a rollout
 up a reward per seat. Choices inside the tree use UCB1 with *availability* counts: an action
 that is legal in only some worlds is judged by the visits of the worlds where it was legal.
 
-Sealed simultaneous steps (an offering, a secret pick) are searched with decoupled
-selection: at such a node every seat chooses from its own statistics, blind to the others'
-choices, and the child node is keyed by everything done during the step. That is sound
-because the step's commitments are revealed together when it ends, so no seat ever acts on
-a choice it could not have seen.
+Sealed simultaneous steps (an offering, a secret pick, a whole Egyptia round) are searched
+with decoupled selection: at such a node every seat chooses from its own statistics, blind to
+the others' choices. A sealed stretch (the moves from the state turning simultaneous until it
+stops being so) may hold several decisions of one seat: an Amun-Re seat sells a card before
+its offering, an Aton seat exchanges its cards before laying them out, Goofspiel's rounds of
+sealed bids follow one another to the end of the game, and an Egyptia builder decides several
+times a round, privately, and the game is never anything but sealed. So a stretch is walked
+in passes, each seat then to move deciding once a pass, and every decision has its own tree
+node: a seat's first decision of the stretch is judged at the node where the stretch began,
+each later one at the node reached from there through that seat's *own* earlier choices of
+the stretch, never through the others'. The others' choices inside the stretch are not
+known to the seat (the game only promises that they are all revealed when the stretch ends),
+and statistics split by them would let the search credit a seat with a reply to moves it has
+not seen, the error that ISMCTS's information sets exist to prevent. When the stretch ends,
+every seat knows all of it, and the next node is keyed by everything done in it. The cost is
+that something revealed inside a stretch (Egyptia's columns once all have chosen, the bids
+of an earlier Goofspiel round) is not used to tell nodes apart: the worlds the search
+samples still hold it, only the statistics do not branch on it. A stretch in which each seat
+decides once (Aton's allocation, Amun-Re's offering or pick without a sale or an exchange)
+is one node with one child per joint choice, as it always was.
 
 The budget is wall-clock time or a number of iterations; with an iteration budget the bot is
 deterministic for a given seed. Rollouts use the game's heuristic policy and evaluator when
@@ -63,6 +78,8 @@ if TYPE_CHECKING:
 
 DEFAULT_BUDGET: Final = Budget(seconds=1.0)
 CHECK_EVERY: Final = 16  # iterations between checks whether the decision is already settled
+#: Marks a child keyed by one seat's own choice inside a sealed stretch (see ``_sealed``).
+_OWN: Final = "own"
 
 
 @dataclass(slots=True)
@@ -132,6 +149,9 @@ class ISMCTSBot(Bot):
             else (40 if evaluator is not None else 10_000)
         )
         self.last_iterations = 0
+        #: The bot's moves at the root of its last search, with how often each was chosen
+        #: there (every iteration chooses exactly one); empty when nothing was searched.
+        self.last_visits: dict[Action, int] = {}
         #: The root's (moves, policy's move) for the decision being searched.
         self._root_moves: tuple[Sequence[Action], Action | None] | None = None
         #: Asked after every iteration: True ends the search early with the best move so far
@@ -144,6 +164,7 @@ class ISMCTSBot(Bot):
     # ------------------------------------------------------------------ the search
     def choose(self, view: SeatView, rng: Rng) -> Action:
         legal = view.legal_actions
+        self.last_visits = {}
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -182,6 +203,7 @@ class ISMCTSBot(Bot):
                 break
         self.last_iterations = iterations
         table = root.table(me)
+        self.last_visits = {action: stat.visits for action, stat in table.items()}
         best = max(
             legal,
             key=lambda a: (table[a].visits, table[a].reward) if a in table else (-1, 0.0),
@@ -306,47 +328,81 @@ class ISMCTSBot(Bot):
     def _iterate(self, root: _Node, world: State, me: int, rng: Rng) -> None:
         # Each entry: (node, seat, action) whose statistics receive the reward of `seat`.
         path: list[tuple[_Node, int, Action]] = []
-        node = root
-        expanded = False
-        while not world.is_over() and not expanded:
+        node: _Node | None = root
+        while node is not None and not world.is_over():
             if world.is_simultaneous():
-                joint: list[tuple[int, Action]] = []
-                fresh = False
-                while world.is_simultaneous() and not world.is_over():
-                    for seat in world.to_move():
-                        actions = world.legal_actions(seat)
-                        table = node.table(seat)
-                        fresh = fresh or any(table.get(a) is None for a in actions)
-                        action = self._select(node, seat, actions, rng)
-                        path.append((node, seat, action))
-                        joint.append((seat, action))
-                        world.apply_unchecked(seat, action)
-                        if not world.is_simultaneous():
-                            break
-                key: Any = tuple(joint)
-            else:
-                seat = world.to_move()[0]
-                actions = world.legal_actions(seat)
-                if len(actions) == 1:  # forced: no statistics needed, no branching
-                    world.apply_unchecked(seat, actions[0])
-                    continue
-                action = self._select(node, seat, actions, rng)
-                fresh = node.table(seat)[action].visits == 0
-                path.append((node, seat, action))
-                world.apply_unchecked(seat, action)
-                key = (seat, action)
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = _Node()
-                expanded = True
-            elif fresh:
-                expanded = True
-            node = child
+                node = self._sealed(node, world, rng, path)
+                continue
+            seat = world.to_move()[0]
+            actions = world.legal_actions(seat)
+            if len(actions) == 1:  # forced: no statistics needed, no branching
+                world.apply_unchecked(seat, actions[0])
+                continue
+            action = self._select(node, seat, actions, rng)
+            fresh = node.table(seat)[action].visits == 0
+            path.append((node, seat, action))
+            world.apply_unchecked(seat, action)
+            node = self._child(node, (seat, action), fresh)
         rewards = self._rollout(world, rng)
         for owner, seat, action in path:
             stat = owner.stats[seat][action]
             stat.visits += 1
             stat.reward += rewards[seat]
+
+    @staticmethod
+    def _child(node: _Node, key: Any, fresh: bool) -> _Node | None:
+        """The child under ``key``, or None where the descent ends: the child is new (made
+        now) or ``fresh`` (an action was tried for the first time at ``node``)."""
+        child = node.children.get(key)
+        if child is None:
+            node.children[key] = _Node()
+            return None
+        return None if fresh else child
+
+    def _sealed(
+        self, start: _Node, world: State, rng: Rng, path: list[tuple[_Node, int, Action]]
+    ) -> _Node | None:
+        """Walk the sealed stretch that begins at ``start``: the node after it, or None
+        where the descent ends inside it.
+
+        The stretch is walked in passes: in a pass every seat then to move decides once.
+        A seat's first decision of the stretch is judged at ``start``, its later ones at the
+        node reached from there through its own earlier choices of the stretch, keyed
+        ``(_OWN, seat, action)``: never through the others' choices, which it has not seen.
+        A pass in which some seat tried a move for the first time ends the descent. When
+        the stretch ends, everything done in it is known to all, and the next node is keyed
+        by all of it, in the order it was done.
+        """
+        joint: list[tuple[int, Action]] = []
+        at: dict[int, _Node] = {}  # where each seat that has decided in the stretch did so
+        last: dict[int, Action] = {}  # ... and what it chose there
+        fresh = False
+        while True:
+            for seat in world.to_move():
+                if seat not in world.to_move():
+                    continue  # an earlier move of the pass took the seat off the movers
+                if seat in last:  # a later decision of the seat's, in a new pass
+                    key = (_OWN, seat, last[seat])
+                    found = at[seat].children.get(key)
+                    if found is None:
+                        found = at[seat].children[key] = _Node()
+                else:
+                    found = start
+                at[seat] = found
+                actions = world.legal_actions(seat)
+                table = found.table(seat)
+                fresh = fresh or any(table.get(a) is None for a in actions)
+                action = self._select(found, seat, actions, rng)
+                path.append((found, seat, action))
+                joint.append((seat, action))
+                last[seat] = action
+                world.apply_unchecked(seat, action)
+                if not world.is_simultaneous():
+                    break
+            if not world.is_simultaneous() or world.is_over():
+                return self._child(start, tuple(joint), fresh)
+            if fresh:
+                return None
 
     def _rollout(self, world: State, rng: Rng) -> Sequence[float]:
         policy = self.policy
