@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from karnak.bots import Budget, SeatView, make_bot, play_out
-from karnak.games.aton import bot as heuristic
 from karnak.bots.arena import run_arena
 from karnak.bots.ismcts import ISMCTSBot, game_knowledge, make_ismcts
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, get_game
 from karnak.core.actions import Action
+from karnak.games.aton import bot as heuristic
 from karnak.games.aton.bot import AtonHeuristic
 from karnak.games.aton.rules.state import AtonState
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from karnak.bots import Budget, SeatView, make_bot, play_out
-from karnak.games.egyptia import bot as heuristic
 from karnak.bots.arena import run_arena
 from karnak.bots.ismcts import ISMCTSBot, game_knowledge, make_ismcts
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, get_game
 from karnak.core.actions import Action
+from karnak.games.egyptia import bot as heuristic
 from karnak.games.egyptia.bot import EgyptiaHeuristic
 from karnak.games.egyptia.rules.state import EgyptiaState
 

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 
 from karnak.bots import SeatView, available_bots, make_bot
-from karnak.games.egyptia import bot as heuristic
 from karnak.bots.random_bot import RandomBot
 from karnak.core import Rng, get_game
+from karnak.games.egyptia import bot as heuristic
 from karnak.games.egyptia.bot import EgyptiaHeuristic, act, decide, rated
 from karnak.games.egyptia.rules.actions import Build, Choose, Gain, Pay, Plague, UseShip
 from karnak.games.egyptia.rules.market import covers, payments
