@@ -19,6 +19,7 @@ import pytest
 import uvicorn
 
 from karnak.server.app import create_app
+from support.templates import Templates
 
 BROWSER = os.environ.get("KARNAK_BROWSER", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -60,8 +61,10 @@ def running(app: Any, port: int | None = None) -> Iterator[str]:
 
 
 @pytest.fixture
-def server_url(tmp_path: Path) -> Iterator[str]:
-    with running(create_app(f"sqlite:///{tmp_path / 'browser.sqlite3'}", bot_workers=0)) as url:
+def server_url(tmp_path: Path, templates: Templates) -> Iterator[str]:
+    """A server on a database of the test's own, at the newest schema (tests/conftest.py)."""
+    database = templates.sqlite(tmp_path / "browser.sqlite3")
+    with running(create_app(database, bot_workers=0)) as url:
         yield url
 
 

@@ -1,4 +1,8 @@
-"""A server on a fresh SQLite file per test, driven through FastAPI's TestClient."""
+"""A server on a database of its own per test, driven through FastAPI's TestClient.
+
+Each test's database is a copy of a template migrated once per process (``templates``,
+tests/conftest.py); a test that migrates from nothing is marked
+``@pytest.mark.empty_database``."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import karnak.server.app
 from karnak.server.app import create_app
 from karnak.server.limits import ServerSettings
 from support.postgres import POSTGRES, drop_database, postgres_database
+from support.templates import Templates
 
 #: Re-exported: the tests here take them from this module too. ``POSTGRES`` is the
 #: PostgreSQL server to test against as well (support.postgres).
@@ -51,11 +56,16 @@ def generous_creation_limit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(params=BACKENDS)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def database(request: pytest.FixtureRequest, tmp_path: Path, templates: Templates) -> Iterator[str]:
+    """A database of the test's own on each backend: at the newest schema (a copy of the
+    migrated template), or empty for a test marked ``empty_database`` (one that runs the
+    migrations itself, from nothing)."""
+    empty = request.node.get_closest_marker("empty_database") is not None
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'karnak.sqlite3'}"
+        file = tmp_path / "karnak.sqlite3"
+        yield f"sqlite:///{file}" if empty else templates.sqlite(file)
         return
-    with postgres_database() as url:
+    with postgres_database() if empty else templates.postgres() as url:
         yield url
 
 

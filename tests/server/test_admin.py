@@ -265,7 +265,7 @@ def test_a_session_of_a_suspended_account_is_refused_even_if_it_survived(site: S
                 e=row[4],
             )
     assert site.sql("SELECT count(*) FROM sessions WHERE account_id = :a", a=bes)[0][0] == 1
-    site.client.app.state.accounts._cache.clear()  # type: ignore[attr-defined]
+    site.client.app.state.accounts.forget_sessions()  # type: ignore[attr-defined]
     assert site.be("Bes").get("/api/account").json()["account"] is None
 
 
@@ -493,7 +493,7 @@ def test_accounts_are_found_by_name_address_and_game(site: Site) -> None:
     assert names("/api/admin/users?address=198.51.100.1") == []
     site.sql("UPDATE sessions SET client = NULL")
     site.sql("UPDATE games SET creator_client = NULL")
-    site.client.app.state.accounts._cache.clear()  # type: ignore[attr-defined]
+    site.client.app.state.accounts.forget_sessions()  # type: ignore[attr-defined]
     site.be("Bastet").get("/api/account")  # seen again from ADDRESS
     assert names(f"/api/admin/users?address={ADDRESS}") == ["Bastet", "Ra"]
     detail = site.admin("GET", f"/api/admin/users/{account_id(site, 'Sobek')}").json()

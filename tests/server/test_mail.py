@@ -640,6 +640,7 @@ def test_private_steps_change_no_one_elses_e_mail(site: Site) -> None:
 
 
 # ---------------------------------------------------------------------- migration
+@pytest.mark.empty_database
 def test_the_mail_tables_migrate_up_and_down_on_their_own_branch(database: str) -> None:
     """0009_mail goes up from 0004 alone (whatever other branches, or their merge, exist),
     down again without touching what 0004 holds, and up with every other head."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 
@@ -12,6 +13,9 @@ from karnak.server.app import create_app
 from karnak.server.db import make_engine, migrate, run_migrations
 
 from .conftest import create, humans
+
+#: These tests migrate for real, from an empty database (not the others' migrated copy).
+pytestmark = pytest.mark.empty_database
 
 #: The newest revision (one head: see the test below).
 HEAD = "0016_recovery"

@@ -6,6 +6,7 @@ and PostgreSQL."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import Any
 
@@ -17,6 +18,7 @@ from karnak.server.service import GameService
 from karnak.server.tables.service import TableService
 from karnak.server.tables.turns import turn_text
 from support.amunre_hidden import redeal_hidden
+from support.clock import FakeClock
 
 from .conftest import wait_for
 from .test_accounts import csrf
@@ -110,24 +112,31 @@ def test_my_games_put_the_longest_waiting_first(
     client: TestClient,
     people: People,  # noqa: F811
 ) -> None:
+    clock = FakeClock()
+    start = clock.utcnow()
+    tables_of(client).turns.clock = clock.time
     people.sign_up("Ana")
     people.be("Ana")
     assert client.get("/api/me/games").json() == {"running": [], "finished": [], "tables": []}
     first, first_tokens = mine_game(client, "aton", ATON)
-    time.sleep(0.02)
+    clock.advance(60)
     second, _ = mine_game(client, "aton", ATON)
-    time.sleep(0.02)
+    clock.advance(60)
     third, third_tokens = mine_game(client, "aton", ATON)
     play(client, third, third_tokens[0])  # Ana has laid out her cards: the guest is to move
     listed = client.get("/api/me/games").json()
     running = listed["running"]
     assert [g["game_id"] for g in running] == [first, second, third]
     assert [g["your_turn"] for g in running] == [True, True, False]
-    assert running[0]["waiting_since"] < running[1]["waiting_since"]
-    assert running[2]["waiting_since"] is None
+    assert [g["waiting_since"] for g in running] == [
+        start.isoformat(),
+        (start + dt.timedelta(seconds=60)).isoformat(),
+        None,
+    ]
     assert running[0]["url"] == f"/games/{first}" and running[0]["title"] == "Aton"
     assert running[0]["players"] == ["Ana", "Guest"] and running[0]["name"] == "Ana"
     # the first game moves on and comes back to Ana: it waits from now, after the second
+    clock.advance(60)
     play(client, first, first_tokens[0])
     play(client, first, first_tokens[1])
     public = client.get(f"/api/games/{first}").json()

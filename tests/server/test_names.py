@@ -134,6 +134,7 @@ def test_the_skeleton_is_stored_and_unique(client: TestClient, database: str) ->
 
 
 # ---------------------------------------------------------------------- the migration
+@pytest.mark.empty_database
 def test_existing_look_alikes_survive_the_migration_and_no_third_joins(database: str) -> None:
     engine = make_engine(database)
     try:

@@ -158,7 +158,7 @@ def test_read_notifications_are_pruned_after_their_retention(database: str) -> N
         age(database, old_read, 31, read=True)
         age(database, old_unread, 31, read=False)
         age(database, fresh, 29, read=True)
-        notifier._pruned = float("-inf")  # as if the last sweep were an hour ago
+        notifier.prune_next_time()  # as if the last sweep were an hour ago
         call(notifier.notify, fresh, "turn", "another turn")
         assert stored(database, old_read) == []
         assert len(stored(database, old_unread)) == 1  # unread: kept (bounded per account)
@@ -177,7 +177,7 @@ def test_two_processes_pruning_at_once_do_no_harm(database: str) -> None:
             one.portal.call(notifier_of(one).notify, ana, "turn", "your turn")  # type: ignore[union-attr]
         age(database, ana, 40, read=True)
         for client in (one, two):
-            notifier_of(client)._pruned = float("-inf")
+            notifier_of(client).prune_next_time()
             client.portal.call(notifier_of(client).notify, ana, "turn", "now")  # type: ignore[union-attr]
         assert [kind for _, kind, _ in stored(database, ana)] == ["turn", "turn"]
 

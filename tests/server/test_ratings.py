@@ -277,7 +277,7 @@ def test_the_live_path_and_the_catch_up_meet_without_counting_twice(database: st
         ratings: RatingService = client.app.state.ratings  # type: ignore[attr-defined]
         before = changes(client, game_id)
         # what a restart's catch-up (or a second server process) would do now
-        client.portal.call(ratings._catch_up)  # type: ignore[union-attr]
+        client.portal.call(ratings.catch_up)  # type: ignore[union-attr]
         assert not ratings.store.rate(game_id).done
         assert changes(client, game_id) == before
     assert table_counts(database) == (3, 1, 3)

@@ -39,6 +39,7 @@ from schemathesis.python import asgi
 from karnak.server.accounts.auth import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE
 from karnak.server.app import create_app
 from karnak.server.limits import ServerSettings
+from support.templates import Templates
 
 CONFIG_FILE = Path(__file__).resolve().parents[2] / "schemathesis.toml"
 
@@ -86,12 +87,15 @@ EXAMPLES = 10
 REQUESTS: Counter[str] = Counter()
 
 #: The apps under test, each on a database of its own (schemathesis keeps an app started for
-#: the rest of the process; the folder goes when the process ends).
+#: the rest of the process; the folder goes when the process ends), each a copy of one
+#: migrated template (support.templates): the stateful test starts dozens of servers.
 FOLDER = tempfile.TemporaryDirectory(prefix="karnak-schemathesis-")
+TEMPLATES = Templates(Path(FOLDER.name))
 
 
 def app_on(file_name: str) -> FastAPI:
-    return create_app(f"sqlite:///{Path(FOLDER.name) / file_name}", bot_workers=0, settings=FUZZ)
+    database = TEMPLATES.sqlite(Path(FOLDER.name) / file_name)
+    return create_app(database, bot_workers=0, settings=FUZZ)
 
 
 def config(**parameters: str) -> schemathesis.Config:

@@ -269,7 +269,7 @@ def test_a_look_up_that_crosses_a_revocation_is_not_remembered(database: str) ->
         sign_up(client)
         accounts = client.app.state.accounts  # type: ignore[attr-defined]
         store = accounts.store
-        accounts._cache.clear()
+        accounts.forget_sessions()
         reading, revoked = threading.Event(), threading.Event()
         real = store.session
 
@@ -291,4 +291,4 @@ def test_a_look_up_that_crosses_a_revocation_is_not_remembered(database: str) ->
         thread.join(5)
         store.session = real
         assert outcome == [True]  # it was live when read
-        assert not accounts._cache  # but not remembered
+        assert accounts.remembered_sessions == 0  # but not remembered

@@ -145,7 +145,7 @@ def test_finished_games_leave_memory_and_load_again_on_demand(database: str) -> 
             ids.append(response.json()["id"])
         service = service_of(client)
         wait_for(lambda: all(view(client, i)["status"] == "finished" for i in ids))
-        wait_for(lambda: not service._bot_tasks)
+        wait_for(lambda: service.bots_thinking == 0)
         held = [i for i in ids if i in service.rooms]
         assert len(held) <= 2
         assert service.running == 0
@@ -154,7 +154,7 @@ def test_finished_games_leave_memory_and_load_again_on_demand(database: str) -> 
         assert view(client, evicted)["status"] == "finished"
         assert client.get(f"/api/games/{evicted}/replay").json()["steps"] > 0
         assert sum(1 for i in ids if i in service.rooms) <= 2
-        assert len(service._positions) <= 2 + 1
+        assert service.positions_held <= 2 + 1
 
 
 def test_the_number_of_running_games_is_capped(database: str) -> None:

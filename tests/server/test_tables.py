@@ -5,7 +5,7 @@ list shows public facts only; the migration on both databases."""
 
 from __future__ import annotations
 
-import time
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +18,8 @@ from karnak.server.db import make_engine, migrate, run_migrations
 from karnak.server.limits import ServerSettings
 from karnak.server.rooms import hash_token
 from karnak.server.service import CreateError, GameService, SeatRequest
-from karnak.server.tables.service import TableService
+from karnak.server.tables.service import SWEEP_EVERY, TABLE_LIFETIME, TableService
+from support.clock import FakeClock
 
 from .test_accounts import csrf, sign_up
 
@@ -427,17 +428,25 @@ def test_a_full_server_refuses_new_tables_with_retry_after(client: TestClient) -
 
 
 def test_tables_expire(client: TestClient) -> None:
-    tables_of(client).lifetime = 0.5
+    """A table not started within its lifetime (a day) is gone at once and deleted by the
+    next sweep (at most every SWEEP_EVERY seconds), on a fake clock."""
+    clock = FakeClock()
+    tables = tables_of(client)
+    tables.clock = clock.utcnow
     made = new_table(client, guest_and_two_open())
     table_id = made["table"]["id"]
-    assert client.get("/api/tables").json()[0]["expires_at"]
-    time.sleep(0.6)
+    expires = clock.utcnow() + dt.timedelta(seconds=TABLE_LIFETIME)
+    assert client.get("/api/tables").json()[0]["expires_at"] == expires.isoformat()
+    clock.advance(TABLE_LIFETIME - 1)
+    assert [t["id"] for t in client.get("/api/tables").json()] == [table_id]
+    clock.advance(2)  # the last sweep was two seconds ago: none now
     assert client.get("/api/tables").json() == []
     gone = join(client, table_id, name="Bes")
     assert gone.status_code == 404 and "expired" in gone.json()["error"]
-    tables_of(client)._swept = float("-inf")
+    assert tables.store.load(table_id) is not None  # expired, not deleted yet
+    clock.advance(SWEEP_EVERY)
     client.get("/api/tables")  # the sweep deletes it
-    assert tables_of(client).store.load(table_id) is None
+    assert tables.store.load(table_id) is None
 
 
 def test_creating_and_joining_count_as_game_creations(database: str) -> None:

@@ -112,6 +112,16 @@ class AccountService:
         .names), if any; the name itself need not be a valid account name."""
         return await self.executor.run(self.store.look_alike, name)
 
+    @property
+    def remembered_sessions(self) -> int:
+        """How many session look-ups this process remembers."""
+        return len(self._cache)
+
+    def forget_sessions(self) -> None:
+        """Forget every remembered look-up: the next one of each session asks the database
+        (after the sessions were changed behind the services' back, as tests do in SQL)."""
+        self._cache.clear()
+
     def _revoked(self, event: Event) -> None:
         """Forget the sessions that ended (in this process or another)."""
         if event.kind != REVOKED:

@@ -169,6 +169,11 @@ class Notifier:
         self._prune_now_and_then(now)
         return note
 
+    def prune_next_time(self) -> None:
+        """Let the next notification stored run the retention sweep, however recent the
+        last one was (tests: as if PRUNE_EVERY had passed)."""
+        self._pruned = -math.inf
+
     def _prune_now_and_then(self, now: dt.datetime) -> None:
         """The retention sweep, at most every PRUNE_EVERY seconds in this process."""
         clock = time.monotonic()

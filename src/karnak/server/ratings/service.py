@@ -57,16 +57,17 @@ class RatingService:
             self._queue.put_nowait(game_id)
 
     async def _work(self) -> None:
-        await self._catch_up()
+        await self.catch_up()
         self._caught_up.set()
         while True:
             game_id = await self._queue.get()
             await self._rate(game_id)
             self._queued.discard(game_id)
 
-    async def _catch_up(self) -> None:
+    async def catch_up(self) -> None:
         """Rate the finished games never looked at, oldest first (a game that fails is
-        logged and tried again at the next start)."""
+        logged and tried again at the next start). Run at start; run again (as another
+        process on the same database does), it rates no game twice."""
         for game_id in await self.executor.run(self.store.unrated):
             await self._rate(game_id)
 

@@ -48,9 +48,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-import math
 import secrets
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -104,6 +102,7 @@ FULL_RETRY_AFTER = 60.0
 INVITATIONS_PER_SEAT = 2
 #: Expired tables are looked for at most this often (seconds).
 SWEEP_EVERY = 5.0
+SWEEP_INTERVAL = dt.timedelta(seconds=SWEEP_EVERY)
 #: Open tables listed at most (the public list, one account's).
 MAX_LISTED = 200
 #: A new table's id: as long as a game's.
@@ -273,13 +272,16 @@ class TableService:
         #: Bounds (tests shrink them).
         self.lifetime = TABLE_LIFETIME
         self.max_open = MAX_OPEN_TABLES
+        #: What time it is for the tables: when one is created, started, expires, and when
+        #: the expired are next looked for. Tests put a fake clock here instead of waiting.
+        self.clock: Callable[[], dt.datetime] = utcnow
         #: Whose turn it is, for the accounts (turn notifications, "my games" order).
         self.turns = TurnWatcher(games, notifier)
         #: Every change of a table happens under this lock, one after the other (tables
         #: change seldom; one lock keeps the per-client counts exact too). It holds across
         #: every server process (karnak.server.cluster.mutex).
         self._mutex = ClusterMutex(engine, executor, "tables")
-        self._swept = -math.inf
+        self._swept: dt.datetime | None = None
 
     async def _db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call in the database threads (the event loop never waits on disk)."""
@@ -293,15 +295,15 @@ class TableService:
 
     def _alive(self, table: Table) -> bool:
         expires = self.expires_at(table)
-        return expires is None or expires > utcnow()
+        return expires is None or expires > self.clock()
 
     async def _sweep(self) -> None:
         """Delete the expired tables (at most every few seconds)."""
-        now = time.monotonic()
-        if now - self._swept < SWEEP_EVERY:
+        now = self.clock()
+        if self._swept is not None and self._swept <= now < self._swept + SWEEP_INTERVAL:
             return
         self._swept = now
-        await self._db(self.store.expire, utcnow() - dt.timedelta(seconds=self.lifetime))
+        await self._db(self.store.expire, now - dt.timedelta(seconds=self.lifetime))
 
     async def table(self, table_id: str) -> Table:
         """The table, open or started; NoTableError if there is none (or it expired)."""
@@ -418,6 +420,7 @@ class TableService:
             creator_account=actor.account_id,
             creator_ticket_hash=ticket_hash,
             creator_client=actor.client,
+            created_at=self.clock(),
         )
         letters = Letters(sender=sender_of(actor))
         async with self._mutex.hold():
@@ -720,6 +723,7 @@ class TableService:
             creator_ticket_hash=ticket_hash,
             creator_client=actor.client,
             rematch_of=room.id,
+            created_at=self.clock(),
         )
         await self._check_held(actor)
         await self._check_capacity()
@@ -806,7 +810,7 @@ class TableService:
             creator=Creator(table.creator_client, table.creator_account),
         )
         return dataclasses.replace(
-            table, seats=seats, status=STARTED, game_id=created.room.id, started_at=utcnow()
+            table, seats=seats, status=STARTED, game_id=created.room.id, started_at=self.clock()
         )
 
     # ------------------------------------------------------------------ telling

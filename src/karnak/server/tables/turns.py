@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from karnak.server.hub import ALL_GAMES, Event
@@ -78,6 +79,9 @@ class TurnWatcher:
     def __init__(self, games: GameService, notifier: Notifier) -> None:
         self.games = games
         self.notifier = notifier
+        #: Seconds since the epoch: when a seat became to move. Tests put a fake clock here
+        #: instead of waiting between moves.
+        self.clock: Callable[[], float] = time.time
         #: The seats to move after the last change seen, per game.
         self._movers: dict[str, frozenset[int]] = {}
         #: When each seat to move became so (seconds since the epoch).
@@ -117,7 +121,7 @@ class TurnWatcher:
             return
         self._movers[room.id] = movers
         first = before is None  # a game this watcher did not know: tell nobody
-        now = time.time()
+        now = self.clock()
         for seat in (before or frozenset()) - movers:
             self._since.pop((room.id, seat), None)
         sealed = room.state.is_simultaneous()
