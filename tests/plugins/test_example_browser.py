@@ -8,15 +8,13 @@ Chromium is ``$KARNAK_BROWSER`` or ``/usr/bin/chromium`` (see tests/browser/conf
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser.conftest import BROWSER, CHROMIUM_FLAGS, running
+from browser.conftest import running
 from karnak.server.app import create_app
 from support.example_game import Installed
 
@@ -31,22 +29,8 @@ def server_url(example: Installed, tmp_path_factory: pytest.TempPathFactory) -> 
         yield url
 
 
-@pytest.fixture
-def chromium() -> Iterator[Any]:
-    if not Path(BROWSER).exists():
-        if os.environ.get("KARNAK_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"no browser at {BROWSER} (install Debian's chromium)")
-        pytest.skip(f"no browser at {BROWSER}; install Debian's chromium to run this test")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=BROWSER, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
-
-
-def new_page(chromium: Any) -> tuple[Any, list[str]]:
-    page = chromium.new_page(viewport={"width": 1300, "height": 900})
+def new_page(browser: Any) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return page, errors
@@ -65,9 +49,9 @@ def create_game(server_url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_example_game_is_played_in_the_plain_page_and_replayed(
-    chromium: Any, server_url: str
+    browser: Any, server_url: str
 ) -> None:
-    page, errors = new_page(chromium)
+    page, errors = new_page(browser)
     page.goto(server_url + "/")
     page.wait_for_selector("#game option[value='goofspiel']", state="attached")
     assert "Goofspiel" in page.inner_text("#catalogue")
@@ -132,9 +116,9 @@ def aton_seat_url(server_url: str) -> str:
 
 
 def test_a_games_stylesheets_are_loaded_before_its_first_drawing(
-    chromium: Any, server_url: str
+    browser: Any, server_url: str
 ) -> None:
-    page, errors = new_page(chromium)
+    page, errors = new_page(browser)
     held: list[Any] = []  # the stylesheet's request, answered when the test says
     page.route("**/static/games/aton/*.css", lambda route: held.append(route))
     page.goto(aton_seat_url(server_url), wait_until="commit")
@@ -153,9 +137,9 @@ def test_a_games_stylesheets_are_loaded_before_its_first_drawing(
 
 
 def test_a_script_that_fails_to_load_falls_back_to_the_plain_page(
-    chromium: Any, server_url: str
+    browser: Any, server_url: str
 ) -> None:
-    page, _ = new_page(chromium)
+    page, _ = new_page(browser)
     page.route("**/static/games/aton/aton.js", lambda route: route.fulfill(status=404))
     page.goto(aton_seat_url(server_url))
     page.wait_for_selector("body[data-drawn-by='plain']", timeout=WAIT)
