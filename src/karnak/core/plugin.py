@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from karnak.core.knowledge import Knowledge
     from karnak.core.state import State
     from karnak.core.terminal import GameRenderer
+    from karnak.i18n import Domain
 
 
 class PluginError(KarnakError, LookupError):
@@ -122,6 +123,10 @@ class GamePlugin:
     #: The bot spec of each level (``easy`` .. ``expert``) where it differs from the standard.
     levels: Mapping[str, str] = field(default_factory=dict)
     table: TableDefaults = TableDefaults()
+    #: ``"module:attribute"`` of the game's translation domain (a
+    #: :class:`karnak.i18n.Domain` with the game's catalogues in its package's ``locale/``):
+    #: its pages, guide, log lines and terminal in every language Karnak speaks.
+    texts: str | None = None
 
     def game(self) -> Game:
         from karnak.core.game import Game
@@ -147,6 +152,16 @@ class GamePlugin:
         factory = load_reference(self.terminal)
         renderer: GameRenderer = factory()
         return renderer
+
+    def text_domain(self) -> Domain | None:
+        from karnak.i18n import Domain
+
+        if self.texts is None:
+            return None
+        domain = load_reference(self.texts)
+        if not isinstance(domain, Domain):
+            raise PluginError(f"{self.texts} is not a karnak.i18n.Domain")
+        return domain
 
     def web_page(self) -> WebPage | None:
         if self.web is None:

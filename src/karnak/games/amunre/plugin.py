@@ -12,6 +12,7 @@ PLUGIN = GamePlugin(
     knowledge="karnak.games.amunre.bot:KNOWLEDGE",
     terminal="karnak.games.amunre.terminal:AmunReRenderer",
     web="karnak.games.amunre.web:PAGE",
+    texts="karnak.games.amunre.i18n:DOMAIN",
     board_data="karnak.games.amunre.rules.board",
     compiled=(
         "karnak.games.amunre.rules.board",

@@ -11,6 +11,7 @@ PLUGIN = GamePlugin(
     knowledge="karnak.games.aton.bot:KNOWLEDGE",
     terminal="karnak.games.aton.terminal:AtonRenderer",
     web="karnak.games.aton.web:PAGE",
+    texts="karnak.games.aton.i18n:DOMAIN",
     board_data="karnak.games.aton.rules.board",
     compiled=(
         "karnak.games.aton.rules.board",

@@ -15,6 +15,7 @@ PLUGIN = GamePlugin(
     knowledge="karnak.games.egyptia.bot:KNOWLEDGE",
     terminal="karnak.games.egyptia.terminal:EgyptiaRenderer",
     web="karnak.games.egyptia.web:PAGE",
+    texts="karnak.games.egyptia.i18n:DOMAIN",
     board_data="karnak.games.egyptia.rules.sheet",
     compiled=(
         "karnak.games.egyptia.rules.market",
