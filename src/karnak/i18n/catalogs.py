@@ -18,19 +18,20 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from karnak.i18n import KARNAK
 from karnak.i18n.domain import Domain
 from karnak.i18n.languages import TRANSLATED
 
-PYTHON_KEYWORDS: dict[str, object] = {
+PYTHON_KEYWORDS: dict[str, Any] = {
     "_": None,
     "t": None,
     "N_": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
 }
-SCRIPT_KEYWORDS: dict[str, object] = {"t": None, "nt": (1, 2)}
+SCRIPT_KEYWORDS: dict[str, Any] = {"t": None, "nt": (1, 2)}
 COMMENT_TAGS = ("TRANSLATORS:",)
 
 
@@ -78,7 +79,7 @@ def extract(domain: Domain):  # type: ignore[no-untyped-def]  # babel is untyped
         if method == "html":
             from karnak.i18n.html import extract_html
 
-            found = extract_html(path)
+            found: list[tuple[int, Any, list[str], str | None]] = list(extract_html(path))
         else:
             keywords = python_keywords if method == "python" else SCRIPT_KEYWORDS
             found = extract_from_file(
