@@ -53,6 +53,8 @@ def load_reference(reference: str) -> Any:
 View = Mapping[str, Any]
 #: What a seat's page draws and teaches (its hand, hints for its moves; the guide), from the
 #: game, that seat's view, the seat (None: a spectator) and its legal moves.
+#: A game's rule for moves that need no click (see :attr:`GamePlugin.forced_move`).
+ForcedMove = Callable[["Game", View, int], "Action | None"]
 PageData = Callable[["Game", View, "int | None", "Sequence[Action]"], "dict[str, Any]"]
 
 
@@ -127,6 +129,11 @@ class GamePlugin:
     #: :class:`karnak.i18n.Domain` with the game's catalogues in its package's ``locale/``):
     #: its pages, guide, log lines and terminal in every language Karnak speaks.
     texts: str | None = None
+    #: ``"module:attribute"`` of ``forced_move(game, public_view, seat) -> Action | None``:
+    #: the seat's only possible move when it changes nothing and the *public* view alone
+    #: shows that it is the only one (a harvest with no card that could be played), so a
+    #: client may play it for the seat after a short pause without telling anyone anything.
+    forced_move: str | None = None
 
     def game(self) -> Game:
         from karnak.core.game import Game
@@ -162,6 +169,14 @@ class GamePlugin:
         if not isinstance(domain, Domain):
             raise PluginError(f"{self.texts} is not a karnak.i18n.Domain")
         return domain
+
+    def forced_move_rule(self) -> ForcedMove | None:
+        if self.forced_move is None:
+            return None
+        rule: ForcedMove = load_reference(self.forced_move)
+        if not callable(rule):
+            raise PluginError(f"{self.forced_move} is not callable")
+        return rule
 
     def web_page(self) -> WebPage | None:
         if self.web is None:
