@@ -43,6 +43,7 @@ from karnak.core.errors import KarnakError
 from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
+from karnak.i18n import current_language
 from karnak.server.bot_limits import check_bots
 from karnak.server.bot_runner import BotRunner, bot_seed
 from karnak.server.capacity import Creator, Quota, ShareError
@@ -235,10 +236,12 @@ class Position:
     """
 
     key: tuple[int, int, float | None]
-    board_svg: str | None = None
+    #: The board, drawn once per language (its labels are words).
+    boards: dict[str, str] = field(default_factory=dict)
     #: Only the encoded text is kept: a server holds one position per running game, and
-    #: nested dicts would give the garbage collector many more objects to walk.
-    views: dict[int | None, str] = field(default_factory=dict)
+    #: nested dicts would give the garbage collector many more objects to walk. Keyed by
+    #: seat and language: a view holds words (the log, labels, the guide).
+    views: dict[tuple[int | None, str], str] = field(default_factory=dict)
 
 
 def encode(value: Any) -> str:
@@ -634,19 +637,23 @@ class GameService:
             task.add_done_callback(self._background.discard)
 
     def view_json(self, room: Room, seat: int | None) -> str:
-        """The seat's view of the current position as JSON, built and encoded once."""
+        """The seat's view of the current position as JSON, built and encoded once per
+        language (the request's, :func:`karnak.i18n.current_language`)."""
         deadline = self.deadline(room)
         key = (room.version, id(room.state), deadline)
         position = self._positions.get(room.id)
         if position is None or position.key != key:
             position = self._positions[room.id] = Position(key)
-        text = position.views.get(seat)
+        language = current_language()
+        text = position.views.get((seat, language))
         if text is None:
             parts = page_for(room.game.name)
-            if parts is not None and position.board_svg is None:
-                position.board_svg = parts.board_svg(room.game, room.state.observation(None))
-            view = seat_view(room, seat, deadline=deadline, board_svg=position.board_svg)
-            text = position.views[seat] = encode(view)
+            board_svg = position.boards.get(language)
+            if parts is not None and board_svg is None:
+                board_svg = parts.board_svg(room.game, room.state.observation(None))
+                position.boards[language] = board_svg
+            view = seat_view(room, seat, deadline=deadline, board_svg=board_svg)
+            text = position.views[(seat, language)] = encode(view)
         return text
 
     def deadline(self, room: Room) -> float | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from karnak.i18n.log import log_lines
 from karnak.server.game_pages import client_assets, page_for
 from karnak.server.rooms import Room
 from karnak.server.timebank.views import add_time_and_departures
@@ -50,6 +51,9 @@ def seat_view(
 ) -> dict[str, Any]:
     """The full view for ``seat`` (None: a spectator, who sees public information only).
 
+    Its words (the log, the page's labels, the guide) are in the current language
+    (:func:`karnak.i18n.current_language`, set per request).
+
     ``deadline`` is the wall-clock time (seconds since the epoch) when the turn timer of the
     seats to move runs out, if the game has a timer. ``board_svg`` is the position's board
     when the caller has drawn it already (it is public, so one drawing serves every seat).
@@ -86,7 +90,7 @@ def seat_view(
         "your_turn": seat is not None and seat in movers,
         "legal": [{"text": action.to_text(), "action": action.to_json()} for action in legal],
         "observation": observation,
-        "log": state.log_lines(seat),
+        "log": log_lines(state, seat),  # in the reader's language
         "timeouts": timeouts_seen(room, seat),
         "can_undo": can_undo(room, seat),
         "turn_timer": room.turn_timer,
