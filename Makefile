@@ -14,7 +14,7 @@ HOST ?= 127.0.0.1
 #: Where `make serve` keeps its database (ignored by git).
 DATA ?= data
 
-.PHONY: setup native native-background native-if-stale pure serve play test lint format typecheck unit bench bench-research bench-server train-example golden clean
+.PHONY: setup messages native native-background native-if-stale pure serve play test lint format typecheck unit bench bench-research bench-server train-example golden clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -43,6 +43,11 @@ native: setup  ## compile the engines' hot paths (KARNAK_NATIVE=0 runs pure Pyth
 
 pure: setup  ## remove the compiled hot paths: everything runs as pure Python
 	$(BIN)/python -m karnak.native.build --clean
+
+# Translations (docs/translating.md): every marked text of every domain merged into each
+# language's .po file; `python -m karnak.i18n.catalogs check` lists what is untranslated.
+messages: setup  ## extract the texts to translate into the .po catalogues (de, fr)
+	$(BIN)/python -m karnak.i18n.catalogs update
 
 # The first command: the server answers as soon as its packages are in. The hot paths compile
 # meanwhile in the background (nice'd, one compiler, logging to $(DATA)/native-build.log) and

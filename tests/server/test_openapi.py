@@ -73,6 +73,8 @@ EXPECTED = {
     ("/api/games/{game_id}/chat", "get"): {"200", "403", "404", "410", "422"},
     ("/api/games/{game_id}/chat", "post"): ACTING - {"200"} | {"201"},
     ("/api/leaderboard/{game}", "get"): {"200", "404", "422"},
+    ("/api/language", "get"): {"200"},
+    ("/api/language", "put"): {"200", "403", "413", "422"},
     ("/api/games/{name}/observation-schema", "get"): {"200", "404", "422"},
     ("/api/games/{game_id}/ratings", "get"): {"200", "404", "409", "422"},
     ("/api/players/{name}", "get"): {"200", "404", "422"},

@@ -31,8 +31,12 @@ PYTHON_KEYWORDS: dict[str, Any] = {
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
 }
-SCRIPT_KEYWORDS: dict[str, Any] = {"t": None, "nt": (1, 2)}
+SCRIPT_KEYWORDS: dict[str, Any] = {"t": None, "nt": (1, 2), "pt": ((1, "c"), 2)}
 COMMENT_TAGS = ("TRANSLATORS:",)
+#: Each language's plural forms, as gettext (and the page's script) reads them: two forms in
+#: both (French counts 0 as singular). Babel's CLDR data would give French a third form for
+#: millions; Karnak's catalogues keep the classic two.
+PLURAL_FORMS = {"de": "nplurals=2; plural=(n != 1);", "fr": "nplurals=2; plural=(n > 1);"}
 
 
 def domains() -> list[Domain]:
@@ -117,6 +121,8 @@ def update(domain: Domain) -> None:
                 catalog = read_po(source, locale=language, domain=domain.name)
         else:
             catalog = Catalog(locale=language, domain=domain.name, project="Karnak")
+        if language in PLURAL_FORMS:
+            catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS[language])]
         catalog.update(template, no_fuzzy_matching=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as target:

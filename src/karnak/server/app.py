@@ -43,6 +43,8 @@ from karnak.server.game_pages import mount_game_static
 from karnak.server.http_limits import BodyLimit, RateLimits
 from karnak.server.hub import Hub
 from karnak.server.integer_bounds import publish_integer_bounds
+from karnak.server.language import LanguageMiddleware
+from karnak.server.language import router as language_router
 from karnak.server.limits import ServerSettings
 from karnak.server.mail.routes import router as mail_router
 from karnak.server.methods import AllowedMethods
@@ -189,6 +191,9 @@ def create_app(
     # The last added is the outermost: the headers go on the body limit's refusals too.
     # OPTIONS and methods an address does not take are answered before the router
     # (karnak.server.methods), with every method of the address in Allow.
+    # The request's language (karnak.server.language): innermost, so every route, error
+    # handler and socket task runs in it.
+    app.add_middleware(LanguageMiddleware)
     app.add_middleware(AllowedMethods)
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
     app.add_middleware(SecurityHeaders)
@@ -208,6 +213,7 @@ def create_app(
     app.include_router(mail_router)
     app.include_router(admin_router)
     app.include_router(recovery_router)  # after the e-mail's: its service sends the links
+    app.include_router(language_router)
     app.include_router(pages_router)
     app.include_router(docs_router)
     mount_game_static(app)  # before /static, which would otherwise answer its paths

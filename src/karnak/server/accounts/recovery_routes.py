@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from limits import RateLimitItemPerHour
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -29,7 +29,7 @@ from karnak.server.errors import error_responses
 from karnak.server.http_limits import RateLimits, client_key
 from karnak.server.inputs import no_surrogates
 from karnak.server.limits import LimitError, ServerSettings
-from karnak.server.pages import STATIC
+from karnak.server.pages import page
 
 #: The token of a link: what ``secrets.token_urlsafe(32)`` writes (43 characters), with room.
 TOKEN_PATTERN = r"^[A-Za-z0-9_-]+$"
@@ -136,6 +136,7 @@ async def reset_password(request: Request, body: NewPassword) -> ResetDone:
 
 
 @router.get("/reset", include_in_schema=False)
-async def reset_page() -> FileResponse:
-    """Ask for a link, or (with the link's token after ``#``) choose the new password."""
-    return FileResponse(STATIC / "reset.html")
+async def reset_page() -> HTMLResponse:
+    """Ask for a link, or (with the link's token after ``#``) choose the new password (in
+    the request's language: karnak.server.pages)."""
+    return page("reset.html")

@@ -36,6 +36,9 @@ class AccountRow(Base):
     )
     suspended_until: Mapped[dt.datetime | None] = mapped_column(nullable=True)
     muted_until: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+    #: The language the account reads the site in (migration 0017_account_language,
+    #: karnak.server.language): one of karnak.i18n.SUPPORTED, or None (the browser decides).
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class SessionRow(Base):

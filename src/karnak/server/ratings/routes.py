@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel
 
 from karnak.core.registry import available_games, get_game
+from karnak.i18n import N_, _, t
 from karnak.server.accounts.store import AccountError, clean_name
 from karnak.server.api import ApiError, check_game_id
 from karnak.server.errors import error_responses
@@ -25,7 +26,7 @@ router = APIRouter(prefix="/api")
 #: The most entries of a leaderboard one answer holds, and the deepest page.
 MAX_PAGE = 100
 MAX_OFFSET = 100_000
-NO_PLAYER = "there is no player with this name"
+NO_PLAYER = N_("there is no player with this name")
 
 
 class LeaderboardEntry(BaseModel):
@@ -155,7 +156,12 @@ async def leaderboard(
     each with the rated games it played and won."""
     if game not in available_games():
         raise ApiError(
-            404, f"there is no game {game[:40]!r}; games: {', '.join(available_games())}"
+            404,
+            t(
+                "there is no game {game}; games: {games}",
+                game=repr(game[:40]),
+                games=", ".join(available_games()),
+            ),
         )
     total, entries = await executor_of(request).run(
         store_of(request).leaderboard, game, offset, limit
@@ -180,9 +186,9 @@ async def game_ratings(request: Request, game_id: str) -> GameRatingsOut:
     check_game_id(game_id)
     found = await executor_of(request).run(store_of(request).game_ratings, game_id)
     if found is None:
-        raise ApiError(404, "there is no game with this id")
+        raise ApiError(404, _("there is no game with this id"))
     if found["status"] == "running":
-        raise ApiError(409, "ratings change when the game is over")
+        raise ApiError(409, _("ratings change when the game is over"))
     return GameRatingsOut(**found)
 
 
@@ -197,8 +203,8 @@ async def player_profile(request: Request, name: str) -> ProfileOut:
     try:
         name = clean_name(name)
     except AccountError:
-        raise ApiError(404, NO_PLAYER) from None
+        raise ApiError(404, _(NO_PLAYER)) from None
     found = await executor_of(request).run(store_of(request).profile, name)
     if found is None:
-        raise ApiError(404, NO_PLAYER)
+        raise ApiError(404, _(NO_PLAYER))
     return ProfileOut(**found)

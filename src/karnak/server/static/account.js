@@ -2,6 +2,8 @@
 import { $ } from "./dom.js";
 import { mountAccountBar, postJson, whoAmI } from "./session.js";
 import { mountEmail } from "./account_mail.js";
+import { t } from "./i18n.js";
+import { languageMenu } from "./language.js";
 
 const next = new URLSearchParams(location.search).get("next");
 
@@ -33,7 +35,20 @@ function fields(form) {
 async function submit(form, path, errorId, done) {
   const answer = await postJson(path, fields(form));
   if (answer.ok) { done(answer); return; }
-  $(errorId).textContent = (answer.data && answer.data.error) || `Refused (${answer.status}).`;
+  $(errorId).textContent = (answer.data && answer.data.error) || t("Refused ({status}).", { status: answer.status });
+}
+
+// The account's language (karnak.server.language): a menu with "Browser's language" first.
+async function mountLanguageSetting() {
+  const place = $("language-setting");
+  if (!place) return;
+  let setting = null;
+  try {
+    setting = (await (await fetch("/api/language")).json()).account;
+  } catch (_error) {
+    setting = null;
+  }
+  place.replaceChildren(languageMenu({ browser: true, current: setting }));
 }
 
 async function main() {
@@ -42,6 +57,7 @@ async function main() {
   $("logged-out").hidden = Boolean(me.account);
   $("logged-in").hidden = !me.account;
   if (me.account) $("me-name").textContent = me.account.name;
+  if (me.account) mountLanguageSetting();
   mountEmail(me);
   $("login-form").addEventListener("submit", (e) => { e.preventDefault(); submit(e.target, "/api/account/login", "login-error", goOn); });
   $("signup-form").addEventListener("submit", (e) => { e.preventDefault(); submit(e.target, "/api/account/signup", "signup-error", goOn); });
@@ -50,7 +66,7 @@ async function main() {
     $("password-error").textContent = "";
     submit(e.target, "/api/account/password", "password-error", () => {
       e.target.reset();
-      $("password-done").textContent = "Your password is changed; your other sessions are logged out.";
+      $("password-done").textContent = t("Your password is changed; your other sessions are logged out.");
     });
   });
   $("logout").addEventListener("click", async () => { await postJson("/api/account/logout"); location.href = "/"; });

@@ -3,6 +3,7 @@
 // so it is posted as it is and removed from the address bar at once.
 import { $ } from "./dom.js";
 import { postJson } from "./session.js";
+import { t } from "./i18n.js";
 
 function showConfirmation(text) {
   const note = $("email-confirm-result");
@@ -17,16 +18,16 @@ async function confirmFromLink() {
   history.replaceState(null, "", location.pathname + location.search);
   const answer = await postJson("/api/account/email/confirm", { code: found[1] });
   showConfirmation(answer.ok
-    ? "Your e-mail address is confirmed: Karnak will write to it as you chose."
-    : (answer.data && answer.data.error) || `The confirmation was refused (${answer.status}).`);
+    ? t("Your e-mail address is confirmed: Karnak will write to it as you chose.")
+    : (answer.data && answer.data.error) || t("The confirmation was refused ({status}).", { status: answer.status }));
   return answer.ok;
 }
 
 function describe(prefs) {
-  if (!prefs.address) return "No address: Karnak sends you no e-mail.";
-  if (prefs.confirmed) return `Confirmed: ${prefs.address}.`;
-  if (prefs.pending) return `Waiting for confirmation: open the link sent to ${prefs.address} (it works for 48 hours).`;
-  return `Not confirmed: ${prefs.address} gets nothing until you confirm it; send the link again.`;
+  if (!prefs.address) return t("No address: Karnak sends you no e-mail.");
+  if (prefs.confirmed) return t("Confirmed: {address}.", { address: prefs.address });
+  if (prefs.pending) return t("Waiting for confirmation: open the link sent to {address} (it works for 48 hours).", { address: prefs.address });
+  return t("Not confirmed: {address} gets nothing until you confirm it; send the link again.", { address: prefs.address });
 }
 
 function show(prefs) {
@@ -54,11 +55,11 @@ async function save(extra = {}) {
   const answer = await postJson("/api/account/email", body);
   if (answer.ok) {
     show(answer.data);
-    $("email-saved").textContent = extra.resend ? "The confirmation link is sent again." : "Saved.";
+    $("email-saved").textContent = extra.resend ? t("The confirmation link is sent again.") : t("Saved.");
     return;
   }
   $("email-saved").textContent = "";
-  $("email-error").textContent = (answer.data && answer.data.error) || `Refused (${answer.status}).`;
+  $("email-error").textContent = (answer.data && answer.data.error) || t("Refused ({status}).", { status: answer.status });
 }
 
 // The section as the server has it now (false: not logged in, or not answered).

@@ -3,6 +3,7 @@
 // Everything goes through /api/admin/..., which refuses anyone but an administrator.
 import { $, el } from "./dom.js";
 import { mountAccountBar, postJson, whoAmI } from "./session.js";
+import { t } from "./i18n.js";
 
 let user = null; // the account shown in the user panel
 let game = null; // the game id shown in the game panel
@@ -15,13 +16,13 @@ async function getJson(path) {
   const response = await fetch(path);
   let data = null;
   try { data = await response.json(); } catch (error) { data = null; }
-  if (!response.ok) throw new Error((data && data.error) || `the server answered ${response.status}`);
+  if (!response.ok) throw new Error((data && data.error) || t("the server answered {status}", { status: response.status }));
   return data;
 }
 
 async function act(path, body, done) {
   const answer = await postJson(path, body);
-  if (!answer.ok) { fail((answer.data && answer.data.error) || `the server answered ${answer.status}`); return null; }
+  if (!answer.ok) { fail((answer.data && answer.data.error) || t("the server answered {status}", { status: answer.status })); return null; }
   say(done);
   refreshAudit();
   return answer.data;
@@ -42,7 +43,7 @@ async function find(event) {
   const text = $("find-text").value.trim();
   try {
     const found = await getJson(`/api/admin/users?${by}=${encodeURIComponent(text)}`);
-    $("found").replaceChildren(...(found.length ? found.map(userLine) : [el("li", { class: "empty", text: "Nobody found." })]));
+    $("found").replaceChildren(...(found.length ? found.map(userLine) : [el("li", { class: "empty", text: t("Nobody found.") })]));
   } catch (error) { fail(error.message); }
 }
 
@@ -60,8 +61,8 @@ async function showUser(id) {
     const open = el("button", { type: "button", text: g.id });
     open.addEventListener("click", () => { $("game-id").value = g.id; showGame(g.id); });
     return el("li", {}, open, ` · ${g.game} · ${g.status} · seat ${g.seat + 1} (${g.seat_name}) · ${when(g.created_at)}`);
-  }) : [el("li", { class: "empty", text: "No game." })]));
-  $("user-reports").replaceChildren(...(user.reports.length ? user.reports.map(reportLine) : [el("li", { class: "empty", text: "No report." })]));
+  }) : [el("li", { class: "empty", text: t("No game.") })]));
+  $("user-reports").replaceChildren(...(user.reports.length ? user.reports.map(reportLine) : [el("li", { class: "empty", text: t("No report.") })]));
 }
 
 function until() {
@@ -81,10 +82,10 @@ async function userAction(action) {
   }
   if (action === "password-reset") body = undefined;
   if (action === "delete") {
-    const typed = prompt(`Deleting ${user.name} cannot be undone: their seats become guests', their chat lines anonymous, their e-mail address, ratings and notifications go. Type the name to confirm.`);
+    const typed = prompt(t("Deleting {name} cannot be undone: their seats become guests', their chat lines anonymous, their e-mail address, ratings and notifications go. Type the name to confirm.", { name: user.name }));
     if (typed !== user.name) { fail("not deleted: the name typed did not match"); return; }
   }
-  const done = await act(path, body, `${action.replace("-", " ")}: done for ${user.name}`);
+  const done = await act(path, body, t("{action}: done for {name}", { action: action.replace("-", " "), name: user.name }));
   if (!done) return;
   if (action === "password-reset") say(done.message);
   if (action === "delete") { $("user-panel").hidden = true; user = null; } else showUser(user.id);
@@ -103,16 +104,16 @@ async function showGame(id) {
     ` · ${view.status} · move ${view.version} · players: ${players} · accounts: ${holders}`);
   try {
     const lines = await getJson(`/api/admin/games/${encodeURIComponent(game)}/chat`);
-    $("game-chat").replaceChildren(...(lines.length ? lines.map(chatLine) : [el("li", { class: "empty", text: "No chat." })]));
+    $("game-chat").replaceChildren(...(lines.length ? lines.map(chatLine) : [el("li", { class: "empty", text: t("No chat.") })]));
   } catch (error) { fail(error.message); }
 }
 
 function chatLine(line) {
   const who = line.account ? `${line.name} (${line.account})` : line.name;
   const item = el("li", { class: line.hidden_at ? "hidden-line" : "" }, `${line.n}. ${who}: `, el("span", { text: line.text }));
-  if (line.hidden_at) item.append(` (hidden by ${line.hidden_by}, ${when(line.hidden_at)})`);
+  if (line.hidden_at) item.append(t(" (hidden by {hidden_by}, {hidden_at})", { hidden_by: line.hidden_by, hidden_at: when(line.hidden_at) }));
   else {
-    const hide = el("button", { type: "button", text: "Hide" });
+    const hide = el("button", { type: "button", text: t("Hide") });
     hide.addEventListener("click", async () => {
       if (await act(`/api/admin/games/${encodeURIComponent(game)}/chat/${line.n}/hide`, { reason: $("game-reason").value }, `line ${line.n} hidden`)) showGame(game);
     });
@@ -123,7 +124,7 @@ function chatLine(line) {
 
 async function gameAction(action) {
   if (!game) return;
-  if (action === "delete" && !confirm(`Delete game ${game} with its moves and chat? This cannot be undone.`)) return;
+  if (action === "delete" && !confirm(t("Delete game {game} with its moves and chat? This cannot be undone.", { game }))) return;
   const done = await act(`/api/admin/games/${encodeURIComponent(game)}/${action}`, { reason: $("game-reason").value }, `game ${game}: ${action} done`);
   if (!done) return;
   if (action === "delete") { $("game-box").hidden = true; game = null; } else showGame(game);
@@ -132,20 +133,20 @@ async function gameAction(action) {
 // ------------------------------------------------------------------ reports
 function reportLine(report) {
   const about = report.kind === "chat"
-    ? [`line ${report.line} of game `, el("a", { href: `/games/${encodeURIComponent(report.game_id)}`, text: report.game_id }), `: “${report.line_text}” by ${report.target_name}`]
-    : [`the player ${report.target_name}`];
+    ? [t("line {line} of game ", { line: report.line }), el("a", { href: `/games/${encodeURIComponent(report.game_id)}`, text: report.game_id }), `: “${report.line_text}” by ${report.target_name}`]
+    : [t("the player {target_name}", { target_name: report.target_name })];
   const item = el("li", {}, `#${report.id} · ${when(report.created_at)} · ${report.reporter} reported `, ...about, el("br"),
     el("span", { class: "note", text: `Reason: ${report.reason}` }));
   if (report.status === "open") {
-    const note = el("input", { maxlength: "500", placeholder: "note (what was done)", "aria-label": `note for report ${report.id}` });
-    const close = el("button", { type: "button", text: "Close" });
+    const note = el("input", { maxlength: "500", placeholder: t("note (what was done)"), "aria-label": t("note for report {id}", { id: report.id }) });
+    const close = el("button", { type: "button", text: t("Close") });
     close.addEventListener("click", async () => {
       if (!note.value.trim()) { fail("write a note before closing"); return; }
       if (await act(`/api/admin/reports/${report.id}/close`, { note: note.value }, `report ${report.id} closed`)) loadReports();
     });
     item.append(el("br"), note, " ", close);
   } else {
-    item.append(el("br"), el("span", { class: "note", text: `Closed by ${report.closed_by} ${when(report.closed_at)}: ${report.note}` }));
+    item.append(el("br"), el("span", { class: "note", text: t("Closed by {closed_by} {closed_at}: {note}", { closed_by: report.closed_by, closed_at: when(report.closed_at), note: report.note }) }));
   }
   return item;
 }
@@ -153,7 +154,7 @@ function reportLine(report) {
 async function loadReports() {
   try {
     const listed = await getJson(`/api/admin/reports?status=${$("reports-status").value}`);
-    $("reports").replaceChildren(...(listed.length ? listed.map(reportLine) : [el("li", { class: "empty", text: "No report." })]));
+    $("reports").replaceChildren(...(listed.length ? listed.map(reportLine) : [el("li", { class: "empty", text: t("No report.") })]));
   } catch (error) { fail(error.message); }
 }
 
@@ -181,7 +182,7 @@ async function main() {
   mountAccountBar();
   const me = await whoAmI();
   if (!me.account) {
-    fail("Log in with an administrator's account to use this page.");
+    fail(t("Log in with an administrator's account to use this page."));
     return;
   }
   try { await loadAudit(); } catch (error) { fail(error.message); return; }

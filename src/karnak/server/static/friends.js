@@ -10,6 +10,7 @@
 // Names go in with textContent (el's "text"), never innerHTML.
 import { el } from "./dom.js";
 import { postJson, whoAmI, writeHeaders } from "./session.js";
+import { t } from "./i18n.js";
 
 // The friends of the logged-in account, [{id, name, since}], or [] for nobody logged in.
 export async function listFriends() {
@@ -40,19 +41,19 @@ export async function mountFriendButton(box, name) {
   const ask = async (path, body, done) => {
     const answer = await postJson(path, body);
     if (answer.ok) say(done);
-    else box.append(" ", el("span", { class: "error", role: "alert", text: (answer.data && answer.data.error) || `Refused (${answer.status}).` }));
+    else box.append(" ", el("span", { class: "error", role: "alert", text: (answer.data && answer.data.error) || t("Refused ({status}).", { status: answer.status }) }));
   };
   box.hidden = false;
   const incoming = found.incoming.find(same);
-  if (found.friends.some(same)) say(`${name} is your friend.`);
-  else if (found.outgoing.some(same)) say(`Your request waits for ${name}'s answer.`);
+  if (found.friends.some(same)) say(t("{name} is your friend.", { name }));
+  else if (found.outgoing.some(same)) say(t("Your request waits for {name}'s answer.", { name }));
   else if (incoming) {
-    const accept = el("button", { type: "button", id: "friend-button", text: `Accept ${name}'s request` });
-    accept.addEventListener("click", () => ask(`/api/friends/${incoming.id}/accept`, {}, `You and ${name} are friends.`));
+    const accept = el("button", { type: "button", id: "friend-button", text: t("Accept {name}'s request", { name }) });
+    accept.addEventListener("click", () => ask(`/api/friends/${incoming.id}/accept`, {}, t("You and {name} are friends.", { name })));
     box.replaceChildren(accept);
   } else {
-    const request = el("button", { type: "button", id: "friend-button", text: `Ask ${name} to be friends` });
-    request.addEventListener("click", () => ask("/api/friends/requests", { name }, `Asked: ${name} is told.`));
+    const request = el("button", { type: "button", id: "friend-button", text: t("Ask {name} to be friends", { name }) });
+    request.addEventListener("click", () => ask("/api/friends/requests", { name }, t("Asked: {name} is told.", { name })));
     box.replaceChildren(request);
   }
 }
@@ -61,18 +62,18 @@ export async function mountFriends(section = document.getElementById("friends-pa
   if (!section || section.dataset.mounted) return;
   section.dataset.mounted = "yes";
   section.setAttribute("aria-labelledby", "friends-heading");
-  const heading = el("h2", { id: "friends-heading", text: "Friends" });
+  const heading = el("h2", { id: "friends-heading", text: t("Friends") });
   const me = await whoAmI();
   if (!me.account) {
     const next = encodeURIComponent(location.pathname + location.search);
     section.replaceChildren(heading,
-      el("p", { class: "note" }, el("a", { href: `/account?next=${next}`, text: "Log in" }), " to add friends and see yours."));
+      el("p", { class: "note" }, el("a", { href: `/account?next=${next}`, text: t("Log in to add friends and see yours.") })));
     return;
   }
   const input = el("input", { id: "friend-name", name: "name", maxlength: "40", autocomplete: "off", required: "" });
   const form = el("form", { class: "friends-form", id: "friend-form" },
-    el("label", { for: "friend-name", text: "Ask a friend by account name" }), input,
-    el("button", { type: "submit", id: "friend-ask", text: "Ask" }));
+    el("label", { for: "friend-name", text: t("Ask a friend by account name") }), input,
+    el("button", { type: "submit", id: "friend-ask", text: t("Ask") }));
   const status = el("p", { class: "note", id: "friends-status", role: "status" });
   const error = el("p", { class: "error", id: "friends-error", role: "alert" });
   const lists = el("div", { id: "friends-lists" });
@@ -90,32 +91,32 @@ export async function mountFriends(section = document.getElementById("friends-pa
         ? await fetch(path, { method, headers: writeHeaders() })
         : await fetch(path, { method, headers: writeHeaders(), body: "{}" });
     } catch (failure) {
-      say(`The server did not answer (${failure}).`, true);
+      say(t("The server did not answer ({failure}).", { failure }), true);
       return;
     }
     let body = null;
     try { body = await response.json(); } catch (failure) { body = null; }
     if (response.ok) say(done);
-    else say((body && body.error) || `Refused (${response.status}).`, true);
+    else say((body && body.error) || t("Refused ({status}).", { status: response.status }), true);
     await draw();
   }
 
   async function draw() {
     const response = await fetch("/api/friends");
-    if (!response.ok) { say("Your friends cannot be shown now.", true); return; }
+    if (!response.ok) { say(t("Your friends cannot be shown now."), true); return; }
     const found = await response.json();
     const incoming = found.incoming_count > found.incoming.length
-      ? `Asking you (the newest ${found.incoming.length} of ${found.incoming_count})` : "Asking you";
+      ? t("Asking you (the newest {incoming} of {incoming_count})", { incoming: found.incoming.length, incoming_count: found.incoming_count }) : t("Asking you");
     lists.replaceChildren(
-      list("friends-incoming", incoming, found.incoming, "Nobody is waiting for your answer.", (entry) => [
-        el("button", { type: "button", class: "friend-accept", "aria-label": `Accept ${entry.name}`, text: "Accept" }),
-        el("button", { type: "button", class: "friend-decline", "aria-label": `Decline ${entry.name}`, text: "Decline" }),
+      list("friends-incoming", incoming, found.incoming, t("Nobody is waiting for your answer."), (entry) => [
+        el("button", { type: "button", class: "friend-accept", "aria-label": t("Accept {name}", { name: entry.name }), text: t("Accept") }),
+        el("button", { type: "button", class: "friend-decline", "aria-label": t("Decline {name}", { name: entry.name }), text: t("Decline") }),
       ]),
-      list("friends-mine", "Your friends", found.friends, "No friends yet: ask someone by name above.", (entry) => [
-        el("button", { type: "button", class: "friend-remove", "aria-label": `Remove ${entry.name}`, text: "Remove" }),
+      list("friends-mine", t("Your friends"), found.friends, t("No friends yet: ask someone by name above."), (entry) => [
+        el("button", { type: "button", class: "friend-remove", "aria-label": t("Remove {name}", { name: entry.name }), text: t("Remove") }),
       ]),
-      list("friends-outgoing", "Waiting for their answer", found.outgoing, "No request of yours is waiting.", (entry) => [
-        el("button", { type: "button", class: "friend-withdraw", "aria-label": `Withdraw your request to ${entry.name}`, text: "Withdraw" }),
+      list("friends-outgoing", t("Waiting for their answer"), found.outgoing, t("No request of yours is waiting."), (entry) => [
+        el("button", { type: "button", class: "friend-withdraw", "aria-label": t("Withdraw your request to {name}", { name: entry.name }), text: t("Withdraw") }),
       ]));
   }
 
@@ -125,13 +126,13 @@ export async function mountFriends(section = document.getElementById("friends-pa
     const item = button.closest("li");
     const id = item.dataset.account;
     const name = item.querySelector(".friend-name").textContent;
-    if (button.classList.contains("friend-accept")) act(`/api/friends/${id}/accept`, "POST", `${name} and you are friends.`);
-    else if (button.classList.contains("friend-decline")) act(`/api/friends/${id}/decline`, "POST", `You declined ${name}'s request.`);
-    else if (button.classList.contains("friend-withdraw")) act(`/api/friends/${id}`, "DELETE", `Your request to ${name} is withdrawn.`);
+    if (button.classList.contains("friend-accept")) act(`/api/friends/${id}/accept`, "POST", t("{name} and you are friends.", { name }));
+    else if (button.classList.contains("friend-decline")) act(`/api/friends/${id}/decline`, "POST", t("You declined {name}'s request.", { name }));
+    else if (button.classList.contains("friend-withdraw")) act(`/api/friends/${id}`, "DELETE", t("Your request to {name} is withdrawn.", { name }));
     else if (button.classList.contains("friend-remove")) {
-      if (button.dataset.sure) { act(`/api/friends/${id}`, "DELETE", `${name} is no longer your friend.`); return; }
+      if (button.dataset.sure) { act(`/api/friends/${id}`, "DELETE", t("{name} is no longer your friend.", { name })); return; }
       button.dataset.sure = "yes"; // a second click removes: one slip of the mouse does not
-      button.textContent = "Click again to remove";
+      button.textContent = t("Click again to remove");
     }
   });
 
@@ -141,13 +142,13 @@ export async function mountFriends(section = document.getElementById("friends-pa
     if (!name) return;
     const answer = await postJson("/api/friends/requests", { name });
     if (!answer.ok) {
-      say((answer.data && answer.data.error) || `Refused (${answer.status}).`, true);
+      say((answer.data && answer.data.error) || t("Refused ({status}).", { status: answer.status }), true);
       return;
     }
     const who = answer.data.account.name;
     input.value = "";
-    if (answer.data.state === "friends") say(answer.data.duplicate ? `${who} is your friend already.` : `${who} had asked you too: you are friends.`);
-    else say(answer.data.duplicate ? `You have asked ${who} already; the answer is theirs.` : `${who} is asked; you will hear when they accept.`);
+    if (answer.data.state === "friends") say(answer.data.duplicate ? t("{who} is your friend already.", { who }) : t("{who} had asked you too: you are friends.", { who }));
+    else say(answer.data.duplicate ? t("You have asked {who} already; the answer is theirs.", { who }) : t("{who} is asked; you will hear when they accept.", { who }));
     await draw();
   });
 

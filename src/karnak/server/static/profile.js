@@ -9,6 +9,7 @@
 import { $, el, installTooltips } from "./dom.js";
 import { mountFriendButton } from "./friends.js";
 import { mountAccountBar, postJson, whoAmI, writeHeaders } from "./session.js";
+import { formatDate, formatNumber, nt, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const playerName = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -41,18 +42,22 @@ export function ratingChart(points, title, id) {
   const x = (i) => left + (values.length === 1 ? 0 : (i * (W - left - right)) / (values.length - 1));
   const y = (v) => top + ((high - v) * (H - top - bottom)) / (high - low);
   const first = values[0], last = values[values.length - 1];
-  const summary = `${title}: from ${first.toFixed(1)} to ${last.toFixed(1)} over ${points.length} rated game${points.length === 1 ? "" : "s"}`;
+  const summary = nt("{title}: from {first} to {last} over {n} rated game", "{title}: from {first} to {last} over {n} rated games", points.length,
+    { title, first: one(first), last: one(last) });
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": `${id}-caption`, class: "rating-chart", id });
   for (const v of [high, low]) {
     chart.append(svg("line", { class: "grid", x1: left, x2: W - right, y1: y(v), y2: y(v) }));
-    chart.append(svg("text", { class: "label", x: left - 4, y: y(v) + 3, "text-anchor": "end" }, v.toFixed(1)));
+    chart.append(svg("text", { class: "label", x: left - 4, y: y(v) + 3, "text-anchor": "end" }, one(v)));
   }
-  chart.append(svg("text", { class: "label", x: left, y: H - 5 }, "start"));
-  chart.append(svg("text", { class: "label", x: W - right, y: H - 5, "text-anchor": "end" }, `game ${points.length}`));
+  chart.append(svg("text", { class: "label", x: left, y: H - 5 }, t("start")));
+  chart.append(svg("text", { class: "label", x: W - right, y: H - 5, "text-anchor": "end" }, t("game {n}", { n: formatNumber(points.length) })));
   chart.append(svg("polyline", { class: "line", points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }));
   values.forEach((v, i) => {
     const dot = svg("circle", { class: "point", cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3 });
-    const label = i === 0 ? `Before: ${v.toFixed(1)}` : `Game ${i}: ${v.toFixed(1)} (${signed(Math.round((v - values[i - 1]) * 10) / 10)})${points[i - 1].left ? ", left the game" : ""}`;
+    const change = signed(Math.round((v - values[i - 1]) * 10) / 10);
+    const label = i === 0 ? t("Before: {rating}", { rating: one(v) })
+      : points[i - 1].left ? t("Game {n}: {rating} ({change}), left the game", { n: formatNumber(i), rating: one(v), change })
+        : t("Game {n}: {rating} ({change})", { n: formatNumber(i), rating: one(v), change });
     dot.setAttribute("data-tip", label);
     dot.append(svg("title", {}, label));
     chart.append(dot);
@@ -63,44 +68,50 @@ export function ratingChart(points, title, id) {
 
 // ------------------------------------------------------------------ the tables
 function renderGames(profile) {
-  const head = el("tr", {}, el("th", { scope: "col", text: "Game" }), el("th", { scope: "col", class: "number", text: "Played" }),
-    el("th", { scope: "col", class: "number", text: "Wins" }), el("th", { scope: "col", class: "number", text: "Rating" }),
-    el("th", { scope: "col", class: "number", text: "Rated games" }), el("th", { scope: "col", text: "Leaderboard" }));
+  const head = el("tr", {}, el("th", { scope: "col", text: t("Game") }), el("th", { scope: "col", class: "number", text: t("Played") }),
+    el("th", { scope: "col", class: "number", text: t("Wins") }), el("th", { scope: "col", class: "number", text: t("Rating") }),
+    el("th", { scope: "col", class: "number", text: t("Rated games") }), el("th", { scope: "col", text: t("Leaderboard") }));
   const rows = profile.games.map((g) => el("tr", { "data-game": g.game },
     el("th", { scope: "row", text: g.title }),
-    el("td", { class: "number", text: String(g.played) }),
-    el("td", { class: "number", text: String(g.wins) }),
-    el("td", { class: "number rating", text: g.rating ? g.rating.rating.toFixed(1) : "not rated yet",
-      "data-tip": g.rating ? `mu ${g.rating.mu.toFixed(2)}, sigma ${g.rating.sigma.toFixed(2)}: shown as mu − 3 sigma` : null }),
-    el("td", { class: "number", text: g.rating ? String(g.rating.games) : "0" }),
-    el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(g.game)}`, text: `${g.title} leaderboard` }))));
+    el("td", { class: "number", text: formatNumber(g.played) }),
+    el("td", { class: "number", text: formatNumber(g.wins) }),
+    el("td", { class: "number rating", text: g.rating ? one(g.rating.rating) : t("not rated yet"),
+      "data-tip": g.rating ? t("mu {mu}, sigma {sigma}: shown as mu − 3 sigma", { mu: two(g.rating.mu), sigma: two(g.rating.sigma) }) : null }),
+    el("td", { class: "number", text: formatNumber(g.rating ? g.rating.games : 0) }),
+    el("td", {}, el("a", { href: `/leaderboard/${encodeURIComponent(g.game)}`, text: t("{game} leaderboard", { game: g.title }) }))));
   $("games-table").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
   const charts = profile.games.filter((g) => g.history.length)
-    .map((g) => ratingChart(g.history, `${g.title} rating`, `chart-${g.game}`));
+    .map((g) => ratingChart(g.history, t("{game} rating", { game: g.title }), `chart-${g.game}`));
   $("charts").replaceChildren(...charts);
   $("games-panel").hidden = false;
 }
 
 function place(game) {
-  if (game.left) return "left the game (counts last)";
-  const of = game.players.length;
-  const rank = game.rank === null ? "" : `rank ${game.rank} of ${of}`;
-  const score = game.score === null ? "" : `, ${game.score} points`;
-  return `${game.won ? "won, " : ""}${rank}${score}`;
+  if (game.left) return t("left the game (counts last)");
+  const of = formatNumber(game.players.length);
+  const parts = [];
+  if (game.won) parts.push(t("won"));
+  if (game.rank !== null) parts.push(t("rank {rank} of {of}", { rank: formatNumber(game.rank), of }));
+  if (game.score !== null) parts.push(nt("{n} point", "{n} points", game.score));
+  return parts.join(", ");
 }
+
+// Ratings with one decimal, mu and sigma with two, as the page's language writes numbers.
+function one(v) { return formatNumber(v, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); }
+function two(v) { return formatNumber(v, { minimumFractionDigits: 2, maximumFractionDigits: 2 }); }
 
 function renderRecent(profile) {
   const list = $("recent");
   if (!profile.recent.length) {
-    list.replaceChildren(el("li", { class: "empty", text: "No finished game yet." }));
+    list.replaceChildren(el("li", { class: "empty", text: t("No finished game yet.") }));
   } else {
     list.replaceChildren(...profile.recent.map((game) => {
-      const when = game.finished_at ? new Date(game.finished_at).toLocaleString() : "";
-      const players = game.players.map((p) => p.kind === "bot" ? `${p.name} (bot)` : p.name).join(", ");
+      const when = game.finished_at ? formatDate(game.finished_at) : "";
+      const players = game.players.map((p) => p.kind === "bot" ? t("{name} (bot)", { name: p.name }) : p.name).join(", ");
       const item = el("li", { class: "recent-game", "data-game-id": game.id },
         el("a", { href: `/games/${encodeURIComponent(game.id)}`, text: `${game.title}` }), ` · ${when} · ${place(game)}`);
-      if (game.rating_change !== null) item.append(" · rating ", changeSpan(game.rating_change));
-      item.append(el("br"), el("span", { class: "players", text: `Players: ${players}` }));
+      if (game.rating_change !== null) item.append(` · ${t("rating")} `, changeSpan(game.rating_change));
+      item.append(el("br"), el("span", { class: "players", text: t("Players: {players}", { players }) }));
       return item;
     }));
   }
@@ -122,13 +133,13 @@ function offerFriendsPanel(profile, me) {
 function offerReport(name, me) {
   if (!me.account || me.account.name === name) return;
   const note = el("span", { class: "note", role: "status" });
-  const button = el("button", { type: "button", id: "report-player", text: "Report this player" });
+  const button = el("button", { type: "button", id: "report-player", text: t("Report this player") });
   button.addEventListener("click", async () => {
-    const reason = prompt(`Why report ${name}? The administrators read it.`);
+    const reason = prompt(t("Why report {name}? The administrators read it.", { name }));
     if (!reason || !reason.trim()) return;
     const answer = await postJson("/api/reports", { kind: "player", player: name, reason: reason.slice(0, 500) });
-    note.textContent = answer.ok ? " Reported: an administrator will look at it."
-      : ` ${(answer.data && answer.data.error) || `The report was refused (${answer.status}).`}`;
+    note.textContent = answer.ok ? ` ${t("Reported: an administrator will look at it.")}`
+      : ` ${(answer.data && answer.data.error) || t("The report was refused ({status}).", { status: answer.status })}`;
   });
   $("friend-action").after(el("p", { class: "report-player" }, button, note));
 }
@@ -143,7 +154,7 @@ async function mountBlockButton(name, me) {
   if (!response.ok) return;
   const found = (await response.json()).blocked.find((entry) => entry.name.toLowerCase() === name.toLowerCase());
   const box = el("p", { class: "note", id: "block-action" });
-  const button = el("button", { type: "button", id: "block-button", text: found ? `Unblock ${name}` : `Block ${name}` });
+  const button = el("button", { type: "button", id: "block-button", text: found ? t("Unblock {name}", { name }) : t("Block {name}", { name }) });
   button.addEventListener("click", async () => {
     let answer;
     if (found) {
@@ -153,13 +164,13 @@ async function mountBlockButton(name, me) {
       answer = await postJson("/api/blocks", { name });
     }
     if (!answer.ok) {
-      box.append(" ", el("span", { class: "error", role: "alert", text: (answer.data && answer.data.error) || `Refused (${answer.status}).` }));
+      box.append(" ", el("span", { class: "error", role: "alert", text: (answer.data && answer.data.error) || t("Refused ({status}).", { status: answer.status }) }));
       return;
     }
     mountBlockButton(name, me);
   });
   box.append(button);
-  if (found) box.append(" ", el("span", { role: "status", text: "Blocked: their invitations, friend requests and chat lines do not reach you." }));
+  if (found) box.append(" ", el("span", { role: "status", text: t("Blocked: their invitations, friend requests and chat lines do not reach you.") }));
   const before = $("block-action");
   if (before) before.replaceWith(box);
   else anchor.after(box);
@@ -168,16 +179,16 @@ async function mountBlockButton(name, me) {
 async function load() {
   installTooltips();
   mountAccountBar();
-  if (!playerName) { $("profile-error").textContent = "Which player? The address names none."; return; }
+  if (!playerName) { $("profile-error").textContent = t("Which player? The address names none."); return; }
   let response;
   try {
     response = await fetch(`/api/players/${encodeURIComponent(playerName)}`);
   } catch (error) {
-    $("profile-error").textContent = "The server did not answer; try again in a moment.";
+    $("profile-error").textContent = t("The server did not answer; try again in a moment.");
     return;
   }
   const body = await response.json();
-  if (!response.ok) { $("profile-error").textContent = body.error || "This player cannot be shown."; return; }
+  if (!response.ok) { $("profile-error").textContent = body.error || t("This player cannot be shown."); return; }
   document.title = `Karnak: ${body.name}`;
   $("title").textContent = body.name;
   renderGames(body);

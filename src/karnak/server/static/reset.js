@@ -4,6 +4,7 @@
 // no history, bookmark or screen share.
 import { $ } from "./dom.js";
 import { postJson } from "./session.js";
+import { t } from "./i18n.js";
 
 function takeToken() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -14,7 +15,7 @@ function takeToken() {
 }
 
 function refused(answer) {
-  return (answer.data && answer.data.error) || `Refused (${answer.status}).`;
+  return (answer.data && answer.data.error) || t("Refused ({status}).", { status: answer.status });
 }
 
 function ask() {
@@ -35,7 +36,7 @@ function choose(token) {
     const form = e.target;
     $("choose-error").textContent = "";
     if (form.password.value !== form.again.value) {
-      $("choose-error").textContent = "The two passwords differ: type the same one twice.";
+      $("choose-error").textContent = t("The two passwords differ: type the same one twice.");
       return;
     }
     const answer = await postJson("/api/account/password-reset/confirm", { token, password: form.password.value });

@@ -1,6 +1,8 @@
 // The logged-in account on every page: who it is, the CSRF header its writes carry, and a bar
 // in the page's header (log in / the name, the notifications with their unread count, live).
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
+import { mountLanguageMenu } from "./language.js";
 
 let current = null; // {account, csrf} once asked
 
@@ -35,18 +37,21 @@ export async function postJson(path, body = {}) {
   return { ok: response.ok, status: response.status, data };
 }
 
-// The bar at the right of the page's header (an element with id "account-bar").
+// The bar at the right of the page's header (an element with id "account-bar"): the account,
+// the notifications and the language menu (language.js), for guests too.
 export async function mountAccountBar() {
   const bar = document.getElementById("account-bar");
   if (!bar) return;
   const me = await whoAmI();
   if (!me.account) {
-    bar.replaceChildren(el("a", { href: `/account?next=${encodeURIComponent(location.pathname + location.search)}`, class: "account-link", text: "Log in or sign up" }));
+    bar.replaceChildren(el("a", { href: `/account?next=${encodeURIComponent(location.pathname + location.search)}`, class: "account-link", text: t("Log in or sign up") }));
+    mountLanguageMenu(bar);
     return;
   }
   const count = el("span", { class: "unread", id: "unread-count", "aria-live": "polite" });
-  const bell = el("a", { href: "/me", class: "notifications-link", "data-tip": "Your notifications and games" }, "Notifications ", count);
+  const bell = el("a", { href: "/me", class: "notifications-link", "data-tip": t("Your notifications and games") }, t("Notifications"), " ", count);
   bar.replaceChildren(el("a", { href: "/me", class: "account-name", text: me.account.name }), " ", bell);
+  mountLanguageMenu(bar);
   const show = (unread) => { count.textContent = unread ? `(${unread})` : ""; };
   try {
     const listed = await (await fetch("/api/notifications")).json();
