@@ -29,6 +29,7 @@ from karnak.games.aton.terminal import AtonRenderer
 from karnak.games.aton.view import AtonObservation, as_observation, board_of
 from karnak.games.aton.web import board as web_board
 from karnak.games.aton.web import guide as web_guide
+from karnak.i18n import use_language
 
 RED, BLUE = 0, 1
 PHASES = {"allocate", "remove", "place", "cleanup", "over"}
@@ -79,6 +80,7 @@ def draw(game: Any, view: Any, public: Any, seat: int | None, state: AtonState) 
     }
     if seat is not None:
         out["status"] = shown(renderer.status(game, view, seat))
+        out["compact"] = shown(renderer.compact(game, view, seat))
         out["hints"] = [renderer.action_hint(game, view, seat, a) for a in legal]
     if state.is_over():
         out["final"] = shown(renderer.final(game, public))
@@ -171,7 +173,16 @@ def half_sealed(state: AtonState) -> bool:
     return state.phase == "allocate" and any(cards is not None for cards in state.alloc)
 
 
-def test_the_page_and_the_terminal_draw_the_same_in_worlds_the_seat_cannot_tell_apart() -> None:
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_the_page_and_the_terminal_draw_the_same_in_worlds_the_seat_cannot_tell_apart(
+    language: str,
+) -> None:
+    """In every language: a translation must not leak either."""
+    with use_language(language):
+        check_worlds_the_seat_cannot_tell_apart()
+
+
+def check_worlds_the_seat_cannot_tell_apart() -> None:
     checked = sealed = ended = 0
     for seed in (11, 12):
         states = random_states(seed)
@@ -192,12 +203,12 @@ def test_the_page_and_the_terminal_draw_the_same_in_worlds_the_seat_cannot_tell_
     mine = state.clone()
     mine.hands[RED] = [4, 4, 4, 4] if sorted(state.hands[RED]) != [4, 4, 4, 4] else [1, 1, 1, 1]
     differs = {k for k, v in drawn(mine, RED).items() if v != drawn(state, RED)[k]}
-    assert differs == {"page", "guide", "status", "hints"}
+    assert differs == {"page", "guide", "status", "compact", "hints"}
     # and so does a public change: a counter on the board
     moved = state.clone()
     moved.temples[0][0] = BLUE
     differs = {k for k, v in drawn(moved, RED).items() if v != drawn(state, RED)[k]}
-    assert {"board", "page", "guide", "status"} <= differs
+    assert {"board", "page", "guide", "status", "compact"} <= differs
 
 
 def test_the_drawings_read_the_views_data_and_leave_it_as_it_was() -> None:

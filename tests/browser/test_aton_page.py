@@ -395,3 +395,47 @@ def test_no_serious_accessibility_violation_in_aton_s_decisions(
         assert not errors, errors
         page.close()
     assert not found, "\n" + report(found)
+
+
+def test_move_buttons_in_plain_words_and_the_figures_note_behind_a_link(
+    browser: Any, server: Server
+) -> None:
+    state = known_position(red_hand=(1, 1, 2, 4))
+    lay(state, (1, 4, 2, 1), (3, 4, 1, 1))
+    page, errors = open_page(browser, server.game(state))
+    buttons = page.locator("#moves button.move-remove")
+    texts = buttons.all_inner_texts()
+    assert "Remove Blue's counter from temple 1, square 1 (yellow)" in texts
+    assert all(text.startswith("Remove Blue's counter from temple ") for text in texts)
+    # the engine's text stays for the API: it is what the button plays
+    assert buttons.first.get_attribute("data-move") == "remove 1.1"
+    # where the figures come from: behind "About these figures", not in a play tooltip
+    about = page.locator("#aton-about-figures")
+    assert about.locator("summary").inner_text() == "About these figures"
+    assert "reconstruction" in (about.text_content() or "")
+    assert "reconstruct" not in (page.get_attribute("[data-square='1.1']", "data-tip") or "")
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    ("locale", "remove", "about"),
+    [
+        ("de-DE", "Stein von Blue auf Tempel 1, Feld 1 (gelb) entfernen", "Über diese Zahlen"),
+        (
+            "fr-FR",
+            "Retirer le pion de Blue du temple 1, case 1 (jaune)",
+            "À propos de ces chiffres",
+        ),
+    ],
+)
+def test_the_page_in_german_and_french(
+    browser: Any, server: Server, locale: str, remove: str, about: str
+) -> None:
+    state = known_position(red_hand=(1, 1, 2, 4))
+    lay(state, (1, 4, 2, 1), (3, 4, 1, 1))
+    page, errors = open_page(
+        browser, server.game(state), locale=locale, extra_http_headers={"Accept-Language": locale}
+    )
+    assert remove in page.locator("#moves button.move-remove").all_inner_texts()
+    assert page.locator("#aton-about-figures summary").inner_text() == about
+    assert not errors, errors

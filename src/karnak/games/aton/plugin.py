@@ -13,6 +13,7 @@ PLUGIN = GamePlugin(
     web="karnak.games.aton.web:PAGE",
     texts="karnak.games.aton.i18n:DOMAIN",
     board_data="karnak.games.aton.rules.board",
+    forced_move="karnak.games.aton.autopass:forced_move",
     compiled=(
         "karnak.games.aton.rules.board",
         "karnak.games.aton.rules.actions",

@@ -13,9 +13,11 @@ reveal, its cartouches.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
+from karnak.games.aton.i18n import N_, _, ngettext, t
 from karnak.games.aton.rules.board import CARD_VALUES, Board
 from karnak.games.aton.rules.game import Aton
 
@@ -132,9 +134,39 @@ def revealed(cards: list[int] | None) -> list[int] | None:
     return None if cards is None else list(cards)
 
 
-def observe(state: AtonState, seat: int | None) -> AtonObservation:
-    from karnak.games.aton.rules.state import PHASE_NAMES
+#: The phases in words (the engine's ``PHASE_NAMES``, marked for translation here).
+PHASE_WORDS = {
+    "allocate": N_("laying out cards"),
+    "remove": N_("removing counters"),
+    "place": N_("placing counters"),
+    "cleanup": N_("taking counters back after the scoring"),
+    "over": N_("game over"),
+}
+#: The reasons of a win at once that the engine gives, in words of the reader's language.
+_REASONS = {
+    "every yellow square": N_("every yellow square"),
+    "every green square": N_("every green square"),
+}
+_POINTS = re.compile(r"^(\d+) points$")
+_WHOLE_TEMPLE = re.compile(r"^every square of temple (\d+)$")
 
+
+def reason_text(reason: str | None) -> str | None:
+    """The engine's reason for a win at once ("every square of temple 2") in the reader's
+    language (an unknown reason stays as the engine wrote it)."""
+    if reason is None:
+        return None
+    points = _POINTS.match(reason)
+    if points:
+        n = int(points.group(1))
+        return ngettext("{n} point", "{n} points", n).format(n=n)
+    whole = _WHOLE_TEMPLE.match(reason)
+    if whole:
+        return t("every square of temple {n}", n=int(whole.group(1)))
+    return _(_REASONS[reason]) if reason in _REASONS else reason
+
+
+def observe(state: AtonState, seat: int | None) -> AtonObservation:
     players: list[PlayerView] = []
     for s in range(2):
         players.append(
@@ -161,7 +193,7 @@ def observe(state: AtonState, seat: int | None) -> AtonObservation:
         "seat": seat,
         "round": state.round,
         "phase": cast(Phase, state.phase),
-        "phase_name": PHASE_NAMES[state.phase],
+        "phase_name": _(PHASE_WORDS[state.phase]),
         "to_move": list(state.to_move()),
         "players": players,
         "temples": [list(t) for t in state.temples],
@@ -172,11 +204,11 @@ def observe(state: AtonState, seat: int | None) -> AtonObservation:
         "pending": state.pending if state.phase in ("remove", "place") else None,
         "last_scoring": state.last_scoring,
         "winner": state.winner,
-        "win_reason": state.win_reason,
+        "win_reason": reason_text(state.win_reason),
         "over": over,
         "winners": state.winners() if over else [],
         "ranks": state.ranks() if over else [],
-        "decision": decision_text(state),
+        "decision": decision_text(state, seat),
     }
     if seat is not None:
         own = state.alloc[seat]
@@ -187,26 +219,96 @@ def observe(state: AtonState, seat: int | None) -> AtonObservation:
     return obs
 
 
-def decision_text(state: AtonState) -> str:
+def temples_in_reach(reach: int) -> str:
+    """Temples 1 to ``reach`` as a noun phrase ("temple 1", "temples 1 to 3")."""
+    return _("temple 1") if reach == 1 else t("temples 1 to {reach}", reach=reach)
+
+
+def decision_text(state: AtonState, seat: int | None = None) -> str:
+    """Who must decide what now, in a sentence that is true for the reader: ``seat`` (None:
+    a spectator) is told what it is to do itself, and what it waits for."""
     names = state.players
     phase = state.phase
     if phase == "over":
         if state.winner is not None:
-            return f"{names[state.winner]} has won: {state.win_reason}."
+            return t(
+                "{who} has won: {reason}.",
+                who=names[state.winner],
+                reason=reason_text(state.win_reason),
+            )
         if state.score[0] == state.score[1]:
-            return "The game is over: a draw."
-        return f"The game is over: {names[0 if state.score[0] > state.score[1] else 1]} has won."
+            return _("The game is over: a draw.")
+        winner = names[0 if state.score[0] > state.score[1] else 1]
+        return t("The game is over: {who} has won.", who=winner)
+    movers = state.to_move()
     if phase == "allocate":
-        waiting = ", ".join(names[s] for s in state.to_move())
-        return f"Waiting for {waiting} to lay out cards on the cartouches (sealed)."
-    who = names[state.to_move()[0]]
+        if seat in (0, 1):
+            other = names[1 - seat]
+            if seat in movers:
+                if 1 - seat in movers:
+                    return t(
+                        "Lay out your four cards on the cartouches (sealed); {other} is "
+                        "choosing too.",
+                        other=other,
+                    )
+                return t(
+                    "Lay out your four cards on the cartouches (sealed); {other} has laid theirs.",
+                    other=other,
+                )
+            return t(
+                "Your cards are laid face down; waiting for {other} to lay out theirs.",
+                other=other,
+            )
+        if len(movers) == 2:
+            return t(
+                "Waiting for {a} and {b} to lay out their cards on the cartouches (sealed).",
+                a=names[0],
+                b=names[1],
+            )
+        return t(
+            "Waiting for {who} to lay out cards on the cartouches (sealed).",
+            who=names[movers[0]],
+        )
+    mover = movers[0]
+    who = names[mover]
+    reach = temples_in_reach(state.reach)
+    n = state.pending
     if phase == "remove":
-        return f"{who} removes {state.pending} more counter(s) from temples 1 to {state.reach}."
+        if seat == mover:
+            return ngettext(
+                "Remove {n} more counter from {temples}.",
+                "Remove {n} more counters from {temples}.",
+                n,
+            ).format(n=n, temples=reach)
+        return ngettext(
+            "{who} removes {n} more counter from {temples}.",
+            "{who} removes {n} more counters from {temples}.",
+            n,
+        ).format(who=who, n=n, temples=reach)
     if phase == "place":
-        return f"{who} places {state.pending} more counter(s) in temples 1 to {state.reach}."
-    seat, temple = state.cleanup[0]
-    source = state.cleanup_temple(seat, temple)
-    return f"{who} chooses which counter to take back from temple {source + 1} after the scoring."
+        if seat == mover:
+            return ngettext(
+                "Place {n} more counter in {temples}.",
+                "Place {n} more counters in {temples}.",
+                n,
+            ).format(n=n, temples=reach)
+        return ngettext(
+            "{who} places {n} more counter in {temples}.",
+            "{who} places {n} more counters in {temples}.",
+            n,
+        ).format(who=who, n=n, temples=reach)
+    owner, temple = state.cleanup[0]
+    source = state.cleanup_temple(owner, temple) + 1
+    if seat == mover:
+        return t(
+            "Choose which of your counters to take back from temple {t} after the scoring.",
+            t=source,
+        )
+    return t(
+        "{who} chooses which counter to take back from temple {t} after the scoring.",
+        who=who,
+        t=source,
+    )
 
 
 def board_of(game: Game) -> Board:

@@ -4,9 +4,23 @@
 // squares of the seat's own legal moves and draws the seat's own hand and sealed cartouches,
 // which come from its own view.
 import { $, el } from "/static/dom.js";
+import { resultHeadline } from "/static/result.js";
+import { t, nt } from "/static/i18n.js";
 
-const ROLES = ["points", "order · remove", "temples", "counters"];
-const GROUPS = { exchange: "Exchange", allocate: "Lay out cards", remove: "Remove a counter", place: "Place a counter" };
+// What each cartouche decides, short (under a cartouche) and in words (its label).
+function roles() {
+  return [t("points"), t("order · remove"), t("temples"), t("counters")];
+}
+function roleNames() {
+  return [t("points"), t("order and removals"), t("reach"), t("counters")];
+}
+function groupHeading(type, phase) {
+  if (type === "exchange") return t("Exchange your cards");
+  if (type === "allocate") return t("Lay out your cards");
+  if (type === "place") return t("Place a counter");
+  if (type === "remove") return phase === "cleanup" ? t("Take back a counter") : t("Remove a counter");
+  return type;
+}
 
 // The arrangement being built: which hand card (by index) lies on each cartouche. Kept
 // between renders (the other seat committing sends a new view) while the hand is the same.
@@ -74,14 +88,8 @@ function markSquares(view, ctx) {
 // What each cartouche will do with the cards as laid, worked out from the seat's own cards
 // and the public board only: the other priest's cards are unknown, so cartouches 1 and 2
 // are said for each card the other priest might lay.
-const ROLE_NAMES = ["points", "order and removals", "reach", "counters"];
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
 function inReach(reach) {
-  return reach === 1 ? "temple 1" : `temples 1 to ${reach}`;
+  return reach === 1 ? t("temple 1") : t("temples 1 to {reach}", { reach });
 }
 
 function boardFigures(obs, seat, reach) {
@@ -109,13 +117,17 @@ export function previewLines(view, cards) {
   else {
     const parts = [];
     const wins = [1, 2, 3, 4].filter((x) => x < c1);
-    if (wins.length) parts.push(`you score ${wins.map((x) => `${2 * (c1 - x)} against a ${x}`).join(", ")}`);
-    parts.push(`nothing against a ${c1}`);
+    if (wins.length) {
+      parts.push(t("you score {list}", { list: wins.map((x) => t("{points} against a {card}", { points: 2 * (c1 - x), card: x })).join(", ") }));
+    }
+    parts.push(t("nothing against a {card}", { card: c1 }));
     const losses = [1, 2, 3, 4].filter((x) => x > c1);
-    if (losses.length) parts.push(`${other} scores ${losses.map((x) => `${2 * (x - c1)} against a ${x}`).join(", ")}`);
-    let text = `Your ${c1}: ${parts.join("; ")}.`;
+    if (losses.length) {
+      parts.push(t("{other} scores {list}", { other, list: losses.map((x) => t("{points} against a {card}", { points: 2 * (x - c1), card: x })).join(", ") }));
+    }
+    let text = t("Your {card}: {parts}.", { card: c1, parts: parts.join("; ") });
     const best = me.score + 2 * (c1 - 1);
-    if (c1 > 1 && best >= view.page.win_points) text += ` ${best} points would win at once.`;
+    if (c1 > 1 && best >= view.page.win_points) text += " " + t("{points} points would win at once.", { points: best });
     lines.push(text);
   }
   // cartouche 2: who begins, and the removals (card - 2)
@@ -123,28 +135,30 @@ export function previewLines(view, cards) {
   if (c2 === null) lines.push(null);
   else {
     let order;
-    if (c2 === 1) order = `You play first unless ${other} lays a 1 too`;
-    else if (c2 === 4) order = `${other} plays first unless they lay a 4 too`;
-    else order = `You play first if ${other} lays more than ${c2}, ${other} if less`;
-    order += " (equal cards: the lower card on cartouche 1 begins).";
+    if (c2 === 1) order = t("You play first unless {other} lays a 1 too", { other });
+    else if (c2 === 4) order = t("{other} plays first unless they lay a 4 too", { other });
+    else order = t("You play first if {other} lays more than {card}, {other} if less", { other, card: c2 });
+    order += " " + t("(equal cards: the lower card on cartouche 1 begins).");
     const amount = c2 - 2;
     let removal;
-    if (obs.round === 1) removal = "Round 1: no removals.";
-    else if (amount === 0) removal = "A 2 takes off no counters.";
+    if (obs.round === 1) removal = t("Round 1: no removals.");
+    else if (amount === 0) removal = t("A 2 takes off no counters.");
     else {
       const count = amount > 0 ? amount : 1;
       removal = amount > 0
-        ? `You take off ${count} of ${other}'s counters (${c2} − 2)`
-        : "A 1 makes you take off 1 of your own counters";
+        ? t("You take off {n} of {other}'s counters ({card} − 2)", { n: count, other, card: c2 })
+        : t("A 1 makes you take off 1 of your own counters");
       if (reach !== null) {
         const figures = boardFigures(obs, seat, reach);
         const there = amount > 0 ? figures.theirs : figures.mine;
-        removal += ` in ${inReach(reach)}, where ${amount > 0 ? other + " has" : "you have"} ${there} now`;
-        if (there < count) removal += `: only ${there} can go`;
+        removal += " " + (amount > 0
+          ? t("in {temples}, where {other} has {n} now", { temples: inReach(reach), other, n: there })
+          : t("in {temples}, where you have {n} now", { temples: inReach(reach), n: there }));
+        if (there < count) removal += t(": only {n} can go", { n: there });
       }
       const held = obs.kingdom.length;
-      removal += `; they go to the Kingdom of the Dead (${held} of ${obs.kingdom_squares} taken)`;
-      if (held + count >= obs.kingdom_squares) removal += ", which fills it: the temples are scored at the end of the round";
+      removal += t("; they go to the Kingdom of the Dead ({held} of {size} taken)", { held, size: obs.kingdom_squares });
+      if (held + count >= obs.kingdom_squares) removal += t(", which fills it: the temples are scored at the end of the round");
       removal += ".";
     }
     lines.push(`${order} ${removal}`);
@@ -153,20 +167,22 @@ export function previewLines(view, cards) {
   if (reach === null) lines.push(null);
   else {
     const figures = boardFigures(obs, seat, reach);
-    lines.push(`${reach === 1 ? "Temple 1 only" : `Temples 1 to ${reach}`} in reach: ${plural(figures.free, "empty square")}, ` +
-      `${figures.mine} of your counters, ${figures.theirs} of ${other}'s.`);
+    const free = nt("{n} empty square", "{n} empty squares", figures.free);
+    lines.push(reach === 1
+      ? t("Temple 1 only in reach: {free}, {mine} of your counters, {theirs} of {other}'s.", { free, mine: figures.mine, theirs: figures.theirs, other })
+      : t("Temples 1 to {reach} in reach: {free}, {mine} of your counters, {theirs} of {other}'s.", { reach, free, mine: figures.mine, theirs: figures.theirs, other }));
   }
   // cartouche 4: the counters placed
   const c4 = cards[3];
   if (c4 === null) lines.push(null);
   else {
     const count = Math.min(c4, me.stock);
-    let text = `You place ${plural(count, "counter")}`;
-    text += me.stock < c4 ? ` (only ${me.stock} left in your stock)` : ` (stock ${me.stock})`;
+    let text = nt("You place {n} counter", "You place {n} counters", count);
+    text += " " + (me.stock < c4 ? t("(only {n} left in your stock)", { n: me.stock }) : t("(stock {n})", { n: me.stock }));
     if (reach !== null) {
       const figures = boardFigures(obs, seat, reach);
-      text += ` on ${figures.free} empty squares in ${inReach(reach)}`;
-      if (count > figures.free) text += `: ${count - figures.free} would find no square and go to the Kingdom of the Dead`;
+      text += " " + t("on {n} empty squares in {temples}", { n: figures.free, temples: inReach(reach) });
+      if (count > figures.free) text += t(": {n} would find no square and go to the Kingdom of the Dead", { n: count - figures.free });
     }
     lines.push(`${text}.`);
   }
@@ -175,13 +191,14 @@ export function previewLines(view, cards) {
 
 function previewList(view, cards, note) {
   const lines = previewLines(view, cards);
-  const list = el("ol", { class: "aton-preview", id: "aton-preview", "aria-label": "what your cartouches will do" });
+  const list = el("ol", { class: "aton-preview", id: "aton-preview", "aria-label": t("what your cartouches will do") });
+  const names = roleNames();
   lines.forEach((line, c) => {
     list.append(el("li", { "data-cartouche": c + 1, class: line ? "" : "waiting" },
-      el("strong", { text: `${c + 1} · ${ROLE_NAMES[c]}: ` }),
-      line ? line : el("span", { class: "empty", text: "lay a card here to see what it does" })));
+      el("strong", { text: `${c + 1} · ${names[c]}: ` }),
+      line ? line : el("span", { class: "empty", text: t("lay a card here to see what it does") })));
   });
-  const box = el("div", { class: "aton-preview-box", "aria-live": "polite" }, el("h3", { text: "What your lay-out will do" }), list);
+  const box = el("div", { class: "aton-preview-box", "aria-live": "polite" }, el("h3", { text: t("What your lay-out will do") }), list);
   if (note) box.append(el("p", { class: "note", text: note }));
   return box;
 }
@@ -214,22 +231,24 @@ function renderCartouches(view, ctx, wanted = null) {
   const obs = view.observation;
   const sealed = page.cartouches;
   const revealed = obs.players[view.seat].cartouches !== null;
-  panel.replaceChildren(el("h2", { text: "Your cards and cartouches" }));
+  panel.replaceChildren(el("h2", { text: t("Your cards and cartouches") }));
+  const short = roles();
+  const names = roleNames();
   if (sealed) {
     // laid already: the seat's own cartouches (sealed from the other priest until the reveal)
     panel.append(el("p", { class: "note", text: revealed
-      ? "Your cartouches this round (revealed to both priests):"
-      : "You have laid your cards face down; the other priest cannot see them until both have laid." }));
+      ? t("Your cartouches this round (revealed to both priests):")
+      : t("You have laid your cards face down; the other priest cannot see them until both have laid.") }));
     panel.append(el("div", { class: "my-cartouches" }, ...sealed.map((card, c) =>
-      el("div", { class: "my-cartouche laid", "data-cartouche": c + 1, "aria-label": `cartouche ${c + 1}, ${ROLE_NAMES[c]}: ${card}` },
-        el("span", { class: "slot-role", text: `${c + 1}: ${ROLES[c]}` }),
+      el("div", { class: "my-cartouche laid", "data-cartouche": c + 1, "aria-label": t("cartouche {c}, {role}: {card}", { c: c + 1, role: names[c], card }) },
+        el("span", { class: "slot-role", text: `${c + 1}: ${short[c]}` }),
         el("span", { class: "slot-card", text: card })))));
     if (!revealed) panel.append(previewList(view, sealed, null));
     return;
   }
   const hand = page.hand;
   if (!page.can_allocate) {
-    panel.append(el("p", { class: "note", text: hand.length ? `Your cards: ${hand.join(" ")}` : "No cards in hand." }));
+    panel.append(el("p", { class: "note", text: hand.length ? t("Your cards: {cards}", { cards: hand.join(" ") }) : t("No cards in hand.") }));
     return;
   }
   const key = handKey(view);
@@ -254,21 +273,20 @@ function renderCartouches(view, ctx, wanted = null) {
     redraw(`[data-card-index="${cardIndex}"]`);
   };
   panel.append(el("p", { class: "note", id: "allocate-help", text:
-    "Choose a card, then a cartouche (or drag the card there; on a card, keys 1 to 4 lay it " +
-    "on that cartouche). Choose a laid card's cartouche to take it back." }));
-  const cards = el("div", { class: "hand-cards", role: "group", "aria-label": "your hand" });
+    t("Choose a card, then a cartouche (or drag the card there; on a card, keys 1 to 4 lay it on that cartouche). Choose a laid card's cartouche to take it back.") }));
+  const cards = el("div", { class: "hand-cards", role: "group", "aria-label": t("your hand") });
   hand.forEach((value, index) => {
     const slot = arrangement.slots.indexOf(index);
     const laid = slot >= 0;
     const chosen = arrangement.selected === index;
-    const label = laid ? `card ${value}, on cartouche ${slot + 1}`
-      : chosen ? `card ${value}, chosen: now choose a cartouche` : `card ${value}`;
+    const label = laid ? t("card {value}, on cartouche {c}", { value, c: slot + 1 })
+      : chosen ? t("card {value}, chosen: now choose a cartouche", { value }) : t("card {value}", { value });
     const card = el("button", {
       type: "button", class: `hand-card${chosen ? " selected" : ""}`,
       "data-card-index": index, "data-value": value, draggable: laid ? null : "true",
       disabled: laid ? "" : null, "aria-pressed": String(chosen), "aria-label": label,
       "aria-describedby": "allocate-help",
-      "data-tip": laid ? `on cartouche ${slot + 1}` : "choose it, then a cartouche (or press 1 to 4)",
+      "data-tip": laid ? t("on cartouche {c}", { c: slot + 1 }) : t("choose it, then a cartouche (or press 1 to 4)"),
     }, String(value));
     card.addEventListener("click", () => {
       arrangement.selected = chosen ? null : index;
@@ -282,18 +300,21 @@ function renderCartouches(view, ctx, wanted = null) {
     card.addEventListener("dragstart", (e) => { e.dataTransfer.setData("text/plain", String(index)); });
     cards.append(card);
   });
-  const slots = el("div", { class: "my-cartouches", role: "group", "aria-label": "your cartouches" });
+  const slots = el("div", { class: "my-cartouches", role: "group", "aria-label": t("your cartouches") });
   arrangement.slots.forEach((cardIndex, slot) => {
     const filled = cardIndex !== null;
     const picking = arrangement.selected !== null;
-    const label = `cartouche ${slot + 1}, ${ROLE_NAMES[slot]}: ` + (picking
-      ? `lay the ${hand[arrangement.selected]} here` + (filled ? ` (the ${hand[cardIndex]} here changes places)` : "")
-      : filled ? `card ${hand[cardIndex]}; choose to take it back` : "empty");
+    const where = { c: slot + 1, role: names[slot] };
+    let label;
+    if (picking && filled) label = t("cartouche {c}, {role}: lay the {card} here (the {there} here changes places)", { ...where, card: hand[arrangement.selected], there: hand[cardIndex] });
+    else if (picking) label = t("cartouche {c}, {role}: lay the {card} here", { ...where, card: hand[arrangement.selected] });
+    else if (filled) label = t("cartouche {c}, {role}: card {card}; choose to take it back", { ...where, card: hand[cardIndex] });
+    else label = t("cartouche {c}, {role}: empty", where);
     const target = el("button", {
       type: "button", class: `my-cartouche${filled ? " filled" : ""}${picking ? " ready" : ""}`,
       "data-cartouche": slot + 1, draggable: filled ? "true" : null, "aria-label": label,
-      "data-tip": filled ? "choose to take the card back" : "lay the chosen card here",
-    }, el("span", { class: "slot-role", text: `${slot + 1}: ${ROLES[slot]}` }),
+      "data-tip": filled ? t("choose to take the card back") : t("lay the chosen card here"),
+    }, el("span", { class: "slot-role", text: `${slot + 1}: ${short[slot]}` }),
     el("span", { class: "slot-card", text: filled ? String(hand[cardIndex]) : "·" }));
     target.addEventListener("click", () => {
       if (arrangement.selected !== null) put(arrangement.selected, slot);
@@ -318,9 +339,9 @@ function renderCartouches(view, ctx, wanted = null) {
     slots.append(target);
   });
   const laidCards = arrangement.slots.map((i) => (i === null ? null : hand[i]));
-  const note = `${obs.players[1 - view.seat].name}'s cards stay hidden until both have laid, ` +
-    "and whoever plays first may change the temples before your turn.";
-  panel.append(el("h3", { text: "Hand" }), cards, el("h3", { text: "Cartouches" }), slots,
+  const note = t("{other}'s cards stay hidden until both have laid, and whoever plays first may change the temples before your turn.",
+    { other: obs.players[1 - view.seat].name });
+  panel.append(el("h3", { text: t("Hand") }), cards, el("h3", { text: t("Cartouches") }), slots,
     previewList(view, laidCards, note));
   fillLayoutActions(view, ctx, redraw);
   if (keep) {
@@ -341,11 +362,11 @@ function fillLayoutActions(view, ctx, redraw) {
   const confirm = el("button", {
     type: "button", id: "allocate-confirm", class: "move move-allocate confirm",
     disabled: complete ? null : "", "data-move": text,
-    "data-tip": complete ? "lay these cards face down on cartouches 1 to 4; the other priest sees them only when both have laid"
-      : "lay a card on each of the four cartouches first",
-  }, complete ? `Lay out ${laidCards.join(" ")} (sealed)` : "Lay out (fill all four cartouches)");
+    "data-tip": complete ? t("lay these cards face down on cartouches 1 to 4; the other priest sees them only when both have laid")
+      : t("lay a card on each of the four cartouches first"),
+  }, complete ? t("Lay out {cards} (sealed)", { cards: laidCards.join(" ") }) : t("Lay out (fill all four cartouches)"));
   confirm.addEventListener("click", () => { if (text) ctx.play(text); });
-  const clear = el("button", { type: "button", class: "clear", id: "allocate-clear", text: "Clear",
+  const clear = el("button", { type: "button", class: "clear", id: "allocate-clear", text: t("Clear"),
     disabled: arrangement.slots.some((s) => s !== null) ? null : "" });
   clear.addEventListener("click", () => {
     arrangement.slots = [null, null, null, null];
@@ -355,9 +376,9 @@ function fillLayoutActions(view, ctx, redraw) {
   row.replaceChildren(confirm, " ", clear);
   if (view.page.can_exchange) {
     const exchange = el("button", { type: "button", id: "exchange", class: "move move-exchange",
-      "data-tip": "once a game: discard these four cards and draw four new ones", text: "Exchange cards (once a game)" });
+      "data-tip": t("once a game: discard these four cards and draw four new ones"), text: t("Exchange cards (once a game)") });
     exchange.addEventListener("click", () => ctx.confirm("exchange",
-      `Hand in your exchange counter (once a game): discard ${hand.join(" ")} and draw four new cards?`));
+      t("Hand in your exchange counter (once a game): discard {cards} and draw four new cards?", { cards: hand.join(" ") })));
     row.append(" ", exchange);
   }
 }
@@ -374,42 +395,36 @@ function renderMoves(view, ctx) {
     box.append(ctx.undoButton());
   }
   if (!view.legal.length) {
-    $("moves-note").textContent = view.status === "finished" ? "The game is over." : "Nothing to decide now: waiting for the other priest.";
+    $("moves-note").textContent = view.status === "finished" ? t("The game is over.") : t("Nothing to decide now: waiting for the other priest.");
     return;
   }
   const hints = view.page ? view.page.hints : [];
+  const labels = (view.page && view.page.labels) || [];
   const onBoard = view.page && view.page.squares_of_moves.some((s) => s);
   const layingOut = Boolean(view.page && view.page.can_allocate && view.page.hand && !view.page.cartouches);
   $("moves-note").textContent = onBoard
-    ? "Choose a glowing square on the board, or a move below."
-    : "Put a card on each cartouche, then lay them out:";
+    ? t("Choose a glowing square on the board, or a move below.")
+    : t("Put a card on each cartouche, then lay them out:");
   if (layingOut) box.append(el("div", { class: "cartouche-actions", id: "aton-layout-actions" }));
   const groups = new Map();
   view.legal.forEach((move, i) => {
     const type = move.action.type;
     if (type === "exchange" && layingOut) return; // the lay-out's own exchange button offers it
     if (!groups.has(type)) groups.set(type, []);
-    groups.get(type).push([move, hints[i] || ""]);
+    groups.get(type).push([move, hints[i] || "", labels[i] || move.text]);
   });
   for (const [type, moves] of groups) {
-    const buttons = moves.map(([move, hint]) => {
-      let label = move.text;
-      let note = "";
-      if (type === "allocate") label = move.action.cards.join(" ");
-      else if (type !== "exchange") {
-        label = `${move.action.temple}.${move.action.square}`;
-        const square = document.querySelector(`.aton-board [data-square="${label}"]`);
-        note = square ? ` ${square.dataset.colour}` : "";
-      }
-      const button = el("button", { type: "button", class: `move move-${type}`, "data-move": move.text, "data-tip": hint || move.text },
-        el("span", { class: "move-text", text: label }), note ? el("small", { text: note }) : "");
+    const buttons = moves.map(([move, hint, label]) => {
+      // the move in a player's words; its engine text stays in data-move (the API's)
+      const button = el("button", { type: "button", class: `move move-${type}`, "data-move": move.text, "data-tip": hint || label },
+        el("span", { class: "move-text", text: label }));
       button.addEventListener("click", () => ctx.play(move.text));
       return button;
     });
-    const heading = GROUPS[type] || type;
+    const heading = groupHeading(type, view.observation.phase);
     if (type === "allocate") {
       box.append(el("details", { class: "move-group" },
-        el("summary", { text: `${heading}: all ${moves.length} arrangements (cartouches 1 to 4)` }), ...buttons));
+        el("summary", { text: nt("{heading}: {n} arrangement (cartouches 1 to 4)", "{heading}: all {n} arrangements (cartouches 1 to 4)", moves.length, { heading }) }), ...buttons));
     } else {
       box.append(el("div", { class: "move-group" }, el("h3", { text: heading }), ...buttons));
     }
@@ -420,17 +435,18 @@ function renderMoves(view, ctx) {
 function renderPlayers(view, ctx) {
   const table = $("players");
   const obs = view.observation;
-  table.replaceChildren(el("tr", {}, ...["Player", "Score", "Stock", "Exchange", "Cartouches"].map((h) => el("th", { text: h }))));
+  table.replaceChildren(el("tr", {}, ...[t("Player"), t("Score"), t("Stock"), t("Exchange counter"), t("Cartouches")].map((h) => el("th", { text: h }))));
   obs.players.forEach((p, seat) => {
     const info = view.players[seat];
     const name = el("td", {}, ctx.chip(seat, p.name));
-    if (info.kind === "bot") name.append(el("small", { text: ` bot ${info.bot}` }));
-    if (obs.order && obs.order[0] === seat && view.status !== "finished") name.append(el("small", { text: " (first)" }));
-    if (view.to_move.includes(seat) && view.status !== "finished") name.append(el("small", { class: "to-move", text: " · to move" }));
-    const laid = p.cartouches ? p.cartouches.join(" ") : p.committed ? "laid, sealed" : "·";
+    if (info.kind === "bot") name.append(el("small", { text: " " + t("bot {name}", { name: info.bot }) }));
+    if (obs.order && obs.order[0] === seat && view.status !== "finished") name.append(el("small", { text: " " + t("(first)") }));
+    if (view.to_move.includes(seat) && view.status !== "finished") name.append(el("small", { class: "to-move", text: " · " + t("to move") }));
+    const laid = p.cartouches ? p.cartouches.join(" ") : p.committed ? t("laid, sealed") : "·";
     table.append(el("tr", { class: seat === view.seat ? "me" : "" }, name,
-      el("td", { text: p.score }), el("td", { text: p.stock }),
-      el("td", { text: p.exchange_used ? "used" : "available" }),
+      el("td", { text: p.score, "data-tip": nt("{n} point", "{n} points", p.score) }),
+      el("td", { text: p.stock, "data-tip": nt("{n} counter in the stock", "{n} counters in the stock", p.stock) }),
+      el("td", { text: p.exchange_used ? t("used") : t("available") }),
       el("td", { text: laid })));
   });
 }
@@ -440,7 +456,7 @@ function scoringTable(view, lines, caption) {
   const labels = new Map((view.page ? view.page.scoring_rules : []).map((r) => [r.key, r.label]));
   const table = el("table", { class: "result scoring-table" });
   if (caption) table.append(el("caption", { text: caption }));
-  table.append(el("tr", {}, el("th", { text: "Rule" }), el("th", { text: "Counters" }),
+  table.append(el("tr", {}, el("th", { text: t("Rule") }), el("th", { text: t("Counters") }),
     ...names.map((n) => el("th", { text: n }))));
   for (const line of lines) {
     table.append(el("tr", { "data-rule": line.rule }, el("td", { text: labels.get(line.rule) || line.rule }),
@@ -454,9 +470,15 @@ function renderScoringNow(view, ctx) {
   const panel = $("preview-panel");
   if (!view.page || view.status === "finished") { panel.hidden = true; return; }
   panel.hidden = false;
-  panel.replaceChildren(el("h2", { text: "If the temples were scored now" }),
+  panel.replaceChildren(el("h2", { text: t("If the temples were scored now") }),
     scoringTable(view, view.page.scoring_now, null),
-    el("p", { class: "note", text: "The temples are scored when the Kingdom of the Dead is full at the end of a round." }));
+    el("p", { class: "note", text: t("The temples are scored when the Kingdom of the Dead is full at the end of a round.") }));
+  // where our figures come from: behind a link, never in a play tooltip
+  const about = view.page.about_figures || [];
+  if (about.length) {
+    panel.append(el("details", { class: "about-figures", id: "aton-about-figures" },
+      el("summary", { text: t("About these figures") }), ...about.map((line) => el("p", { class: "note", text: line }))));
+  }
 }
 
 function renderResult(view, ctx) {
@@ -466,19 +488,11 @@ function renderResult(view, ctx) {
   const obs = view.observation;
   const names = view.players.map((p) => p.name);
   const [a, b] = view.result.scores;
-  panel.querySelector("h2").textContent = "Result";
-  let verdict;
-  if (obs.winner !== null && obs.winner !== undefined) {
-    verdict = `Winner: ${names[obs.winner]}, at once: ${obs.win_reason} (points ${names[0]} ${a}, ${names[1]} ${b}).`;
-  } else if (view.result.winners.length > 1) {
-    verdict = `Draw: both priests have ${a} points.`;
-  } else {
-    const w = view.result.winners[0];
-    verdict = `Winner: ${names[w]} with ${view.result.scores[w]} points to ${view.result.scores[1 - w]}.`;
-  }
-  $("winners").textContent = verdict;
+  panel.querySelector("h2").textContent = t("Result");
+  const atOnce = obs.winner !== null && obs.winner !== undefined ? ` (${obs.win_reason})` : "";
+  $("winners").textContent = resultHeadline(view) + atOnce; // ranked as the ratings rank (/static/result.js)
   const table = $("result");
-  table.replaceChildren(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Final score" }), el("th", { text: "Rank" })));
+  table.replaceChildren(el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Final score") }), el("th", { text: t("Rank") })));
   view.players.forEach((p, seat) => {
     table.append(el("tr", { class: "total-row" }, el("td", {}, ctx.chip(seat, p.name)),
       el("td", { class: "final-score", text: view.result.scores[seat] }), el("td", { text: view.result.ranks[seat] })));
@@ -486,6 +500,6 @@ function renderResult(view, ctx) {
   const wrap = table.parentElement;
   for (const old of wrap.querySelectorAll(".scoring-table")) old.remove();
   if (obs.last_scoring && obs.last_scoring.length) {
-    wrap.append(scoringTable(view, obs.last_scoring, "The last scoring of the temples"));
+    wrap.append(scoringTable(view, obs.last_scoring, t("The last scoring of the temples")));
   }
 }
