@@ -247,6 +247,10 @@ def test_the_open_socket_of_the_seat_that_left_becomes_a_spectator_s(client: Tes
         assert leave(client, game_id, tokens[leaver]).status_code == 200
         after = socket.receive_json()
         assert after["seat"] is None and after["players"][leaver]["left"] == "left"
-        assert after == view(client, game_id)  # exactly the spectator's view
+        # exactly the spectator's view, and why (karnak.server.departures)
+        departed = after.pop("you_departed")
+        assert departed["seat"] == leaver and departed["reason"] == "left"
+        assert after == view(client, game_id)
         socket.send_text("view")  # asked again: still the spectator's
-        assert socket.receive_json()["seat"] is None
+        again = socket.receive_json()
+        assert again["seat"] is None and again["you_departed"] == departed

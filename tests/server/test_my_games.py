@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from karnak.core import Rng
 from karnak.games.amunre.rules.state import AmunReState
+from karnak.server.hub import ALL_NOTIFICATIONS, Event
 from karnak.server.service import GameService
 from karnak.server.tables.service import TableService
 from karnak.server.tables.turns import turn_text
@@ -45,6 +46,7 @@ def mine_game(
     client: TestClient, game: str, seats: list[dict[str, Any]], seed: int = 1
 ) -> tuple[str, list[str | None]]:
     """A game created by the logged-in account, its first seat marked "mine"."""
+    told_turns(client)  # every turn told from now on is heard (see turns)
     response = client.post(
         "/api/games", json={"game": game, "seats": seats, "seed": seed}, headers=csrf(client)
     )
@@ -67,10 +69,29 @@ def play(client: TestClient, game_id: str, token: str | None, text: str | None =
     assert response.status_code == 200, response.text
 
 
+def told_turns(client: TestClient) -> list[dict[str, Any]]:
+    """The "your turn" notifications told since the first call (the stored ones are grouped
+    per game, karnak.server.notifications.service: one entry each)."""
+    state = client.app.state  # type: ignore[attr-defined]
+    if not hasattr(state, "told_turns"):
+        heard: list[dict[str, Any]] = []
+
+        def hear(event: Event) -> None:
+            note = event.payload["notification"]
+            if note.kind == "turn":
+                heard.append({**note.to_json(), "account": note.account})
+
+        state.hub.subscribe(ALL_NOTIFICATIONS, hear)
+        state.told_turns = heard
+    found: list[dict[str, Any]] = state.told_turns
+    return found
+
+
 def turns(client: TestClient) -> list[dict[str, Any]]:
+    """The turns told to the logged-in account."""
     settle(client)
-    listed = client.get("/api/notifications").json()["notifications"]
-    return [n for n in listed if n["kind"] == "turn"]
+    me = client.get("/api/account").json()["account"]["id"]
+    return [note for note in told_turns(client) if note["account"] == me]
 
 
 ATON = [{"mine": True}, {"name": "Guest"}]

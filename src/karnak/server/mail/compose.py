@@ -19,6 +19,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from babel.lists import format_list
+
+from karnak.i18n import ENGLISH, N_, SUPPORTED, _, current_language, ngettext
 from karnak.server.rooms import Room
 
 #: A page of this site that is a game's (the part of a notification's link read).
@@ -79,19 +82,26 @@ def game_link(public_url: str, game_id: str) -> str:
 
 
 def listed(names: tuple[str, ...]) -> str:
+    """``Ana, Bes and Ka`` in the current language."""
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    language = current_language()
+    if language not in SUPPORTED or language == ENGLISH:  # "Ana, Bes and Ka", as ever
+        return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return format_list(list(names), locale=language)
 
 
 def ago(since: dt.datetime, now: dt.datetime) -> str:
     """How long, in words: "less than a minute", "5 minutes", "3 hours", "2 days"."""
     seconds = max(0.0, (now - since).total_seconds())
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        count = int(seconds // size)
-        if count >= 1:
-            return f"{count} {unit}{'s' if count > 1 else ''}"
-    return "less than a minute"
+    days, hours, minutes = int(seconds // 86400), int(seconds // 3600), int(seconds // 60)
+    if days >= 1:
+        return ngettext("{n} day", "{n} days", days).format(n=days)
+    if hours >= 1:
+        return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
+    if minutes >= 1:
+        return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return _("less than a minute")
 
 
 def when(moment: dt.datetime) -> str:
@@ -99,15 +109,48 @@ def when(moment: dt.datetime) -> str:
 
 
 def turn_mail(game: Waiting, now: dt.datetime, public_url: str, every_hours: float) -> Composed:
-    every = f"at most one a game every {every_hours:g} hours, " if every_hours > 0 else ""
+    """The "your turn" e-mail, in the current language (the reader's: the mail service
+    sets it from the account's setting)."""
+    players = listed(tuple(translated_marks(name) for name in game.players))
+    if every_hours > 0:
+        why = _(
+            'You get this e-mail because you asked for "your turn" e-mails (at most one a game '
+            "every {hours} hours, none while you have a Karnak page open)."
+        ).format(hours=f"{every_hours:g}")
+    else:
+        why = _(
+            'You get this e-mail because you asked for "your turn" e-mails (none while you '
+            "have a Karnak page open)."
+        )
     body = (
-        f"It is your turn in {game.title}, with {listed(game.players)}.\n"
-        f"The game has waited since {when(game.since)} ({ago(game.since, now)}).\n\n"
-        f"Open the game: {game_link(public_url, game.game_id)}\n\n"
-        f'You get this e-mail because you asked for "your turn" e-mails ({every}none while '
-        "you have a Karnak page open).\n" + FOOTER.format(url=public_url)
+        _("It is your turn in {game}, with {players}.").format(game=game.title, players=players)
+        + "\n"
+        + _("The game has waited since {when} ({ago}).").format(
+            when=when(game.since), ago=ago(game.since, now)
+        )
+        + "\n\n"
+        + _("Open the game: {link}").format(link=game_link(public_url, game.game_id))
+        + "\n\n"
+        + why
+        + "\n"
+        + footer(public_url)
     )
-    return Composed(f"Karnak: your turn in {game.title}", body)
+    return Composed(_("Karnak: your turn in {game}").format(game=game.title), body)
+
+
+def translated_marks(name: str) -> str:
+    """A player's name with its mark ("(you)", "(bot)") in the current language."""
+    for mark, words in ((" (you)", N_("{name} (you)")), (" (bot)", N_("{name} (bot)"))):
+        if name.endswith(mark):
+            return _(words).format(name=name[: -len(mark)])
+    return name
+
+
+def footer(public_url: str) -> str:
+    return _(
+        "The link logs nobody in: the page opens with your own log-in, or asks you to log in.\n"
+        "Choose which e-mails Karnak sends you (or none) on your account page: {url}/account"
+    ).format(url=public_url)
 
 
 def daily_mail(games: list[Waiting], now: dt.datetime, public_url: str) -> Composed:

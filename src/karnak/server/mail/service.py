@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import use_language
 from karnak.server.db import utcnow
 from karnak.server.hub import Event, Hub, Subscription, account_topic
 from karnak.server.limits import LimitError
@@ -61,7 +62,11 @@ from karnak.server.mail.preferences import Preferences, PreferencesIn
 from karnak.server.mail.sender import Outgoing, Sender, one_line
 from karnak.server.mail.settings import MailSettings
 from karnak.server.mail.store import MailStore, digest
-from karnak.server.notifications.service import ALL_NOTIFICATIONS, Notification
+from karnak.server.notifications.service import (
+    ALL_NOTIFICATIONS,
+    Notification,
+    account_language,
+)
 
 if TYPE_CHECKING:
     from karnak.server.executor import DatabaseExecutor
@@ -284,7 +289,9 @@ class MailService:
             )
             if recent:
                 return "recent"
-        composed = turn_mail(game, now, self.settings.public_url, self.settings.turn_hours)
+        language = await self.executor.run(account_language, self.store.engine, note.account)
+        with use_language(language):  # the reader's language (its account's setting)
+            composed = turn_mail(game, now, self.settings.public_url, self.settings.turn_hours)
         if not self.post(note.account, address, "turn", composed):
             return "dropped"
         await self.executor.run(

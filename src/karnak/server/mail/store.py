@@ -40,6 +40,7 @@ class HeldSeat:
 class MailStore:
     def __init__(self, engine: Engine):
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.engine = engine
 
     # ------------------------------------------------------------------ preferences
     def preferences(self, account: int, now: dt.datetime) -> Preferences:

@@ -6,6 +6,7 @@ karnak.server.notifications.bounds (:meth:`Notifier.notify_from`, :meth:`Notifie
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import math
@@ -13,9 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, func, select, update
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy.orm import Session, sessionmaker
 
+from karnak.i18n import ENGLISH, normalise
+from karnak.server.accounts.tables import AccountRow
 from karnak.server.db import utcnow
 from karnak.server.hub import ALL_NOTIFICATIONS as ALL_NOTIFICATIONS
 from karnak.server.hub import Hub, account_topic
@@ -40,6 +43,13 @@ KINDS = (
     "idle",  # a game without a clock about to expire, or expired (karnak.server.expiry)
 )
 MAX_TEXT = 300
+#: Notifications leading to a game's page are grouped: an account keeps one per game, the
+#: newest (a new one replaces the older ones of that game), and opening the game's page
+#: marks it read (karnak.server.tables.turns).
+GAME_LINK = "/games/"
+#: The kinds grouped so: the server's own notices of a game (not what people send). A
+#: clock's warnings ("time": at most three a wait, karnak.server.timebank) stay each.
+GROUPED = frozenset({"turn", "idle", "game_over", "table"})
 #: The most notifications listed at once (the newest).
 LIST_LIMIT = 50
 
@@ -53,6 +63,8 @@ class Notification:
     link: str | None
     created_at: dt.datetime
     read: bool
+    #: The account's unread notifications once this one was stored (pushed with it).
+    unread: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +91,15 @@ def _of(row: NotificationRow) -> Notification:
 
 log = logging.getLogger("karnak.server")
 
+
+def account_language(engine: Engine, account: int) -> str:
+    """The language an account reads Karnak in: its setting, else English (what it is told
+    while away, notifications and e-mails, is written in it)."""
+    with engine.connect() as connection:
+        chosen = connection.scalar(select(AccountRow.language).where(AccountRow.id == account))
+    return normalise(chosen) or ENGLISH
+
+
 #: How often one process deletes the read notifications past their retention (seconds).
 PRUNE_EVERY = 3600.0
 
@@ -92,6 +113,7 @@ class Notifier:
         limits: NotificationLimits | None = None,
     ):
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self.engine = engine
         #: The server's database threads (SQLite's single writer among them).
         self.executor = executor
         self.hub = hub
@@ -139,7 +161,7 @@ class Notifier:
         note = await self.executor.run(self._store, account, kind, text[:MAX_TEXT], link, sender)
         if note is None:
             return None
-        message = {"notification": note.to_json()}
+        message = {"notification": note.to_json(), "unread": note.unread}
         self.hub.publish(account_topic(account), "notification", {"message": message})
         self.hub.publish(ALL_NOTIFICATIONS, "notification", {"notification": note})
         return note
@@ -164,8 +186,19 @@ class Notifier:
             )
             session.add(row)
             session.flush()
-            note = _of(row)
+            if kind in GROUPED and link is not None and link.startswith(GAME_LINK):
+                # one entry per game: the newest replaces the others (deleted after the new
+                # one is stored, so that its id is a new one, even where ids are reused)
+                session.execute(
+                    delete(NotificationRow).where(
+                        NotificationRow.account_id == account,
+                        NotificationRow.link == link,
+                        NotificationRow.kind.in_(GROUPED),
+                        NotificationRow.id != row.id,
+                    )
+                )
             bounds.keep_bounded(session, self.limits, account)
+            note = dataclasses.replace(_of(row), unread=self._unread(session, account))
         self._prune_now_and_then(now)
         return note
 
@@ -197,12 +230,38 @@ class Notifier:
                 .order_by(NotificationRow.id.desc())
                 .limit(limit)
             ).all()
-            unread = session.scalar(
-                select(func.count())
-                .select_from(NotificationRow)
-                .where(NotificationRow.account_id == account, NotificationRow.read_at.is_(None))
+            return [_of(row) for row in rows], self._unread(session, account)
+
+    @staticmethod
+    def _unread(session: Session, account: int) -> int:
+        unread = session.scalar(
+            select(func.count())
+            .select_from(NotificationRow)
+            .where(NotificationRow.account_id == account, NotificationRow.read_at.is_(None))
+        )
+        return int(unread or 0)
+
+    async def mark_game_read(self, account: int, game_id: str) -> int:
+        """Mark read the account's notifications of one game (its page was opened); how
+        many. The account's pages hear the new unread count (``notifications_read``)."""
+        marked, unread = await self.executor.run(self._mark_game_read, account, game_id)
+        if marked:
+            message = {"game_id": game_id, "marked": marked, "unread": unread}
+            self.hub.publish(account_topic(account), "notifications_read", {"message": message})
+        return marked
+
+    def _mark_game_read(self, account: int, game_id: str) -> tuple[int, int]:
+        with self.sessions.begin() as session:
+            result = session.execute(
+                update(NotificationRow)
+                .where(
+                    NotificationRow.account_id == account,
+                    NotificationRow.link == f"{GAME_LINK}{game_id}",
+                    NotificationRow.read_at.is_(None),
+                )
+                .values(read_at=utcnow())
             )
-            return [_of(row) for row in rows], int(unread or 0)
+            return int(getattr(result, "rowcount", 0) or 0), self._unread(session, account)
 
     async def mark_read(self, account: int, up_to: int | None = None) -> int:
         """Mark the account's notifications read (up to id ``up_to``, or all); how many."""

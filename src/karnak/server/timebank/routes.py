@@ -7,6 +7,8 @@ limit. The page asks to confirm before it sends this: it cannot be undone.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
 
@@ -21,6 +23,7 @@ from karnak.server.api import (
 from karnak.server.errors import error_responses
 from karnak.server.timebank.abandonment import LEFT, LeaveError, replace
 from karnak.server.timebank.service import TimeBank
+from karnak.server.timebank.speeds import listed
 
 router = APIRouter(prefix="/api")
 
@@ -53,3 +56,11 @@ async def leave_game(
     except LeaveError as exc:  # with the version: the page shows the game as it is now
         raise ApiError(409, str(exc), room.version_for(None)) from exc
     return LeaveOut(game_id=room.id, seat=seat, bot=info.bot or "", watch_url=f"/games/{room.id}")
+
+
+@router.get("/speeds", operation_id="list_speeds")
+async def list_speeds() -> dict[str, Any]:
+    """The speeds a game may be played at, by name (karnak.server.timebank.speeds):
+    real-time (minutes a game) and turn-based (hours to days a move), for the lobby's form;
+    ``time_control: {"speed": name}`` chooses one."""
+    return listed()

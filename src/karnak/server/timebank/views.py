@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from karnak.i18n import _, ngettext
 from karnak.server.rooms import Room
-from karnak.server.timebank.abandonment import departure_line
+from karnak.server.timebank.abandonment import TIMEOUT, departure_line, rated_places
 
 
 def add_time_and_departures(room: Room, seat: int | None, view: dict[str, Any]) -> None:
@@ -43,6 +44,73 @@ def add_time_and_departures(room: Room, seat: int | None, view: dict[str, Any]) 
         view["log"] = with_departures(room, seat, view["log"], departures)
     if "result" in view:
         view["result"]["left"] = [seat for seat, left in enumerate(gone) if left]
+        view["standing"] = standing(room, view["result"])
+    note = timeouts_note(room, seat, view.get("timeouts") or [])
+    if note:
+        view["timeouts_note"] = note
+
+
+def standing(room: Room, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat ranked as the ratings rank it (karnak.server.timebank.abandonment
+    .rated_places): those who stayed by the final result, then those who left, tied last,
+    marked as played by a bot from then on. Public: the final result and the departures."""
+    places = rated_places(result)
+    scores = result.get("scores") or []
+    entries = []
+    for info in room.seats:
+        left = info.left.how if info.left is not None and info.seat in result["left"] else None
+        entries.append(
+            {
+                "seat": info.seat,
+                "name": info.name,
+                "place": places.get(info.seat, len(room.seats)),
+                "score": scores[info.seat] if info.seat < len(scores) else None,
+                "left": left,
+                "played_by_bot": left is not None,
+            }
+        )
+    entries.sort(key=lambda entry: (entry["place"], entry["seat"]))
+    return entries
+
+
+def timeouts_note(room: Room, seat: int | None, timeouts: list[dict[str, int]]) -> str:
+    """The moves the server played when a timer ran out, as a sentence for its reader
+    (``timeouts``: views.timeouts_seen, those the reader saw)."""
+    if not timeouts:
+        return ""
+    last = timeouts[-1]["seat"]
+    mine = sum(1 for entry in timeouts if entry["seat"] == seat) if seat is not None else 0
+    if seat is not None and last == seat:
+        return ngettext(
+            "Your time ran out once; the server played your move.",
+            "Your time ran out {n} times; the server played your moves.",
+            mine,
+        ).format(n=mine)
+    count = len(timeouts)
+    return ngettext(
+        "The timer ran out once, for {name}; the server played the move.",
+        "The timer ran out {n} times, last for {name}; the server played those moves.",
+        count,
+    ).format(n=count, name=room.seats[last].name)
+
+
+def departed_note(room: Room, seat: int) -> dict[str, Any] | None:
+    """What the person whose seat a bot took over is told on its page: why and when. Only
+    for that person (their link's socket, their account); the departure is public anyway."""
+    info = room.seats[seat]
+    if info.left is None:
+        return None
+    if info.left.how == TIMEOUT:
+        text = _("Your time ran out: a bot plays your seat from here. You can watch the rest.")
+    else:
+        text = _("You left this game: a bot plays your seat from here. You can watch the rest.")
+    return {
+        "seat": seat,
+        "name": info.name,
+        "reason": info.left.how,
+        "at_move": info.left.moves,
+        "text": text,
+    }
 
 
 def with_departures(
