@@ -20,7 +20,7 @@ DOMAIN = Domain(
     Path(__file__).resolve().parent / "locale",
     log_templates=True,
     #: Log arguments whose values are words of the game, translated with the line.
-    translated_args=frozenset(),
+    translated_args=frozenset({"province", "card", "cards", "leader", "kingdom"}),
 )
 _ = DOMAIN.gettext
 t = DOMAIN.t

@@ -14,6 +14,7 @@ PLUGIN = GamePlugin(
     web="karnak.games.amunre.web:PAGE",
     texts="karnak.games.amunre.i18n:DOMAIN",
     board_data="karnak.games.amunre.rules.board",
+    forced_move="karnak.games.amunre.autopass:forced_move",
     compiled=(
         "karnak.games.amunre.rules.board",
         "karnak.games.amunre.rules.scoring",

@@ -8,6 +8,7 @@ card limits, temples) come from the game's printed board, which is public.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich import box
@@ -18,6 +19,7 @@ from rich.text import Text
 from karnak.core import Game
 from karnak.core.actions import Action
 from karnak.core.terminal import CONFIDENCE_LOOK, View, confidence_legend, seat_text
+from karnak.games.amunre.i18n import N_, _, ngettext, t
 from karnak.games.amunre.rules import actions as A
 from karnak.games.amunre.rules.board import CARD_KINDS, PROVINCE_FIELDS, Board, Province
 from karnak.games.amunre.texts import (
@@ -26,6 +28,10 @@ from karnak.games.amunre.texts import (
     board_of,
     card_effect,
     card_name,
+    card_phase,
+    move_group,
+    offer_words,
+    province_name,
 )
 from karnak.games.amunre.view import (
     AmunReObservation,
@@ -37,18 +43,18 @@ from karnak.games.amunre.view import (
 
 #: Column headings of the board figures, broken over two lines so the table fits 80 columns.
 FIELD_HEADINGS = {
-    "half": "Half",
-    "side": "Side",
-    "nile": "Nile",
-    "card_limit": "Card\nlimit",
-    "fields": "Fields",
-    "printed_farmers": "Printed\nfarmers",
-    "bonus_cards": "Free\ncards",
-    "bonus_stones": "Free\nstones",
-    "bonus_gold": "Free\ngold",
-    "gold": "Gold",
-    "caravan": "Cara-\nvan",
-    "temples": "Tem-\nples",
+    "half": N_("Half"),
+    "side": N_("Side"),
+    "nile": N_("Nile"),
+    "card_limit": N_("Card\nlimit"),
+    "fields": N_("Fields"),
+    "printed_farmers": N_("Printed\nfarmers"),
+    "bonus_cards": N_("Free\ncards"),
+    "bonus_stones": N_("Free\nstones"),
+    "bonus_gold": N_("Free\ngold"),
+    "gold": N_("Gold"),
+    "caravan": N_("Cara-\nvan"),
+    "temples": N_("Tem-\nples"),
 }
 
 
@@ -57,33 +63,40 @@ def _dash(value: int) -> str:
 
 
 def _where(province: Province) -> str:
-    text = f"{province.half} {province.side}"
-    return text + ", Nile" if province.nile else text
+    half = _("lower") if province.half == "lower" else _("upper")
+    side = _("west") if province.side == "west" else _("east")
+    if province.nile:
+        return t("{half} {side}, Nile", half=half, side=side)
+    return t("{half} {side}", half=half, side=side)
 
 
 def _income(province: Province) -> str:
     parts = []
     if province.gold:
-        parts.append(f"{province.gold} gold")
+        parts.append(t("{n} gold", n=province.gold))
     if province.caravan:
-        parts.append(f"caravan {province.caravan}")
+        parts.append(t("caravan {n}", n=province.caravan))
     return ", ".join(parts) or "·"
 
 
 def _province_summary(province: Province) -> str:
     """A province's printed figures in one line, to choose between province cards."""
-    parts = [_where(province), f"card limit {province.card_limit}", f"{province.fields} fields"]
+    parts = [
+        _where(province),
+        t("card limit {n}", n=province.card_limit),
+        t("fields {n}", n=province.fields),
+    ]
     for value, what in (
-        (province.printed_farmers, "printed farmers"),
-        (province.gold, "gold income"),
-        (province.caravan, "caravan"),
-        (province.temples, "temple(s)"),
-        (province.bonus_cards, "free card(s)"),
-        (province.bonus_stones, "free stone(s)"),
-        (province.bonus_gold, "free gold"),
+        (province.printed_farmers, N_("printed farmers {n}")),
+        (province.gold, N_("gold income {n}")),
+        (province.caravan, N_("caravan {n}")),
+        (province.temples, N_("temples {n}")),
+        (province.bonus_cards, N_("free cards {n}")),
+        (province.bonus_stones, N_("free stones {n}")),
+        (province.bonus_gold, N_("free gold {n}")),
     ):
         if value:
-            parts.append(f"{value} {what}")
+            parts.append(_(what).format(n=value))
     return ", ".join(parts)
 
 
@@ -104,9 +117,9 @@ def _bids(bids: list[BidView], players: list[PlayerView], names: tuple[str, ...]
         text.append_text(seat_text(names, bid["seat"]))
         text.append(f" {bid['amount']}")
         if players[bid["seat"]].get("blockade"):
-            text.append(" +blockade", style="bold magenta")
+            text.append(" +" + _("blockade"), style="bold magenta")
         if bid["overbid"]:
-            text.append(" (overbid)", style="red")
+            text.append(" " + _("(overbid)"), style="red")
     return text
 
 
@@ -115,11 +128,37 @@ def _free_items(entry: ProvinceView) -> str:
     parts = []
     if entry["face_down_cards"]:
         parts.append(
-            f"{entry['face_down_cards']} card" + ("s" if entry["face_down_cards"] > 1 else "")
+            ngettext("{n} card", "{n} cards", entry["face_down_cards"]).format(
+                n=entry["face_down_cards"]
+            )
         )
     if entry["free_gold"]:
-        parts.append(f"{entry['free_gold']} gold")
+        parts.append(t("{n} gold", n=entry["free_gold"]))
     return "\n".join(parts) or "·"
+
+
+def _pieces(entry: ProvinceView, province: Province) -> str:
+    """What stands on a province, in words (farmers on its fields, stones, pyramids)."""
+    farmers = entry["farmers"] + entry["free_farmers"] + entry["printed_farmers"]
+    return t(
+        "farmers {farmers} ({empty} fields empty), stones {stones}, pyramids {pyramids}",
+        farmers=farmers,
+        empty=entry["empty_fields"],
+        stones=entry["stones"],
+        pyramids=entry["pyramids"],
+    )
+
+
+def _figures(province: Province) -> str:
+    """A province's printed figures in a few words."""
+    parts = [t("fields {n}", n=province.fields), t("limit {n}", n=province.card_limit)]
+    if province.gold:
+        parts.append(t("gold {n}", n=province.gold))
+    if province.caravan:
+        parts.append(t("caravan {n}", n=province.caravan))
+    if province.temples:
+        parts.append(t("temples {n}", n=province.temples))
+    return ", ".join(parts)
 
 
 def _names(obs: AmunReObservation) -> tuple[str, ...]:
@@ -138,26 +177,30 @@ class AmunReRenderer:
         return [
             self._headline(obs, board),
             self._provinces(obs, board, names),
-            self._players(obs, names, seat),
+            self._players(obs, board, names, seat),
             self._supplies(obs, board, names),
             self._hand(obs, board, seat),
         ]
 
     def _headline(self, obs: AmunReObservation, board: Board) -> RenderableType:
         total_rounds = board.rounds_per_kingdom * board.kingdoms
-        kingdom = ("old kingdom", "new kingdom")[obs["kingdom"]]
+        kingdom = (_("old kingdom"), _("new kingdom"))[obs["kingdom"]]
         text = Text()
-        text.append(f"Round {obs['round']} of {total_rounds}", style="bold")
+        text.append(
+            t("Round {round} of {total}", round=obs["round"], total=total_rounds), style="bold"
+        )
         text.append(f" · {kingdom} · ")
         text.append(str(obs["phase_name"]), style="bold cyan")
         temple = obs["temple"]
-        text.append("\nTemple of Amun-Re: ")
+        text.append("\n" + _("Temple of Amun-Re:") + " ")
         if temple:
-            caravans = " and caravans pay" if temple in board.caravan_spaces else ""
-            text.append(f"space {temple}", style="bold")
-            text.append(f" (each farmer yields {temple} gold{caravans})")
+            text.append(t("space {n}", n=temple), style="bold")
+            if temple in board.caravan_spaces:
+                text.append(" " + t("(each farmer yields {n} gold and caravans pay)", n=temple))
+            else:
+                text.append(" " + t("(each farmer yields {n} gold)", n=temple))
         else:
-            text.append("beside the track until the first offering")
+            text.append(_("beside the track until the first offering"))
         return text
 
     def _provinces(
@@ -176,37 +219,47 @@ class AmunReRenderer:
             if p["on_auction"] or p["owner"] >= 0 or p["stones"] or p["pyramids"]
         ]
         if not shown:
-            return Text("No province is in play.")
+            return Text(_("No province is in play."))
         shown.sort(key=lambda p: (0 if p["on_auction"] else 1 if p["owner"] >= 0 else 2, p["name"]))
         auction = any(p["on_auction"] for p in shown)
         table = Table(
-            title="Provinces",
+            title=_("Provinces"),
             title_justify="left",
             box=box.SIMPLE_HEAD,
             collapse_padding=True,
             pad_edge=False,
         )
-        table.add_column("Province", no_wrap=True)
-        table.add_column("Card\nlimit", justify="right")
-        table.add_column("Fields", justify="right")
-        table.add_column("Income", no_wrap=True)
-        table.add_column("Tem-\nples", justify="right")
-        table.add_column("Farmers", justify="right", no_wrap=True)
-        table.add_column("Stones", justify="right")
-        table.add_column("Pyra-\nmids", justify="right")
-        table.add_column("Bids" if auction else "Owner", no_wrap=True)
+        # each heading is as wide as its longest line at least (never cut, in any language);
+        # the cells with words wrap between them where the terminal is narrow
+        columns: list[tuple[str, Any]] = [
+            (_("Province"), "left"),
+            (_("Card\nlimit"), "right"),
+            (_("Fields"), "right"),
+            (_("Income"), "left"),
+            (_("Tem-\nples"), "right"),
+            (_("Farmers"), "right"),
+            (_("Stones"), "right"),
+            (_("Pyra-\nmids"), "right"),
+            (_("Bids") if auction else _("Owner"), "left"),
+        ]
         if auction:
-            table.add_column("Free\nitems", no_wrap=True)
+            columns.append((_("Free\nitems"), "left"))
+        longest_name = max(len(province_name(p["name"])) for p in shown)
+        for index, (heading, justify) in enumerate(columns):
+            widest = max(len(line) for line in heading.split("\n"))
+            if index == 0:
+                widest = max(widest, longest_name)
+            table.add_column(heading, justify=justify, min_width=widest)
         for entry in shown:
             province = board.province(entry["name"])
-            name = Text(entry["name"], style="bold")
+            name = Text(province_name(entry["name"]), style="bold")
             name.append("\n" + _where(province), style="dim")
             if entry["on_auction"]:
-                holder = _bids(entry["bids"], obs["players"], names) or Text("no bid", "dim")
+                holder = _bids(entry["bids"], obs["players"], names) or Text(_("no bid"), "dim")
             elif entry["owner"] >= 0:
                 holder = seat_text(names, entry["owner"])
             else:
-                holder = Text("nobody", style="dim")
+                holder = Text(_("nobody"), style="dim")
             cells: list[RenderableType] = [
                 name,
                 _dash(province.card_limit),
@@ -223,39 +276,52 @@ class AmunReRenderer:
             table.add_row(*cells)
         return table
 
-    def _players(self, obs: AmunReObservation, names: tuple[str, ...], seat: int) -> RenderableType:
-        table = Table(title="Players", title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("Player")
-        table.add_column("Gold", justify="right")
-        table.add_column("Cards", justify="right")
-        table.add_column("Score", justify="right")
-        table.add_column("Provinces")
-        table.add_column("Notes")
+    def _players(
+        self, obs: AmunReObservation, board: Board, names: tuple[str, ...], seat: int
+    ) -> RenderableType:
+        table = Table(title=_("Players"), title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column(_("Player"))
+        table.add_column(_("Gold"), justify="right")
+        table.add_column(_("Cards"), justify="right")
+        table.add_column(_("Score"), justify="right")
+        table.add_column(_("Provinces"))
+        table.add_column(_("Notes"))
         phase = obs["phase"]
         for entry in obs["players"]:
             s = entry["seat"]
             name = seat_text(names, s)
             notes: list[str] = []
             if s == obs["start_player"]:
-                notes.append("pharaoh")
+                notes.append(_("start player"))
             if s == seat:
-                notes.append("you")
+                notes.append(_("you"))
             if phase == "auction" and entry.get("blockade"):
-                notes.append("blockade played")
+                notes.append(_("blockade played"))
             if "committed" in entry:
-                notes.append("committed" if entry["committed"] else "still deciding")
+                notes.append(_("committed") if entry["committed"] else _("still deciding"))
             if "picked" in entry:
-                notes.append("picked" if entry["picked"] else "still picking")
+                notes.append(_("picked") if entry["picked"] else _("still picking"))
             if "province_cards" in entry:
-                notes.append(f"{entry['province_cards']} province card(s)")
+                notes.append(
+                    ngettext(
+                        "{n} province card", "{n} province cards", entry["province_cards"]
+                    ).format(n=entry["province_cards"])
+                )
             if entry["bonus_cards_played"]:
-                notes.append("bonus played: " + ", ".join(entry["bonus_cards_played"]))
+                notes.append(
+                    t(
+                        "bonus played: {cards}",
+                        cards=", ".join(
+                            card_name(board, obs, k) for k in entry["bonus_cards_played"]
+                        ),
+                    )
+                )
             table.add_row(
                 name,
                 str(entry["gold"]),
                 str(entry["cards"]),
                 str(entry["score"]),
-                ", ".join(entry["provinces"]) or "·",
+                ", ".join(province_name(p) for p in entry["provinces"]) or "·",
                 ", ".join(notes),
             )
         return table
@@ -266,30 +332,38 @@ class AmunReRenderer:
         supply = obs["supply"]
         discards = sum(obs["discard"].values())
         text = Text()
-        text.append("Supply: ", style="bold")
-        text.append(f"{supply['farmers']} farmers, {supply['stones']} stones")
-        text.append(" · power deck ")
-        text.append(f"{obs['deck']} ({discards} discarded)")
-        text.append(f" · province cards left {obs['province_deck']}")
+        text.append(_("Supply:") + " ", style="bold")
+        text.append(
+            t(
+                "{farmers} farmers, {stones} stones",
+                farmers=supply["farmers"],
+                stones=supply["stones"],
+            )
+        )
+        text.append(" · ")
+        text.append(t("power deck {n} ({discards} discarded)", n=obs["deck"], discards=discards))
+        text.append(" · " + t("province cards left {n}", n=obs["province_deck"]))
         offers = obs["offers"]
         if any(o is not None for o in offers):
-            text.append("\nLast offering: ", style="bold")
+            text.append("\n" + _("Last offering:") + " ", style="bold")
             parts = []
             for s, offer in enumerate(offers):
                 if offer is None:
                     continue
-                what = "theft (-3)" if offer["theft"] else f"{offer['gold']} gold"
+                what = _("theft (-3)") if offer["theft"] else t("{n} gold", n=offer["gold"])
                 if offer["cards"]:
-                    what += f" + {len(offer['cards'])} card(s)"
+                    what += " + " + ngettext("{n} card", "{n} cards", len(offer["cards"])).format(
+                        n=len(offer["cards"])
+                    )
                 if offer["correction"]:
-                    what += " + correction"
+                    what += " + " + card_name(board, obs, "correction")
                 parts.append(f"{names[s]} {what}")
             text.append("; ".join(parts))
             if obs["offering_total"] is not None:
-                text.append(f" · total {obs['offering_total']}")
+                text.append(" · " + t("total {n}", n=obs["offering_total"]))
         if obs["phase"] == "rewards" and obs["rewards_queue"]:
             queue = ", ".join(f"{names[s]} {left}" for s, left in obs["rewards_queue"])
-            text.append("\nRewards still to take: ", style="bold")
+            text.append("\n" + _("Rewards still to take:") + " ", style="bold")
             text.append(queue)
         return text
 
@@ -299,45 +373,182 @@ class AmunReRenderer:
         parts: list[RenderableType] = []
         if hand:
             table = Table(
-                title=Text(f"Your hand ({obs['players'][seat]['name']})", style="italic"),
+                title=Text(
+                    t("Your hand ({player})", player=obs["players"][seat]["name"]), style="italic"
+                ),
                 title_justify="left",
                 box=box.SIMPLE_HEAD,
             )
-            table.add_column("Card")
-            table.add_column("Count", justify="right")
-            table.add_column("Used in")
-            table.add_column("What it does")
+            table.add_column(_("Card"))
+            table.add_column(_("Count"), justify="right")
+            table.add_column(_("Used in"))
+            table.add_column(_("What it does"))
             for kind in CARD_KINDS:
                 if kind in hand:
                     table.add_row(
                         Text(card_name(board, obs, kind), style="bold"),
                         str(hand[kind]),
-                        board.card(kind).phase,
+                        card_phase(board, kind),
                         card_effect(kind, board),
                     )
             parts.append(table)
         else:
-            parts.append(Text("Your hand: no power cards.", style="bold"))
+            parts.append(Text(_("Your hand: no power cards."), style="bold"))
         notes = Text(
-            "You also keep your theft card (-3) for every offering. "
-            f"Any power card sells for {board.sell_price} gold whenever you decide.",
+            t(
+                "You also keep your theft card (-3) for every offering. Any power card sells "
+                "for {price} gold whenever you decide.",
+                price=board.sell_price,
+            ),
             style="dim",
         )
         parts.append(notes)
         if you is None:
             return Group(*parts)
         if "province_cards" in you:
-            line = Text("Your province cards: ", style="bold")
-            line.append(", ".join(you["province_cards"]) or "none")
+            line = Text(_("Your province cards:") + " ", style="bold")
+            line.append(", ".join(province_name(p) for p in you["province_cards"]) or _("none"))
             if "pick" in you:
-                line.append(f" (picked {you['pick']})")
+                line.append(" " + t("(picked {province})", province=province_name(you["pick"])))
             parts.append(line)
             for name in you["province_cards"]:
                 summary = _province_summary(board.province(name))
-                parts.append(Text(f"  {name}: {summary}", style="dim"))
+                parts.append(Text(f"  {province_name(name)}: {summary}", style="dim"))
         if "offer" in you:
-            parts.append(Text(f"Your sealed offering: {you['offer']}", style="dim"))
+            offer = A.action_from_json(you["offer"])
+            if isinstance(offer, A.Offer):
+                words = offer_words(board, obs, offer)
+                parts.append(Text(t("Your sealed offering: {offer}", offer=words), style="dim"))
         return Group(*parts)
+
+    # ------------------------------------------------------------------ the compact screen
+    def compact(self, game: Game, view: View, seat: int) -> list[RenderableType]:
+        """What the decision needs, fitting 80x24 with the prompt and the numbered moves:
+        the round, one line a player, the provinces the step is about (those on auction,
+        else the seat's own) and the seat's hand by name. The full board stays on ``board``."""
+        obs = as_observation(view)
+        board = board_of(game)
+        names = _names(obs)
+        parts: list[RenderableType] = [self._compact_headline(obs, board)]
+        parts.append(self._compact_players(obs, names, seat))
+        parts.extend(self._compact_provinces(obs, board, names, seat))
+        parts.append(self._compact_hand(obs, board, seat))
+        return parts
+
+    def _compact_headline(self, obs: AmunReObservation, board: Board) -> Text:
+        total_rounds = board.rounds_per_kingdom * board.kingdoms
+        text = Text()
+        text.append(
+            t("Round {round} of {total}", round=obs["round"], total=total_rounds), style="bold"
+        )
+        text.append(" · ")
+        text.append(str(obs["phase_name"]), style="bold cyan")
+        temple = obs["temple"]
+        if temple:
+            text.append(" · ")
+            if temple in board.caravan_spaces:
+                text.append(
+                    t("temple {space}: a farmer earns {space} gold, caravans pay", space=temple)
+                )
+            else:
+                text.append(t("temple {space}: a farmer earns {space} gold", space=temple))
+        return text
+
+    def _compact_players(
+        self, obs: AmunReObservation, names: tuple[str, ...], seat: int
+    ) -> RenderableType:
+        table = Table(box=None, pad_edge=False, padding=(0, 1, 0, 0), show_edge=False)
+        table.add_column(_("Player"), no_wrap=True, max_width=18, overflow="ellipsis")
+        table.add_column(_("Gold"), justify="right")
+        table.add_column(_("Cards"), justify="right")
+        table.add_column(_("Points"), justify="right")
+        table.add_column(_("Provinces"), ratio=1)
+        for entry in obs["players"]:
+            s = entry["seat"]
+            name = seat_text(names, s)
+            if s == seat:
+                name.append(" " + _("(you)"), style="bold")
+            if s == obs["start_player"]:
+                name.append(" *", style="bold yellow")
+            table.add_row(
+                name,
+                str(entry["gold"]),
+                str(entry["cards"]),
+                str(entry["score"]),
+                ", ".join(province_name(p) for p in entry["provinces"]) or "·",
+            )
+        return table
+
+    def _compact_provinces(
+        self, obs: AmunReObservation, board: Board, names: tuple[str, ...], seat: int
+    ) -> list[RenderableType]:
+        """One line a province the step is about: those on auction with their bids, else
+        the seat's own with what stands on them."""
+        lines: list[RenderableType] = []
+        auction = [p for p in obs["provinces"] if p["on_auction"]]
+        if obs["phase"] in ("auction", "pick") and auction:
+            for entry in auction:
+                province = board.province(entry["name"])
+                line = Text(province_name(entry["name"]) + ": ", style="bold")
+                if entry["bids"]:
+                    for i, bid in enumerate(entry["bids"]):
+                        if i:
+                            line.append(", ")
+                        line.append_text(seat_text(names, bid["seat"]))
+                        line.append(f" {bid['amount']}")
+                        if bid["overbid"]:
+                            line.append(" " + _("(overbid)"), style="red")
+                else:
+                    line.append(_("no bid"), style="dim")
+                line.append(" · " + _figures(province), style="dim")
+                lines.append(line)
+            return lines
+        for name in obs["players"][seat]["provinces"]:
+            entry = obs["provinces"][board.province_names.index(name)]
+            province = board.province(name)
+            line = Text(province_name(name) + ": ", style="bold")
+            line.append(_pieces(entry, province))
+            lines.append(line)
+        if obs["phase"] == "rewards" and obs["rewards_queue"]:
+            queue = ", ".join(f"{names[s]} {left}" for s, left in obs["rewards_queue"])
+            lines.append(Text(t("Rewards still to take: {queue}", queue=queue)))
+        return lines
+
+    def _compact_hand(self, obs: AmunReObservation, board: Board, seat: int) -> Text:
+        you = obs.get("you")
+        hand = {} if you is None else you["hand"]
+        text = Text(_("Your hand:") + " ", style="bold")
+        if hand:
+            text.append(
+                ", ".join(
+                    card_name(board, obs, kind) + (f" \u00d7{hand[kind]}" if hand[kind] > 1 else "")
+                    for kind in CARD_KINDS
+                    if kind in hand
+                )
+            )
+        else:
+            text.append(_("no power cards"))
+        if you is not None and "offer" in you:
+            text.append(" · ")
+            offer = A.action_from_json(you["offer"])
+            if isinstance(offer, A.Offer):
+                text.append(t("sealed: {offer}", offer=offer_words(board, obs, offer)))
+        text.append(" · " + _("the whole board: board"), style="dim")
+        return text
+
+    def move_groups(
+        self, game: Game, view: View, seat: int, legal: Sequence[Action]
+    ) -> list[tuple[str, list[int]]]:
+        """Headings for a long list of moves: bids by province, the others by what they do
+        (buy, place, sell, play a card, take a reward)."""
+        groups: dict[str, list[int]] = {}
+        for index, action in enumerate(legal):
+            if isinstance(action, A.Bid):
+                heading = t("Bid on {province}", province=province_name(action.province))
+            else:
+                heading = move_group(action)
+            groups.setdefault(heading, []).append(index)
+        return list(groups.items())
 
     def action_hint(self, game: Game, view: View, seat: int, action: Action) -> str:
         return action_hint(board_of(game), as_observation(view), action)
@@ -347,8 +558,11 @@ class AmunReRenderer:
 
     def help_lines(self) -> list[str]:
         return [
-            "Moves are written like: " + "; ".join(A.ACTION_FORMS) + ".",
-            "Provinces by name (case does not matter), cards by id: " + ", ".join(CARD_KINDS) + ".",
+            t("Moves are written like: {forms}.", forms="; ".join(A.ACTION_FORMS)),
+            t(
+                "Provinces by name (case does not matter), cards by id: {cards}.",
+                cards=", ".join(CARD_KINDS),
+            ),
         ]
 
     # ------------------------------------------------------------------ the end
@@ -356,12 +570,12 @@ class AmunReRenderer:
         obs = as_observation(view)
         names = _names(obs)
         per_kingdom = board_of(game).rounds_per_kingdom
-        table = Table(title="Final scoring", title_justify="left")
-        table.add_column("Player")
-        table.add_column("Scoring")
-        for _, heading in SCORING_LINES:
-            table.add_column(heading, justify="right")
-        table.add_column("Total", justify="right")
+        table = Table(title=_("Final scoring"), title_justify="left")
+        table.add_column(_("Player"))
+        table.add_column(_("Scoring"))
+        for _key, heading in SCORING_LINES:
+            table.add_column(_(heading), justify="right")
+        table.add_column(_("Total"), justify="right")
         ranks = obs["ranks"]
         scores = obs["scores"]
         scorings = obs["scorings"]
@@ -370,13 +584,13 @@ class AmunReRenderer:
                 line = scoring[seat]
                 table.add_row(
                     seat_text(names, seat) if index == 0 else Text(""),
-                    f"after round {per_kingdom * (index + 1)}",
-                    *(_dash(line[key]) for key, _ in SCORING_LINES),
+                    t("after round {n}", n=per_kingdom * (index + 1)),
+                    *(_dash(line[key]) for key, _heading in SCORING_LINES),
                     str(line["total"]),
                 )
             table.add_row(
                 Text(""),
-                Text(f"game (rank {ranks[seat]})", style="bold"),
+                Text(t("game (rank {rank})", rank=ranks[seat]), style="bold"),
                 *("" for _ in SCORING_LINES),
                 Text(str(scores[seat]), style="bold"),
                 end_section=True,
@@ -384,9 +598,9 @@ class AmunReRenderer:
         winners = [s for s, rank in enumerate(ranks) if rank == 1]
         verdict = Text()
         if len(winners) == 1:
-            verdict.append("Winner: ", style="bold")
+            verdict.append(_("Winner:") + " ", style="bold")
         else:
-            verdict.append("Shared victory: ", style="bold")
+            verdict.append(_("Shared victory:") + " ", style="bold")
         for i, seat in enumerate(winners):
             if i:
                 verdict.append(", ")
@@ -394,7 +608,7 @@ class AmunReRenderer:
         top = max(scores)
         tied = [s for s, score in enumerate(scores) if score == top]
         if len(tied) > len(winners):
-            verdict.append(" (tie on points broken by pyramids, then stones)")
+            verdict.append(" " + _("(tie on points broken by pyramids, then stones)"))
         return [table, verdict]
 
     # ------------------------------------------------------------------ the board

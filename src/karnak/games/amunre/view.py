@@ -17,6 +17,7 @@ terminal, the web board and guide, the page script) reads that shape and nothing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
+from karnak.games.amunre.i18n import N_, _, t
 from karnak.games.amunre.rules.board import CARD_KINDS
 
 if TYPE_CHECKING:
@@ -197,26 +198,26 @@ def _offer(offer: "Offer") -> OfferView:
 
 PHASE_NAMES = {
     "2003": {
-        "pick": "choose a province card",
-        "auction": "acquire the provinces (bidding)",
-        "market": "actions of players (market)",
-        "offering": "the sacrifice for Amun-Re",
-        "adjust": "sacrifice correction",
-        "rewards": "Amun-Re's rewards",
-        "harvest": "the harvest",
-        "scoring": "scoring",
-        "over": "game over",
+        "pick": N_("choose a province card"),
+        "auction": N_("acquire the provinces (bidding)"),
+        "market": N_("actions of players (market)"),
+        "offering": N_("the sacrifice for Amun-Re"),
+        "adjust": N_("sacrifice correction"),
+        "rewards": N_("Amun-Re's rewards"),
+        "harvest": N_("the harvest"),
+        "scoring": N_("scoring"),
+        "over": N_("game over"),
     },
     "2016": {
-        "pick": "choose a Province card",
-        "auction": "Auction Phase",
-        "market": "Market Phase",
-        "offering": "Offering Phase",
-        "adjust": "Offering Adjustment",
-        "rewards": "Offering rewards",
-        "harvest": "Harvest Phase",
-        "scoring": "Intermediate Scoring",
-        "over": "game over",
+        "pick": N_("choose a Province card"),
+        "auction": N_("Auction Phase"),
+        "market": N_("Market Phase"),
+        "offering": N_("Offering Phase"),
+        "adjust": N_("Offering Adjustment"),
+        "rewards": N_("Offering rewards"),
+        "harvest": N_("Harvest Phase"),
+        "scoring": N_("Intermediate Scoring"),
+        "over": N_("game over"),
     },
 }
 
@@ -285,7 +286,7 @@ def observe(state: "AmunReState", seat: int | None) -> AmunReObservation:
         "round": state.round,
         "kingdom": min(state.kingdom(), 1),
         "phase": state.phase,
-        "phase_name": PHASE_NAMES[state.edition][state.phase],
+        "phase_name": _(PHASE_NAMES[state.edition][state.phase]),
         "to_move": list(state.to_move()),
         "start_player": state.start,
         "temple": state.temple,
@@ -332,22 +333,27 @@ def observe(state: "AmunReState", seat: int | None) -> AmunReObservation:
     return obs
 
 
+#: Who decides what now, by phase (``{player}``: the seat to move).
+DECISIONS = {
+    "auction": N_("{player} must place a bid."),
+    "market": N_("{player} is shopping in the market."),
+    "adjust": N_("{player} adjusts the offering by +3 or -3."),
+    "rewards": N_("{player} takes Amun-Re's rewards."),
+    "harvest": N_("{player} may play harvest cards before collecting."),
+    "scoring": N_("{player} may play bonus cards before the scoring."),
+}
+
+
 def decision_text(state: "AmunReState") -> str:
-    """One line saying who decides what now (for clients and logs)."""
+    """One line saying who decides what now (for clients and logs), in the reader's
+    language."""
     phase = state.phase
     names = state.players
     if phase == "over":
-        return "The game is over."
+        return _("The game is over.")
     if phase in ("offering", "pick"):
         waiting = ", ".join(names[s] for s in state.to_move())
-        what = "commit an offering" if phase == "offering" else "pick a province card"
-        return f"Waiting for {waiting} to {what} (sealed)."
-    who = names[state.current]
-    return {
-        "auction": f"{who} must place a bid.",
-        "market": f"{who} is shopping in the market.",
-        "adjust": f"{who} adjusts the offering by +3 or -3.",
-        "rewards": f"{who} takes Amun-Re's rewards.",
-        "harvest": f"{who} may play harvest cards before collecting.",
-        "scoring": f"{who} may play bonus cards before the scoring.",
-    }[phase]
+        if phase == "offering":
+            return t("Waiting for {players} to commit an offering (sealed).", players=waiting)
+        return t("Waiting for {players} to pick a province card (sealed).", players=waiting)
+    return _(DECISIONS[phase]).format(player=names[state.current])
