@@ -4,6 +4,8 @@
 // same for everyone). Only moves from view.legal are ever sent: the controls build a choice,
 // look it up among the legal moves and send that move's own text.
 import { $, el } from "/static/dom.js";
+import { resultHeadline } from "/static/result.js";
+import { t, nt } from "/static/i18n.js";
 
 // The province clicked on the board: only its moves are listed (kept between renders).
 let selectedProvince = null;
@@ -17,7 +19,10 @@ function title(text) {
   return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase();
 }
 
+// A province's name in the reader's language (the page data names each), else its own.
 function provinceName(name) {
+  const names = view && view.page && view.page.province_names;
+  if (names && names[name]) return names[name];
   return name.split(" ").map(title).join(" ");
 }
 
@@ -31,6 +36,7 @@ export function render(next, context) {
   renderMoves();
   renderHand();
   renderPlayers();
+  renderFigures();
   renderResult();
 }
 
@@ -39,10 +45,11 @@ function play(text) {
   ctx.play(text);
 }
 
-// The name of a card kind in the game's edition, from the seat's hand (else its id).
+// The name of a card kind in the game's edition and the reader's language (else its id).
 function cardName(kind) {
-  const held = view.page && view.page.hand ? view.page.hand.find((c) => c.card === kind) : null;
-  return held ? held.name : kind.replaceAll("_", " ");
+  const names = view.page && view.page.card_names;
+  if (names && names[kind]) return names[kind];
+  return kind.replaceAll("_", " ");
 }
 
 function letter(seat) {
@@ -73,7 +80,9 @@ function renderBoard() {
     node.setAttribute("role", "button");
     const chosen = bidding ? picked.bid.province === name : name === selectedProvince;
     node.setAttribute("aria-pressed", chosen ? "true" : "false");
-    node.setAttribute("aria-label", bidding ? `${provinceName(name)}: bid here` : `${provinceName(name)}: show its moves`);
+    node.setAttribute("aria-label", bidding
+      ? t("{province}: bid here", { province: provinceName(name) })
+      : t("{province}: show its moves", { province: provinceName(name) }));
     if (chosen) node.classList.add("selected");
     const choose = () => {
       if (bidding) {
@@ -105,39 +114,44 @@ function renderMoves() {
     box.append(ctx.undoButton());
   }
   if (!view.legal.length) {
-    $("moves-note").textContent = view.status === "finished" ? "The game is over." : "Nothing to decide now: waiting for the others.";
+    $("moves-note").textContent = view.status === "finished" ? t("The game is over.") : t("Nothing to decide now: waiting for the others.");
     return;
   }
   const bids = view.legal.filter((m) => m.action.type === "bid");
   const offers = view.legal.filter((m) => m.action.type === "offer");
   if (bids.length) box.append(bidControl(bids));
   if (offers.length) box.append(offerControl(offers));
-  const hints = view.page ? view.page.hints : [];
-  const places = view.page ? view.page.provinces_of_moves : [];
+  // Each move in a player's words (page.labels), with a few words under it (page.hints)
+  // and its heading (page.groups); the engine's text is what is sent (data-move).
+  const page = view.page || {};
+  const hints = page.hints || [];
+  const labels = page.labels || [];
+  const headings = page.groups || [];
+  const places = page.provinces_of_moves || [];
   const others = [];
   view.legal.forEach((move, i) => {
-    if (move.action.type !== "bid" && move.action.type !== "offer") others.push([move, hints[i] || "", places[i]]);
+    if (move.action.type !== "bid" && move.action.type !== "offer") {
+      others.push({ move, hint: hints[i] || "", place: places[i], label: labels[i] || move.text, heading: headings[i] || t("Moves") });
+    }
   });
-  const byProvince = others.some(([, , place]) => place);
+  const byProvince = others.some((o) => o.place);
   $("moves-note").textContent = bids.length
-    ? "Choose a province (or click it on the board), your bid, then confirm."
-    : offers.length ? "Set your offering, then confirm: nobody sees it until all have committed."
+    ? t("Choose a province (or click it on the board), your bid, then confirm.")
+    : offers.length ? t("Set your offering, then confirm: nobody sees it until all have committed.")
       : !byProvince ? ""
-        : selectedProvince ? `Moves for ${provinceName(selectedProvince)} (click it again to see all):`
-          : "Click a glowing province to see only its moves.";
+        : selectedProvince ? t("Moves for {province} (click it again to see all):", { province: provinceName(selectedProvince) })
+          : t("Click a glowing province to see only its moves.");
   const groups = new Map();
-  for (const [move, hint, place] of others) {
-    if (selectedProvince && place && place !== selectedProvince) continue;
-    const type = move.action.type;
-    const key = type === "sell" ? "Sell a card" : title(type.replaceAll("_", " "));
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push([move, hint]);
+  for (const item of others) {
+    if (selectedProvince && item.place && item.place !== selectedProvince) continue;
+    if (!groups.has(item.heading)) groups.set(item.heading, []);
+    groups.get(item.heading).push(item);
   }
-  for (const [key, moves] of groups) {
+  for (const [key, items] of groups) {
     const group = el("div", { class: "move-group", role: "group", "aria-label": key }, el("h3", { text: key }));
-    for (const [move, hint] of moves) {
+    for (const { move, hint, label } of items) {
       const button = el("button", { type: "button", class: `move move-${move.action.type}`, "data-move": move.text, "data-tip": hint || null },
-        el("span", { class: "move-text", text: move.text }), hint ? el("small", { text: ` ${hint}` }) : "");
+        el("span", { class: "move-text", text: label }), hint ? el("small", { class: "move-hint", text: ` ${hint}` }) : "");
       button.addEventListener("click", () => play(move.text));
       group.append(button);
     }
@@ -156,18 +170,18 @@ function bidControl(bids) {
     choice.province = provinces.includes(selectedProvince) ? selectedProvince : provinces[0];
   }
   const form = el("fieldset", { class: "amunre-control bid-control", id: "bid-control" },
-    el("legend", { text: "Your bid" }));
+    el("legend", { text: t("Your bid") }));
   const provinceSelect = el("select", { id: "bid-province", "aria-describedby": "bid-summary" },
     ...provinces.map((p) => el("option", { value: p, text: provinceName(p) })));
   const amountSelect = el("select", { id: "bid-amount", "aria-describedby": "bid-summary" });
   const blockade = el("input", { type: "checkbox", id: "bid-blockade" });
   const overbid = el("input", { type: "checkbox", id: "bid-overbid" });
-  const blockadeRow = el("label", { class: "toggle", for: "bid-blockade", "data-tip": "Whoever overbids you must skip a bid space (the card is used up)" },
-    blockade, ` play ${cardName("blockade")}`);
-  const overbidRow = el("label", { class: "toggle", for: "bid-overbid", "data-tip": "Stay on the province where you were overbid, with a higher bid (the card is used up)" },
-    overbid, ` play ${cardName("overbid")}`);
+  const blockadeRow = el("label", { class: "toggle", for: "bid-blockade", "data-tip": t("Whoever overbids you must skip a bid space (the card is used up)") },
+    blockade, " " + t("play {card}", { card: cardName("blockade") }));
+  const overbidRow = el("label", { class: "toggle", for: "bid-overbid", "data-tip": t("Stay on the province where you were overbid, with a higher bid (the card is used up)") },
+    overbid, " " + t("play {card}", { card: cardName("overbid") }));
   const summary = el("p", { class: "summary", id: "bid-summary", "aria-live": "polite" });
-  const review = el("button", { type: "button", class: "review", id: "bid-review" }, "Bid…");
+  const review = el("button", { type: "button", class: "review", id: "bid-review" }, t("Bid…"));
   const mayOverbid = bids.some((m) => m.action.overbid);
   const mayBlock = bids.some((m) => m.action.blockade);
   blockadeRow.hidden = !mayBlock;
@@ -188,11 +202,15 @@ function bidControl(bids) {
     const fitting = withOverbid.filter((m) => m.action.blockade === blockade.checked);
     const amounts = [...new Set(fitting.map((m) => m.action.amount))].sort((a, b) => a - b);
     if (!amounts.includes(choice.amount)) choice.amount = amounts[0];
-    amountSelect.replaceChildren(...amounts.map((a) => el("option", { value: String(a), text: `${a} gold` })));
+    amountSelect.replaceChildren(...amounts.map((a) => el("option", { value: String(a), text: t("{n} gold", { n: a }) })));
     amountSelect.value = String(choice.amount);
     const move = fitting.find((m) => m.action.amount === choice.amount);
     const cards = [blockade.checked ? cardName("blockade") : null, overbid.checked ? cardName("overbid") : null].filter(Boolean);
-    summary.textContent = `Bid ${choice.amount} gold on ${provinceName(choice.province)}${cards.length ? `, playing ${cards.join(" and ")}` : ""}`;
+    summary.textContent = cards.length === 2
+      ? t("Bid {amount} gold on {province}, playing {first} and {second}", { amount: choice.amount, province: provinceName(choice.province), first: cards[0], second: cards[1] })
+      : cards.length
+        ? t("Bid {amount} gold on {province}, playing {card}", { amount: choice.amount, province: provinceName(choice.province), card: cards[0] })
+        : t("Bid {amount} gold on {province}", { amount: choice.amount, province: provinceName(choice.province) });
     review.disabled = !move;
     review.dataset.move = move ? move.text : "";
     for (const node of document.querySelectorAll(".province.movable")) {
@@ -221,8 +239,8 @@ function bidControl(bids) {
   });
   form.append(
     el("div", { class: "row" },
-      el("label", { for: "bid-province", text: "Province " }), provinceSelect,
-      el("label", { for: "bid-amount", text: "Bid " }), amountSelect),
+      el("label", { for: "bid-province", text: t("Province") + " " }), provinceSelect,
+      el("label", { for: "bid-amount", text: t("Bid") + " " }), amountSelect),
     el("div", { class: "row toggles" }, blockadeRow, overbidRow),
     el("div", { class: "row" }, summary, review));
   refresh();
@@ -257,19 +275,19 @@ function offerControl(offers) {
     choice.cards = {};
   }
   const form = el("fieldset", { class: "amunre-control offer-control", id: "offer-control" },
-    el("legend", { text: "Your offering (sealed)" }));
+    el("legend", { text: t("Your offering (sealed)") }));
   const goldRadio = el("input", { type: "radio", name: "offer-kind", id: "offer-kind-gold", value: "gold" });
   const theftRadio = el("input", { type: "radio", name: "offer-kind", id: "offer-kind-theft", value: "theft" });
   const gold = el("input", {
     type: "number", id: "offer-gold", inputmode: "numeric", step: "1",
     min: mayGold ? String(lowest) : "0", max: mayGold ? String(highest) : "0", "aria-describedby": "offer-summary",
   });
-  const less = el("button", { type: "button", class: "step", id: "offer-less", "aria-label": "one gold less" }, "−");
-  const more = el("button", { type: "button", class: "step", id: "offer-more", "aria-label": "one gold more" }, "+");
+  const less = el("button", { type: "button", class: "step", id: "offer-less", "aria-label": t("one gold less") }, "−");
+  const more = el("button", { type: "button", class: "step", id: "offer-more", "aria-label": t("one gold more") }, "+");
   const correction = el("input", { type: "checkbox", id: "offer-correction" });
   const summary = el("p", { class: "summary", id: "offer-summary", "aria-live": "polite" });
   const problem = el("p", { class: "error problem", id: "offer-problem", role: "status" });
-  const review = el("button", { type: "button", class: "review", id: "offer-review" }, "Offer…");
+  const review = el("button", { type: "button", class: "review", id: "offer-review" }, t("Offer…"));
   const cardBoxes = [];
   for (const [kind, n] of copies) {
     for (let i = 0; i < n; i += 1) {
@@ -285,22 +303,22 @@ function offerControl(offers) {
   const same = (a, b) => a.gold === b.gold && a.theft === b.theft && a.correction === b.correction
     && a.cards.length === b.cards.length && a.cards.every((c, i) => c === [...b.cards].sort()[i]);
   const words = (c) => {
-    const parts = [c.theft ? "the theft card (−3)" : `${c.gold} gold`];
-    if (c.cards.length) parts.push(`${c.cards.length} card${c.cards.length > 1 ? "s" : ""} (${c.cards.map(cardName).join(", ")})`);
-    if (c.correction) parts.push("correction");
-    return `Offer ${parts.join(" + ")}, sealed`;
+    const parts = [c.theft ? t("the theft card (−3)") : t("{n} gold", { n: c.gold })];
+    if (c.cards.length) parts.push(nt("{n} card ({cards})", "{n} cards ({cards})", c.cards.length, { cards: c.cards.map(cardName).join(", ") }));
+    if (c.correction) parts.push(t("correction"));
+    return t("Offer {what}, sealed", { what: parts.join(" + ") });
   };
   const heldCorrections = (view.page.hand || []).filter((h) => h.card === "correction").reduce((n, h) => n + h.count, 0);
   const why = (c) => {
     if (c.correction && c.cards.filter((k) => k === "correction").length >= heldCorrections) {
-      return "Your correction card cannot be offered and played at once: untick one of them.";
+      return t("Your correction card cannot be offered and played at once: untick one of them.");
     }
-    if (c.theft && c.cards.length) return "The theft card goes alone, with at most a correction card.";
-    if (!c.theft && !Number.isInteger(c.gold)) return "Offer a whole number of gold.";
-    if (!c.theft && c.gold > highest) return `You have ${highest} gold: offer at most that.`;
-    if (!c.theft && c.gold < 1 && !c.cards.length) return "Offer at least 1 gold (or the theft card).";
-    if (!c.theft && c.gold < 0) return "An offering cannot be negative.";
-    return "That combination is not a legal offering.";
+    if (c.theft && c.cards.length) return t("The theft card goes alone, with at most a correction card.");
+    if (!c.theft && !Number.isInteger(c.gold)) return t("Offer a whole number of gold.");
+    if (!c.theft && c.gold > highest) return t("You have {n} gold: offer at most that.", { n: highest });
+    if (!c.theft && c.gold < 1 && !c.cards.length) return t("Offer at least 1 gold (or the theft card).");
+    if (!c.theft && c.gold < 0) return t("An offering cannot be negative.");
+    return t("That combination is not a legal offering.");
   };
   const refresh = () => {
     goldRadio.checked = !choice.theft;
@@ -335,24 +353,24 @@ function offerControl(offers) {
     askConfirm(review.dataset.move, summary.textContent, "offer-review");
   });
 
-  const kinds = el("div", { class: "row", role: "radiogroup", "aria-label": "gold or the theft card" },
-    el("label", { class: "toggle", for: "offer-kind-gold" }, goldRadio, " gold"),
-    el("label", { class: "toggle", for: "offer-kind-theft", "data-tip": "Take 3 gold from the bank and lower the total by 3; no reward" }, theftRadio, " theft card (−3)"));
+  const kinds = el("div", { class: "row", role: "radiogroup", "aria-label": t("gold or the theft card") },
+    el("label", { class: "toggle", for: "offer-kind-gold" }, goldRadio, " " + t("gold")),
+    el("label", { class: "toggle", for: "offer-kind-theft", "data-tip": t("Take 3 gold from the bank and lower the total by 3; no reward") }, theftRadio, " " + t("theft card (−3)")));
   form.append(kinds,
-    el("div", { class: "row amount" }, el("label", { for: "offer-gold", text: "Gold " }), less, gold, more,
-      el("small", { text: mayGold ? `${lowest} to ${highest}` : "you have no gold" })));
+    el("div", { class: "row amount" }, el("label", { for: "offer-gold", text: t("Gold") + " " }), less, gold, more,
+      el("small", { text: mayGold ? t("{low} to {high}", { low: lowest, high: highest }) : t("you have no gold") })));
   if (mayCorrect) {
     form.append(el("div", { class: "row toggles" },
-      el("label", { class: "toggle", for: "offer-correction", "data-tip": "After the reveal, move the total up or down by 3" },
-        correction, ` add ${cardName("correction")}`)));
+      el("label", { class: "toggle", for: "offer-correction", "data-tip": t("After the reveal, move the total up or down by 3") },
+        correction, " " + t("add {card}", { card: cardName("correction") }))));
   }
   if (cardBoxes.length) {
-    const list = el("fieldset", { class: "offer-cards" }, el("legend", { text: "Power cards to add (1 gold each)" }));
+    const list = el("fieldset", { class: "offer-cards" }, el("legend", { text: t("Power cards to add (1 gold each)") }));
     const seen = {};
     for (const b of cardBoxes) {
       const kind = b.dataset.card;
       seen[kind] = (seen[kind] || 0) + 1;
-      const nth = (copies.get(kind) || 0) > 1 ? ` (${seen[kind]} of ${copies.get(kind)})` : "";
+      const nth = (copies.get(kind) || 0) > 1 ? " " + t("({nth} of {count})", { nth: seen[kind], count: copies.get(kind) }) : "";
       list.append(el("label", { class: "toggle", for: b.id }, b, ` ${cardName(kind)}${nth}`));
     }
     form.append(list);
@@ -368,35 +386,59 @@ function renderHand() {
   if (view.seat === null || !view.page || !view.page.hand) { panel.hidden = true; return; }
   panel.hidden = false;
   const me = view.observation.players[view.seat];
-  $("gold").textContent = `Gold: ${me.gold}`;
+  $("gold").textContent = t("Gold: {n}", { n: me.gold });
   const list = $("hand");
   list.replaceChildren();
   for (const card of view.page.hand) {
     list.append(el("li", {}, el("strong", { text: `${card.name}${card.count > 1 ? ` ×${card.count}` : ""}` }), el("span", { text: ` ${card.effect}` })));
   }
-  if (!view.page.hand.length) list.append(el("li", { class: "empty", text: "no power cards" }));
+  if (!view.page.hand.length) list.append(el("li", { class: "empty", text: t("no power cards") }));
 }
 
 function renderPlayers() {
   const table = $("players");
   const obs = view.observation;
-  table.replaceChildren(el("tr", {}, ...["Player", "Gold", "Cards", "Score", "Provinces"].map((h) => el("th", { scope: "col", text: h }))));
+  table.replaceChildren(el("tr", {}, ...[t("Player"), t("Gold"), t("Cards"), t("Score"), t("Provinces")].map((h) => el("th", { scope: "col", text: h }))));
   obs.players.forEach((p, seat) => {
     const info = view.players[seat];
     const mark = letter(seat);
     const name = el("td", {}, ctx.chip(seat, p.name),
-      el("span", { class: "seat-letter", "data-tip": `${p.name}'s markers on the board carry the letter ${mark}`, "aria-label": `board letter ${mark}` }, mark));
-    if (info.kind === "bot") name.append(el("small", { text: ` bot ${info.bot}` }));
-    if (obs.start_player === seat) name.append(el("small", { text: " (start)", "data-tip": "The start player: first to bid, to buy and to collect" }));
-    if (view.to_move.includes(seat) && view.status !== "finished") name.append(el("small", { class: "to-move", text: " · to move" }));
-    const cards = p.cards === 1 ? "1 power card" : `${p.cards} power cards`;
+      el("span", { class: "seat-letter", "data-tip": t("{player}'s markers on the board carry the letter {letter}", { player: p.name, letter: mark }), "aria-label": t("board letter {letter}", { letter: mark }) }, mark));
+    if (info.kind === "bot") name.append(el("small", { text: " " + t("bot {name}", { name: info.bot }) }));
+    if (obs.start_player === seat) name.append(el("small", { text: " " + t("(start)"), "data-tip": t("The start player: first to bid, to buy and to collect") }));
+    if (view.to_move.includes(seat) && view.status !== "finished") name.append(el("small", { class: "to-move", text: " · " + t("to move") }));
     const cardTip = seat === view.seat
-      ? `${cards}: your hand below says what each does`
-      : `${cards}: which ones stays hidden until they are played or sold`;
+      ? nt("{n} power card: your hand below says what each does", "{n} power cards: your hand below says what each does", p.cards)
+      : nt("{n} power card: which one stays hidden until it is played or sold", "{n} power cards: which ones stays hidden until they are played or sold", p.cards);
     table.append(el("tr", { class: seat === view.seat ? "me" : "" }, name,
       el("td", { text: p.gold }), el("td", { text: p.cards, "data-tip": cardTip, tabindex: "0" }), el("td", { text: p.score }),
       el("td", { text: p.provinces.map(provinceName).join(", ") || "·" })));
   });
+}
+
+// "About these figures": where the board's figures come from (a note about our data, not
+// about the game, so it stays out of the play tooltips), folded under the board.
+function renderFigures() {
+  const about = view.page && view.page.about_figures;
+  const board = $("board");
+  if (!about || !board || !board.parentNode) return;
+  let panel = document.getElementById("amunre-figures");
+  if (panel && panel.dataset.language === document.documentElement.lang) return;
+  const open = panel ? panel.open : false;
+  if (panel) panel.remove();
+  const items = about.provinces.map((p) => {
+    const parts = [];
+    if (p.reconstructed.length) parts.push(t("reconstructed: {figures}", { figures: p.reconstructed.join(", ") }));
+    if (p.one_source.length) parts.push(t("from one source: {figures}", { figures: p.one_source.join(", ") }));
+    return el("li", {}, el("strong", { text: p.province }), ` ${parts.join("; ")}`);
+  });
+  panel = el("details", { id: "amunre-figures", class: "about-figures", "data-language": document.documentElement.lang },
+    el("summary", { text: t("About these figures") }),
+    el("p", { text: about.note }),
+    el("p", { class: "source", text: t("Sources: {source}", { source: about.source }) }),
+    el("ul", {}, ...items));
+  panel.open = open;
+  board.parentNode.insertBefore(panel, board.nextSibling);
 }
 
 function renderResult() {
@@ -405,19 +447,18 @@ function renderResult() {
   panel.hidden = false;
   const lines = view.page ? view.page.scoring_lines : [];
   const table = $("result");
-  table.replaceChildren(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Scoring" }),
-    ...lines.map((l) => el("th", { text: l.label })), el("th", { text: "Total" })));
+  table.replaceChildren(el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Scoring") }),
+    ...lines.map((l) => el("th", { text: l.label })), el("th", { text: t("Total") })));
   const scorings = view.observation.scorings || [];
   view.players.forEach((p, seat) => {
     scorings.forEach((scoring, index) => {
       const line = scoring[seat];
       table.append(el("tr", {}, el("td", {}, index === 0 ? ctx.chip(seat, p.name) : ""),
-        el("td", { text: `kingdom ${index + 1}` }),
+        el("td", { text: t("kingdom {n}", { n: index + 1 }) }),
         ...lines.map((l) => el("td", { text: line[l.key] || "·" })), el("td", { text: line.total })));
     });
-    table.append(el("tr", { class: "total-row" }, el("td"), el("td", { text: `game, rank ${view.result.ranks[seat]}` }),
+    table.append(el("tr", { class: "total-row" }, el("td"), el("td", { text: t("game, rank {rank}", { rank: view.result.ranks[seat] }) }),
       ...lines.map(() => el("td")), el("td", { class: "final-score", text: view.result.scores[seat] })));
   });
-  const names = view.result.winners.map((s) => view.players[s].name).join(" and ");
-  $("winners").textContent = view.result.winners.length > 1 ? `Shared victory: ${names}` : `Winner: ${names}`;
+  $("winners").textContent = resultHeadline(view); // ranked as the ratings rank (/static/result.js)
 }
