@@ -42,6 +42,14 @@ from karnak.games.amunre.view import (
 )
 
 #: Column headings of the board figures, broken over two lines so the table fits 80 columns.
+#: The words of the figures table's half and side columns.
+FIGURE_WORDS = {
+    "upper": N_("upper"),
+    "lower": N_("lower"),
+    "west": N_("west"),
+    "east": N_("east"),
+}
+
 FIELD_HEADINGS = {
     "half": N_("Half"),
     "side": N_("Side"),
@@ -623,22 +631,29 @@ class AmunReRenderer:
 
     def _figures_table(self, board: Board) -> Table:
         table = Table(
-            title=Text(f"Amun-Re provinces ({board.source})", style="italic"),
+            title=Text(t("Amun-Re provinces ({source})", source=board.source), style="italic"),
             title_justify="left",
             box=box.SIMPLE_HEAD,
             padding=0,
         )
-        table.add_column("Province", no_wrap=True)
+        table.add_column(_("Province"), no_wrap=True)
         for field in PROVINCE_FIELDS:
             numeric = field not in ("half", "side", "nile")
             table.add_column(
-                FIELD_HEADINGS[field], justify="right" if numeric else "left", no_wrap=not numeric
+                _(FIELD_HEADINGS[field]),
+                justify="right" if numeric else "left",
+                no_wrap=not numeric,
             )
         for province in board.provinces:
             cells: list[RenderableType] = [Text(province.name, style="bold")]
             for field in PROVINCE_FIELDS:
                 value = getattr(province, field)
-                shown = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+                if isinstance(value, bool):
+                    shown = _("yes") if value else _("no")
+                elif field in ("half", "side"):
+                    shown = _(FIGURE_WORDS.get(value, value))
+                else:
+                    shown = str(value)
                 level = province.confidence.get(field, "printed")
                 colour, marker = CONFIDENCE_LOOK.get(level, ("", ""))
                 cells.append(Text(shown + marker, style=colour))
@@ -648,56 +663,66 @@ class AmunReRenderer:
     def _legend(self) -> Text:
         return confidence_legend(
             "amunre",
-            "printed: shown by two sources or more; one source: a single rule book or review; "
-            "reconstructed: our best reading, not printed anywhere we could read.",
+            _(
+                "printed: shown by two sources or more; one source: a single rule book or "
+                "review; reconstructed: our best reading, not printed anywhere we could read."
+            ),
         )
 
     def _constants(self, board: Board) -> Table:
-        table = Table(title="Constants (printed)", title_justify="left")
-        table.add_column("Name")
-        table.add_column("Value")
+        table = Table(title=_("Constants (printed)"), title_justify="left")
+        table.add_column(_("Name"))
+        table.add_column(_("Value"))
+        thresholds = [
+            t("≤{total} → {space}", total=limit, space=i + 1)
+            for i, limit in enumerate(board.temple_thresholds)
+        ]
+        thresholds.append(t("more → {space}", space=len(board.temple_thresholds) + 1))
         rows: list[tuple[str, Any]] = [
-            ("bid spaces", ", ".join(map(str, board.bid_spaces))),
-            ("starting gold", board.start_gold),
-            ("builder cards dealt at the start", board.start_builders),
-            ("stones", board.stones),
-            ("farmers", ", ".join(f"{ed}: {n}" for ed, n in board.farmers.items())),
-            ("kingdoms", f"{board.kingdoms}, of {board.rounds_per_kingdom} rounds each"),
+            (N_("bid spaces"), ", ".join(map(str, board.bid_spaces))),
+            (N_("starting gold"), board.start_gold),
+            (N_("builder cards dealt at the start"), board.start_builders),
+            (N_("stones"), board.stones),
+            (N_("farmers"), ", ".join(f"{ed}: {n}" for ed, n in board.farmers.items())),
             (
-                "temple space by offering total",
-                ", ".join(f"≤{t} → {i + 1}" for i, t in enumerate(board.temple_thresholds))
-                + f", more → {len(board.temple_thresholds) + 1}",
+                N_("kingdoms"),
+                ngettext(
+                    "{kingdoms}, of {n} round each",
+                    "{kingdoms}, of {n} rounds each",
+                    board.rounds_per_kingdom,
+                ).format(kingdoms=board.kingdoms, n=board.rounds_per_kingdom),
             ),
-            ("caravans pay on temple spaces", ", ".join(map(str, board.caravan_spaces))),
-            ("bonus card points", board.bonus_card_points),
-            ("most pyramids on a Nile side", board.nile_side_points),
-            ("complete set points", board.complete_set_points),
-            ("gold ranking points", ", ".join(map(str, board.gold_ranking_points))),
-            ("power-card symbols for the bonus", board.power_card_bonus_symbols),
-            ("farmers for the farmer bonus", board.farmer_bonus_farmers),
-            ("8-gold card pays", board.treasury_gold),
-            ("theft card takes", board.theft_gold),
-            ("a sold card brings", board.sell_price),
+            (N_("temple space by offering total"), ", ".join(thresholds)),
+            (N_("caravans pay on temple spaces"), ", ".join(map(str, board.caravan_spaces))),
+            (N_("bonus card points"), board.bonus_card_points),
+            (N_("most pyramids on a Nile side"), board.nile_side_points),
+            (N_("complete set points"), board.complete_set_points),
+            (N_("gold ranking points"), ", ".join(map(str, board.gold_ranking_points))),
+            (N_("power-card symbols for the bonus"), board.power_card_bonus_symbols),
+            (N_("farmers for the farmer bonus"), board.farmer_bonus_farmers),
+            (N_("8-gold card pays"), board.treasury_gold),
+            (N_("theft card takes"), board.theft_gold),
+            (N_("a sold card brings"), board.sell_price),
         ]
         for name, value in rows:
-            table.add_row(name, str(value))
+            table.add_row(_(name), str(value))
         return table
 
     def _cards(self, board: Board) -> Table:
-        table = Table(title=f"Power cards ({board.total_cards})", title_justify="left")
-        table.add_column("Id")
-        table.add_column("2003 name")
-        table.add_column("2016 name")
-        table.add_column("Count", justify="right")
-        table.add_column("Phase")
-        table.add_column("What it does")
+        table = Table(title=t("Power cards ({n})", n=board.total_cards), title_justify="left")
+        table.add_column(_("Id"))
+        table.add_column(_("2003 name"))
+        table.add_column(_("2016 name"))
+        table.add_column(_("Count"), justify="right")
+        table.add_column(_("Phase"))
+        table.add_column(_("What it does"))
         for card in board.cards:
             table.add_row(
                 card.id,
-                card.name_2003,
-                card.name_2016,
+                _(card.name_2003),
+                _(card.name_2016),
                 str(card.count),
-                card.phase,
+                card_phase(board, card.id),
                 card_effect(card.id, board),
             )
         return table

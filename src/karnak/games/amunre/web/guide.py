@@ -6,6 +6,9 @@ moves, the printed board and the game's rules version (all public): never from t
 re-dealing what the seat cannot see leaves the guide byte for byte the same (tested). The
 figures are computed with the same rules the engine applies (income, prices, temple spaces,
 scoring), so a line such as "Memphis: 3 farmers x 2 gold" is what the harvest will pay.
+
+Every sentence is one message of the ``amunre`` domain, in the reader's language
+(:mod:`karnak.games.amunre.i18n`); only lists (names, figures) are joined here.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ from typing import Any
 from karnak.core.actions import Action
 from karnak.core.game import Game
 from karnak.core.plugin import View
+from karnak.games.amunre.i18n import N_, _, ngettext, pgettext, t
 from karnak.games.amunre.rules import actions as A
 from karnak.games.amunre.rules.board import Board
 from karnak.games.amunre.rules.scoring import nile_side_winners, score_kingdom
-from karnak.games.amunre.texts import board_of
+from karnak.games.amunre.texts import board_of, province_name
 from karnak.games.amunre.view import (
     AmunReObservation,
     BidView,
@@ -104,7 +108,8 @@ class Seen:
         return self.players[seat]["name"]
 
     def card(self, kind: str) -> str:
-        return self.board.card(kind).name(self.obs["edition"])
+        """A power card's name in the table's edition, in the reader's language."""
+        return _(self.board.card(kind).name(self.obs["edition"]))
 
     def index(self, province: str) -> int:
         return self.board.province_names.index(province)
@@ -121,19 +126,56 @@ class Seen:
 
 
 def pname(name: str) -> str:
-    """A province's printed name as the page writes it (THEBES: Thebes)."""
-    return name.title()
-
-
-def plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+    """A province's name as the page writes it, in the reader's language (THEBES: Thebes)."""
+    return province_name(name)
 
 
 def listing(words: Sequence[str]) -> str:
     """a, b and c."""
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return t("{items} and {last}", items=", ".join(words[:-1]), last=words[-1])
+
+
+# Counted words, each a whole message with its number (never "1 farmers").
+def n_farmers(n: int) -> str:
+    return ngettext("{n} farmer", "{n} farmers", n).format(n=n)
+
+
+def n_stones(n: int) -> str:
+    return ngettext("{n} stone", "{n} stones", n).format(n=n)
+
+
+def n_pyramids(n: int) -> str:
+    return ngettext("{n} pyramid", "{n} pyramids", n).format(n=n)
+
+
+def n_items(n: int) -> str:
+    return ngettext("{n} item", "{n} items", n).format(n=n)
+
+
+def n_provinces(n: int) -> str:
+    return ngettext("{n} province", "{n} provinces", n).format(n=n)
+
+
+def n_fields(n: int) -> str:
+    return ngettext("{n} field", "{n} fields", n).format(n=n)
+
+
+def n_empty_fields(n: int) -> str:
+    return ngettext("{n} empty field", "{n} empty fields", n).format(n=n)
+
+
+def n_temples(n: int) -> str:
+    return ngettext("{n} temple", "{n} temples", n).format(n=n)
+
+
+def n_face_down(n: int) -> str:
+    return ngettext("{n} face-down power card", "{n} face-down power cards", n).format(n=n)
+
+
+def n_gold(n: int) -> str:
+    return t("{n} gold", n=n)
 
 
 # ---------------------------------------------------------------------------- figures
@@ -145,10 +187,10 @@ def space_range(board: Board, space: int) -> str:
     """The offering totals that put the temple on ``space`` (1-based)."""
     limits = board.temple_thresholds
     if space == 1:
-        return f"total {limits[0]} or less"
+        return t("total {n} or less", n=limits[0])
     if space <= len(limits):
-        return f"total {limits[space - 2] + 1} to {limits[space - 1]}"
-    return f"total {limits[-1] + 1} or more"
+        return t("total {low} to {high}", low=limits[space - 2] + 1, high=limits[space - 1])
+    return t("total {n} or more", n=limits[-1] + 1)
 
 
 def caravans_pay(board: Board, space: int) -> bool:
@@ -156,10 +198,9 @@ def caravans_pay(board: Board, space: int) -> bool:
 
 
 def caravan_spaces_text(board: Board) -> str:
-    return (
-        "temple space"
-        + ("s " if len(board.caravan_spaces) > 1 else " ")
-        + listing([str(s) for s in board.caravan_spaces])
+    spaces = board.caravan_spaces
+    return ngettext("temple space {spaces}", "temple spaces {spaces}", len(spaces)).format(
+        spaces=listing([str(s) for s in spaces])
     )
 
 
@@ -178,19 +219,20 @@ def income(
     return total
 
 
-def income_parts(seen: Seen, p: int, space: int, *, increase: bool = False) -> str:
-    """How a province's harvest adds up, in words: "3 farmers x 2 + 4 gold + caravan 7"."""
+def income_parts(seen: Seen, p: int, space: int, *, increase: bool = False) -> list[str]:
+    """How a province's harvest adds up, term by term: "3 farmers x 2", "4 gold", "caravan 7"
+    (empty: it pays nothing)."""
     province = seen.board.provinces[p]
     farmers = seen.farmers(p)
     per = space + 1 if increase else space
     parts = []
     if farmers:
-        parts.append(f"{plural(farmers, 'farmer')} {TIMES} {per}")
+        parts.append(t("{farmers} \u00d7 {per}", farmers=n_farmers(farmers), per=per))
     if province.gold:
-        parts.append(f"{province.gold} gold")
+        parts.append(n_gold(province.gold))
     if province.caravan and caravans_pay(seen.board, space):
-        parts.append(f"caravan {province.caravan}")
-    return " + ".join(parts) or "no income"
+        parts.append(t("caravan {n}", n=province.caravan))
+    return parts
 
 
 def harvest_at(seen: Seen, seat: int, space: int) -> int:
@@ -201,13 +243,15 @@ def harvest_at(seen: Seen, seat: int, space: int) -> int:
 def farmer_earning(seen: Seen) -> str:
     """What a farmer earns, said from where the temple stands now."""
     if seen.temple == 0:
-        return (
+        return t(
             "The temple is not on its track yet: this round's offering sets it, and each farmer "
-            f"then earns 1 to {temple_spaces(seen.board)} gold at the harvest."
+            "then earns 1 to {most} gold at the harvest.",
+            most=temple_spaces(seen.board),
         )
-    return (
-        f"At temple space {seen.temple} (where it stands now) each farmer earns "
-        f"{seen.temple} gold a harvest; the offering moves the temple before the harvest."
+    return t(
+        "At temple space {space} (where it stands now) each farmer earns {space} gold a "
+        "harvest; the offering moves the temple before the harvest.",
+        space=seen.temple,
     )
 
 
@@ -216,12 +260,22 @@ def stones_line(seen: Seen, p: int, *, builder: bool = False) -> str:
     entry = seen.provinces[p]
     stones, pyramids = entry["stones"], entry["pyramids"]
     need = (2 if builder else 3) - stones
-    text = f"{pname(entry['name'])}: {plural(stones, 'stone')}, {plural(pyramids, 'pyramid')}"
+    words = {
+        "province": pname(entry["name"]),
+        "stones": n_stones(stones),
+        "pyramids": n_pyramids(pyramids),
+    }
     if need <= 0 and builder:
-        return text + f"; your {seen.card('builder')} card makes a pyramid here now."
-    if need == 1:
-        return text + "; 1 more stone makes a pyramid."
-    return text + f"; {need} more stones make a pyramid."
+        return t(
+            "{province}: {stones}, {pyramids}; your {card} card makes a pyramid here now.",
+            card=seen.card("builder"),
+            **words,
+        )
+    return ngettext(
+        "{province}: {stones}, {pyramids}; {n} more stone makes a pyramid.",
+        "{province}: {stones}, {pyramids}; {n} more stones make a pyramid.",
+        need,
+    ).format(n=need, **words)
 
 
 def turn_order_text(seen: Seen) -> str:
@@ -249,69 +303,96 @@ def phases(seen: Seen) -> list[dict[str, str]]:
         listed.append(
             {
                 "key": "pick",
-                "name": "Province cards",
-                "text": "Each player secretly picks one province card from their hand; the "
-                "picks are shown together and those provinces come up for auction.",
+                "name": _("Province cards"),
+                "text": _(
+                    "Each player secretly picks one province card from their hand; the "
+                    "picks are shown together and those provinces come up for auction."
+                ),
             }
         )
     listed += [
         {
             "key": "auction",
-            "name": "Auction",
-            "text": "One province a player comes up, with any free cards, gold or stones on it. "
-            f"Bids go on the spaces {spaces}; a new bid on a province must be higher than "
-            "every bid there, and an overbid player moves to another province. When each "
-            "province holds one bid, everyone pays their bid and takes their province.",
+            "name": _("Auction"),
+            "text": t(
+                "One province a player comes up, with any free cards, gold or stones on it. "
+                "Bids go on the spaces {spaces}; a new bid on a province must be higher than "
+                "every bid there, and an overbid player moves to another province. When each "
+                "province holds one bid, everyone pays their bid and takes their province.",
+                spaces=spaces,
+            ),
         },
         {
             "key": "market",
-            "name": "Market",
-            "text": "In turn order each player buys power cards (up to the best card limit "
-            "among their provinces), then farmers for empty fields, then stones. The k-th "
-            "item of a kind costs k gold; three stones in a province become a pyramid.",
+            "name": _("Market"),
+            "text": _(
+                "In turn order each player buys power cards (up to the best card limit "
+                "among their provinces), then farmers for empty fields, then stones. The k-th "
+                "item of a kind costs k gold; three stones in a province become a pyramid."
+            ),
         },
         {
             "key": "offering",
-            "name": "Offering",
-            "text": "Everyone secretly offers gold (1 or more) or the theft card. The total "
-            "moves the temple: the higher it stands, the more each farmer earns, but caravans "
-            f"pay only on {caravan_spaces_text(board)}.",
+            "name": _("Offering"),
+            "text": t(
+                "Everyone secretly offers gold (1 or more) or the theft card. The total "
+                "moves the temple: the higher it stands, the more each farmer earns, but "
+                "caravans pay only on {spaces}.",
+                spaces=caravan_spaces_text(board),
+            ),
         },
         {
             "key": "adjust",
-            "name": "Correction",
-            "text": "Players who added a correction card to their offering, in turn order, "
-            "move the revealed total up or down by 3 before the temple moves.",
+            "name": _("Correction"),
+            "text": _(
+                "Players who added a correction card to their offering, in turn order, "
+                "move the revealed total up or down by 3 before the temple moves."
+            ),
         },
         {
             "key": "rewards",
-            "name": "Rewards",
-            "text": "The highest offer takes 3 items and the start player's place, the second "
-            "2, every other giver 1; an item is a power card, a farmer or a stone. Thieves "
-            f"take {board.theft_gold} gold instead.",
+            "name": _("Rewards"),
+            "text": t(
+                "The highest offer takes 3 items and the start player's place, the second "
+                "2, every other giver 1; an item is a power card, a farmer or a stone. "
+                "Thieves take {gold} gold instead.",
+                gold=board.theft_gold,
+            ),
         },
         {
             "key": "harvest",
-            "name": "Harvest",
-            "text": "Each province pays its fixed gold, its caravan on the low temple spaces, "
-            "and the temple's space in gold per farmer. Harvest cards change one province "
-            "each.",
+            "name": _("Harvest"),
+            "text": _(
+                "Each province pays its fixed gold, its caravan on the low temple spaces, "
+                "and the temple's space in gold per farmer. Harvest cards change one province "
+                "each."
+            ),
         },
         {
             "key": "scoring",
-            "name": f"Scoring (after rounds {rounds} and {rounds * board.kingdoms})",
-            "text": f"{board.nile_side_points} points for the owned province with most "
-            "pyramids on each side of the Nile, 1 per pyramid, "
-            f"{board.complete_set_points} per complete set, temples times the temple space, "
-            f"{board.bonus_card_points} per bonus card; at the end, the gold ranking "
-            + "/".join(str(p) for p in board.gold_ranking_points)
-            + ".",
+            "name": t(
+                "Scoring (after rounds {first} and {last})",
+                first=rounds,
+                last=rounds * board.kingdoms,
+            ),
+            "text": t(
+                "{side} points for the owned province with most pyramids on each side of the "
+                "Nile, 1 per pyramid, {set} per complete set, temples times the temple space, "
+                "{bonus} per bonus card; at the end, the gold ranking {ranking}.",
+                side=board.nile_side_points,
+                set=board.complete_set_points,
+                bonus=board.bonus_card_points,
+                ranking="/".join(str(p) for p in board.gold_ranking_points),
+            ),
         },
         {
             "key": "kingdom",
-            "name": "The new kingdom",
-            "text": f"After the first scoring, provinces and farmers leave the board; "
-            f"pyramids and stones stay for their next owners. {rounds} more rounds follow.",
+            "name": _("The new kingdom"),
+            "text": t(
+                "After the first scoring, provinces and farmers leave the board; pyramids and "
+                "stones stay for their next owners. {rounds} more rounds follow.",
+                rounds=rounds,
+            ),
         },
     ]
     return listed
@@ -323,32 +404,33 @@ def next_text(seen: Seen) -> str | None:
     board = seen.board
     start = seen.name(seen.start)
     if phase == "pick":
-        return "The picked provinces come out and the auction begins."
+        return _("The picked provinces come out and the auction begins.")
     if phase == "auction":
-        return f"The market, in turn order from {start}."
+        return t("The market, in turn order from {player}.", player=start)
     if phase == "market":
-        return "The offering: everyone commits in secret, at once."
+        return _("The offering: everyone commits in secret, at once.")
     if phase == "offering":
-        return (
+        return _(
             "The offers are revealed, corrections are played, the temple moves and the "
             "rewards are taken."
         )
     if phase == "adjust":
-        return "The temple moves to the corrected total's space; then the rewards."
+        return _("The temple moves to the corrected total's space; then the rewards.")
     if phase == "rewards":
-        return "The harvest, in turn order from the start player (the highest offer)."
+        return _("The harvest, in turn order from the start player (the highest offer).")
     if phase == "harvest":
         if round_ % board.rounds_per_kingdom:
-            return f"Round {round_ + 1}: new provinces come up for auction."
+            return t("Round {n}: new provinces come up for auction.", n=round_ + 1)
         if seen.final_round:
-            return "The final scoring, with the gold ranking."
-        return "The scoring of the old kingdom."
+            return _("The final scoring, with the gold ranking.")
+        return _("The scoring of the old kingdom.")
     if phase == "scoring":
         if seen.final_round:
-            return "The game ends: most points wins; then most pyramids, then most stones."
-        return (
-            "The new kingdom: provinces and farmers leave the board, pyramids and stones stay; "
-            f"round {round_ + 1} begins."
+            return _("The game ends: most points wins; then most pyramids, then most stones.")
+        return t(
+            "The new kingdom: provinces and farmers leave the board, pyramids and stones "
+            "stay; round {n} begins.",
+            n=round_ + 1,
         )
     return None
 
@@ -359,38 +441,40 @@ def task(seen: Seen) -> str | None:
         return None
     phase = seen.obs["phase"]
     if phase == "pick":
-        return "Pick the province card to bring out (sealed)"
+        return _("Pick the province card to bring out (sealed)")
     if phase == "auction":
         mine = own_bid(seen)
         if mine is not None and mine[1]["overbid"]:
-            return f"You were overbid on {pname(mine[0])}: bid again"
-        return "Place your bid on a province"
+            return t("You were overbid on {province}: bid again", province=pname(mine[0]))
+        return _("Place your bid on a province")
     if phase == "market":
         kinds = []
         if seen.moves(A.BuyCards):
-            kinds.append("power cards")
+            kinds.append(pgettext("goods to buy", "power cards"))
         if seen.moves(A.Farmer):
-            kinds.append("farmers")
+            kinds.append(pgettext("goods to buy", "farmers"))
         if seen.moves(A.Stone):
-            kinds.append("stones")
+            kinds.append(pgettext("goods to buy", "stones"))
         if kinds:
-            return f"Buy {listing(kinds)}, or end your market turn"
-        return "Play a card or end your market turn"
+            return t("Buy {goods}, or end your market turn", goods=listing(kinds))
+        return _("Play a card or end your market turn")
     if phase == "offering":
-        return "Choose your offering (sealed)"
+        return _("Choose your offering (sealed)")
     if phase == "adjust":
-        return "Move the offering total by +3 or -3"
+        return _("Move the offering total by +3 or -3")
     if phase == "rewards":
         left = rewards_left(seen)
-        return f"Take your reward: {plural(left, 'item')} left"
+        return ngettext(
+            "Take your reward: {n} item left", "Take your reward: {n} items left", left
+        ).format(n=left)
     if phase == "harvest":
         if seen.moves(A.EightGold) or seen.moves(A.HarvestIncrease):
-            return "Play your harvest cards, then collect"
-        return "Collect your harvest"
+            return _("Play your harvest cards, then collect")
+        return _("Collect your harvest")
     if phase == "scoring":
         if seen.moves(A.PlayBonus):
-            return "Play your bonus cards, then go on to the scoring"
-        return "Go on to the scoring"
+            return _("Play your bonus cards, then go on to the scoring")
+        return _("Go on to the scoring")
     return None
 
 
@@ -414,26 +498,47 @@ def next_bid_after(seen: Seen, bid: BidView) -> int | None:
     return spaces[index] if index < len(spaces) else None
 
 
+def bid_words(seen: Seen, bid: BidView) -> str:
+    """One bid on a province: its bidder, its amount and what marks it."""
+    blockade = seen.players[bid["seat"]]["blockade"]
+    words = {"player": seen.name(bid["seat"]), "amount": bid["amount"]}
+    if blockade and bid["overbid"]:
+        return t(
+            "{player} {amount} (with a {card} card) (overbid: must move)",
+            card=seen.card("blockade"),
+            **words,
+        )
+    if blockade:
+        return t("{player} {amount} (with a {card} card)", card=seen.card("blockade"), **words)
+    if bid["overbid"]:
+        return t("{player} {amount} (overbid: must move)", **words)
+    return t("{player} {amount}", **words)
+
+
 def bids_text(seen: Seen, entry: ProvinceView) -> str:
     if not entry["bids"]:
-        return "No bid yet: any bid takes it for now, even 0."
-    parts = []
-    for bid in sorted(entry["bids"], key=lambda b: -b["amount"]):
-        who = seen.name(bid["seat"])
-        part = f"{who} {bid['amount']}"
-        if seen.players[bid["seat"]]["blockade"]:
-            part += f" (with a {seen.card('blockade')} card)"
-        if bid["overbid"]:
-            part += " (overbid: must move)"
-        parts.append(part)
+        return _("No bid yet: any bid takes it for now, even 0.")
+    bids = ", ".join(
+        bid_words(seen, bid) for bid in sorted(entry["bids"], key=lambda b: -b["amount"])
+    )
     top = max(entry["bids"], key=lambda b: b["amount"])
     following = next_bid_after(seen, top)
-    tail = (
-        f" The next bid here is at least {following}."
-        if following is not None
-        else " Nobody can bid higher here."
-    )
-    return "Bids: " + ", ".join(parts) + "." + tail
+    if following is not None:
+        return t("Bids: {bids}. The next bid here is at least {n}.", bids=bids, n=following)
+    return t("Bids: {bids}. Nobody can bid higher here.", bids=bids)
+
+
+#: Where a province lies, by (half, side, on the Nile).
+WHERE: dict[tuple[str, str, bool], str] = {
+    ("upper", "west", True): N_("Upper Egypt, on the west bank of the Nile"),
+    ("upper", "east", True): N_("Upper Egypt, on the east bank of the Nile"),
+    ("lower", "west", True): N_("Lower Egypt, on the west bank of the Nile"),
+    ("lower", "east", True): N_("Lower Egypt, on the east bank of the Nile"),
+    ("upper", "west", False): N_("Upper Egypt, west of the Nile, away from its banks"),
+    ("upper", "east", False): N_("Upper Egypt, east of the Nile, away from its banks"),
+    ("lower", "west", False): N_("Lower Egypt, west of the Nile, away from its banks"),
+    ("lower", "east", False): N_("Lower Egypt, east of the Nile, away from its banks"),
+}
 
 
 def province_brings(seen: Seen, p: int) -> list[str]:
@@ -441,53 +546,103 @@ def province_brings(seen: Seen, p: int) -> list[str]:
     board = seen.board
     province = board.provinces[p]
     entry = seen.provinces[p]
-    where = f"{province.half.title()} Egypt, " + (
-        f"on the {province.side} bank of the Nile"
-        if province.nile
-        else f"{province.side} of the Nile, away from its banks"
-    )
-    fields = (
-        f"Fields: {province.fields} ({entry['empty_fields']} empty)"
-        if province.fields
-        else f"No fields (farmers only with a {seen.card('free_farmer')} card)"
-    )
-    lines = [f"{where}. {fields}; card limit {province.card_limit} in the market."]
-    pays = []
-    if province.gold:
-        pays.append(f"{province.gold} gold")
-    if province.caravan:
-        pays.append(f"caravan {province.caravan} gold ({caravan_spaces_text(board)} only)")
-    pays.append("the temple's space in gold per farmer")
-    lines.append("Income each harvest: " + ", plus ".join(pays) + ".")
+    where = _(WHERE[province.half, province.side, province.nile])
+    if province.fields:
+        first = t(
+            "{where}. Fields: {fields} ({empty} empty); card limit {limit} in the market.",
+            where=where,
+            fields=province.fields,
+            empty=entry["empty_fields"],
+            limit=province.card_limit,
+        )
+    else:
+        first = t(
+            "{where}. No fields (farmers only with a {card} card); card limit {limit} in the "
+            "market.",
+            where=where,
+            card=seen.card("free_farmer"),
+            limit=province.card_limit,
+        )
+    lines = [first]
+    caravan = {"caravan": province.caravan, "spaces": caravan_spaces_text(board)}
+    if province.gold and province.caravan:
+        pays = t(
+            "Income each harvest: {gold} gold, plus caravan {caravan} gold ({spaces} only), "
+            "plus the temple's space in gold per farmer.",
+            gold=province.gold,
+            **caravan,
+        )
+    elif province.gold:
+        pays = t(
+            "Income each harvest: {gold} gold, plus the temple's space in gold per farmer.",
+            gold=province.gold,
+        )
+    elif province.caravan:
+        pays = t(
+            "Income each harvest: caravan {caravan} gold ({spaces} only), plus the temple's "
+            "space in gold per farmer.",
+            **caravan,
+        )
+    else:
+        pays = _("Income each harvest: the temple's space in gold per farmer.")
+    lines.append(pays)
     farmers = seen.farmers(p)
     if seen.temple:
-        lines.append(
-            f"At temple space {seen.temple} (now) it would pay {income(seen, p, seen.temple)} "
-            f"gold with its {plural(farmers, 'farmer')}"
-            + (f" ({province.printed_farmers} printed)" if province.printed_farmers else "")
-            + "."
-        )
+        now = {
+            "space": seen.temple,
+            "gold": income(seen, p, seen.temple),
+            "farmers": n_farmers(farmers),
+        }
+        if province.printed_farmers:
+            lines.append(
+                t(
+                    "At temple space {space} (now) it would pay {gold} gold with its "
+                    "{farmers} ({printed} printed).",
+                    printed=province.printed_farmers,
+                    **now,
+                )
+            )
+        else:
+            lines.append(
+                t(
+                    "At temple space {space} (now) it would pay {gold} gold with its {farmers}.",
+                    **now,
+                )
+            )
     elif province.printed_farmers:
-        lines.append(f"Its {province.printed_farmers} printed farmers work from the start.")
+        lines.append(t("Its {n} printed farmers work from the start.", n=province.printed_farmers))
     if province.temples:
-        now = (
-            f" ({province.temples * seen.temple} at space {seen.temple} now)" if seen.temple else ""
-        )
-        lines.append(
-            f"Temples: {province.temples}, each worth the temple's space in points at a "
-            f"scoring{now}."
-        )
+        if seen.temple:
+            lines.append(
+                t(
+                    "Temples: {n}, each worth the temple's space in points at a scoring "
+                    "({points} at space {space} now).",
+                    n=province.temples,
+                    points=province.temples * seen.temple,
+                    space=seen.temple,
+                )
+            )
+        else:
+            lines.append(
+                t(
+                    "Temples: {n}, each worth the temple's space in points at a scoring.",
+                    n=province.temples,
+                )
+            )
     lying = []
     if entry["face_down_cards"]:
-        lying.append(plural(entry["face_down_cards"], "face-down power card"))
+        lying.append(n_face_down(entry["face_down_cards"]))
     if entry["free_gold"]:
-        lying.append(f"{entry['free_gold']} gold")
+        lying.append(n_gold(entry["free_gold"]))
     if lying:
-        lines.append(f"Free for its winner: {listing(lying)}.")
+        lines.append(t("Free for its winner: {things}.", things=listing(lying)))
     if entry["stones"] or entry["pyramids"]:
         lines.append(
-            f"On it: {plural(entry['stones'], 'stone')} and {plural(entry['pyramids'], 'pyramid')},"
-            " which stay with the province."
+            t(
+                "On it: {stones} and {pyramids}, which stay with the province.",
+                stones=n_stones(entry["stones"]),
+                pyramids=n_pyramids(entry["pyramids"]),
+            )
         )
     lines.append(bids_text(seen, entry))
     return lines
@@ -503,43 +658,64 @@ def _explain_auction(seen: Seen) -> list[Item]:
         entry = seen.provinces[seen.index(where)]
         top = max((b for b in entry["bids"] if b["seat"] != seen.seat), key=lambda b: b["amount"])
         lines = [
-            f"{seen.name(top['seat'])} bid {top['amount']} on {pname(where)}, above your "
-            f"{bid['amount']}: your marker must move.",
+            t(
+                "{player} bid {amount} on {province}, above your {mine}: your marker must move.",
+                player=seen.name(top["seat"]),
+                amount=top["amount"],
+                province=pname(where),
+                mine=bid["amount"],
+            ),
         ]
         if any(b.overbid for b in bids):
             lines.append(
-                f"Your {seen.card('overbid')} card lets you stay on {pname(where)} with a bid "
-                f"of at least {min(b.amount for b in bids if b.overbid)}."
+                t(
+                    "Your {card} card lets you stay on {province} with a bid of at least {n}.",
+                    card=seen.card("overbid"),
+                    province=pname(where),
+                    n=min(b.amount for b in bids if b.overbid),
+                )
             )
         else:
-            lines.append("Move it to another province; one without bids takes any bid, even 0.")
-        items.append({"title": "Why you must bid again", "lines": lines})
+            lines.append(_("Move it to another province; one without bids takes any bid, even 0."))
+        items.append({"title": _("Why you must bid again"), "lines": lines})
     cost = [
-        "A bid is paid only for the province its bidder holds when the bidding ends; "
-        f"the bid spaces are {', '.join(str(s) for s in board.bid_spaces)}.",
+        t(
+            "A bid is paid only for the province its bidder holds when the bidding ends; "
+            "the bid spaces are {spaces}.",
+            spaces=", ".join(str(s) for s in board.bid_spaces),
+        ),
     ]
     if seen.seat is not None:
         gold = seen.players[seen.seat]["gold"]
         highest = max(s for s in board.bid_spaces if s <= gold)
-        cost.append(f"You have {gold} gold: your highest possible bid is {highest}.")
+        cost.append(
+            t("You have {gold} gold: your highest possible bid is {n}.", gold=gold, n=highest)
+        )
     if bids:
         lowest: dict[str, int] = {}
         for b in bids:
             lowest[b.province] = min(lowest.get(b.province, b.amount), b.amount)
         cost.append(
-            "Lowest bid you may make: "
-            + ", ".join(f"{pname(p)} {amount}" for p, amount in lowest.items())
-            + "."
+            t(
+                "Lowest bid you may make: {bids}.",
+                bids=", ".join(f"{pname(p)} {amount}" for p, amount in lowest.items()),
+            )
         )
         if any(b.blockade for b in bids):
             cost.append(
-                f"With your {seen.card('blockade')} card, whoever overbids you must skip a space."
+                t(
+                    "With your {card} card, whoever overbids you must skip a space.",
+                    card=seen.card("blockade"),
+                )
             )
-    items.append({"title": "What a bid costs", "lines": cost})
+    items.append({"title": _("What a bid costs"), "lines": cost})
     for p, entry in enumerate(seen.provinces):
         if entry["on_auction"]:
             items.append(
-                {"title": f"What {pname(entry['name'])} brings", "lines": province_brings(seen, p)}
+                {
+                    "title": t("What {province} brings", province=pname(entry["name"])),
+                    "lines": province_brings(seen, p),
+                }
             )
     return items
 
@@ -550,35 +726,51 @@ def _explain_market(seen: Seen) -> list[Item]:
     market = obs["market"]
     buyer = obs["to_move"][0]
     you = seen.deciding
-    who = "you" if you else seen.name(buyer)
     next_farmer = market["farmers_bought"] + 1
     next_stone = market["stones_bought"] + 1
     prices = [
-        "The k-th item of a kind in a market turn costs k gold: 1, then 2, then 3 "
-        "(n items cost n(n+1)/2).",
-        f"Next farmer: {next_farmer} gold; next stone: {next_stone} gold"
-        + (f" (for {who})." if not you else "."),
+        _(
+            "The k-th item of a kind in a market turn costs k gold: 1, then 2, then 3 "
+            "(n items cost n(n+1)/2)."
+        ),
+        t(
+            "Next farmer: {farmer} gold; next stone: {stone} gold.",
+            farmer=next_farmer,
+            stone=next_stone,
+        )
+        if you
+        else t(
+            "Next farmer: {farmer} gold; next stone: {stone} gold (for {player}).",
+            farmer=next_farmer,
+            stone=next_stone,
+            player=seen.name(buyer),
+        ),
     ]
     stage = market["stage"]
     if stage != "cards":
         prices.append(
-            "Power cards are done for this turn: they come before farmers, farmers before stones."
+            _(
+                "Power cards are done for this turn: they come before farmers, farmers before "
+                "stones."
+            )
             if stage == "stones"
-            else "Power cards are done for this turn: they come before farmers and stones."
+            else _("Power cards are done for this turn: they come before farmers and stones.")
         )
-    items: list[Item] = [{"title": "Prices", "lines": prices}]
+    items: list[Item] = [{"title": _("Prices"), "lines": prices}]
     if you and seen.seat is not None:
-        items.append({"title": "What you can still afford", "lines": _affordable(seen)})
-    items.append({"title": "What a farmer earns", "lines": [farmer_earning(seen)]})
+        items.append({"title": _("What you can still afford"), "lines": _affordable(seen)})
+    items.append({"title": _("What a farmer earns"), "lines": [farmer_earning(seen)]})
     if you and seen.seat is not None and seen.owned(seen.seat):
         builder = bool(seen.moves(A.Builder))
         lines = [stones_line(seen, p, builder=builder) for p in seen.owned(seen.seat)]
         if seen.moves(A.FreeFarmer):
             lines.append(
-                f"Your {seen.card('free_farmer')} card puts a farmer in one of your provinces "
-                "without a field."
+                t(
+                    "Your {card} card puts a farmer in one of your provinces without a field.",
+                    card=seen.card("free_farmer"),
+                )
             )
-        items.append({"title": "Your pyramids", "lines": lines})
+        items.append({"title": _("Your pyramids"), "lines": lines})
     return items
 
 
@@ -588,30 +780,42 @@ def _affordable(seen: Seen) -> list[str]:
     gold = seen.players[seen.seat]["gold"]
     market = obs["market"]
     own = seen.owned(seen.seat)
-    lines = [f"You have {gold} gold."]
+    lines = [t("You have {gold} gold.", gold=gold)]
     buys = seen.moves(A.BuyCards)
     if buys:
         limit = max(seen.board.provinces[p].card_limit for p in own)
         best = max(b.count for b in buys)
         lines.append(
-            f"Power cards: up to {best} ({best * (best + 1) // 2} gold); your card limit is "
-            f"{limit}. They are drawn face down after you pay."
+            t(
+                "Power cards: up to {n} ({cost} gold); your card limit is {limit}. They are "
+                "drawn face down after you pay.",
+                n=best,
+                cost=best * (best + 1) // 2,
+                limit=limit,
+            )
         )
     if seen.moves(A.Farmer):
         empty = sum(seen.provinces[p]["empty_fields"] for p in own)
         cap = min(empty, obs["supply"]["farmers"])
         count = most_affordable(market["farmers_bought"] + 1, gold, cap)
         lines.append(
-            f"Farmers: up to {count} with your gold; {plural(empty, 'empty field')} in your "
-            "provinces."
+            t(
+                "Farmers: up to {n} with your gold; {fields} in your provinces.",
+                n=count,
+                fields=n_empty_fields(empty),
+            )
         )
     if seen.moves(A.Stone):
         count = most_affordable(market["stones_bought"] + 1, gold, obs["supply"]["stones"])
         lines.append(
-            f"Stones: up to {count} with your gold ({obs['supply']['stones']} in the supply)."
+            t(
+                "Stones: up to {n} with your gold ({supply} in the supply).",
+                n=count,
+                supply=obs["supply"]["stones"],
+            )
         )
     if len(lines) == 1:
-        lines.append("Nothing more to buy this turn.")
+        lines.append(_("Nothing more to buy this turn."))
     return lines
 
 
@@ -619,20 +823,28 @@ def _affordable(seen: Seen) -> list[str]:
 def rewards_lines(seen: Seen) -> list[str]:
     board = seen.board
     start = seen.name(seen.start)
-    rest = (
-        "every other player who offered takes 1, in turn order from the start player "
-        f"({turn_order_text(seen)}), whatever they offered"
+    first = (
+        t(
+            "The highest offer takes 3 items and becomes the start player; the second takes "
+            "2; every other player who offered takes 1, in turn order from the start player "
+            "({order}), whatever they offered.",
+            order=turn_order_text(seen),
+        )
         if seen.rewards_in_turn_order
-        else "every other player who offered takes 1, larger offers first"
+        else _(
+            "The highest offer takes 3 items and becomes the start player; the second takes "
+            "2; every other player who offered takes 1, larger offers first."
+        )
     )
     return [
-        "The highest offer takes 3 items and becomes the start player; the second takes 2; "
-        + rest
-        + ".",
-        f"Equal offers rank in turn order from {start}, the start player.",
-        "An item is a power card, a farmer on an empty field of the taker's or a stone.",
-        f"A theft takes {board.theft_gold} gold from the bank and lowers the total by "
-        f"{board.theft_gold}; it gets no item.",
+        first,
+        t("Equal offers rank in turn order from {player}, the start player.", player=start),
+        _("An item is a power card, a farmer on an empty field of the taker's or a stone."),
+        t(
+            "A theft takes {gold} gold from the bank and lowers the total by {gold}; it gets "
+            "no item.",
+            gold=board.theft_gold,
+        ),
     ]
 
 
@@ -641,15 +853,48 @@ def temple_lines(seen: Seen) -> list[str]:
     lines = []
     mine = seen.seat is not None and bool(seen.owned(seen.seat))
     for space in range(1, temple_spaces(board) + 1):
-        caravans = "caravans pay" if caravans_pay(board, space) else "no caravans"
-        line = (
-            f"Space {space} ({space_range(board, space)}): {space} gold per farmer, {caravans}, "
-            f"{space} point{'s' if space > 1 else ''} per temple at a scoring"
-        )
+        words = {"space": space, "range": space_range(board, space)}
+        pay = caravans_pay(board, space)
         if mine:
             assert seen.seat is not None
-            line += f"; your harvest: {harvest_at(seen, seen.seat, space)} gold"
-        lines.append(line + ".")
+            harvest = harvest_at(seen, seen.seat, space)
+            if pay:
+                line = ngettext(
+                    "Space {space} ({range}): {space} gold per farmer, caravans pay, {space} "
+                    "point per temple at a scoring; your harvest: {harvest} gold.",
+                    "Space {space} ({range}): {space} gold per farmer, caravans pay, {space} "
+                    "points per temple at a scoring; your harvest: {harvest} gold.",
+                    space,
+                )
+            else:
+                line = ngettext(
+                    "Space {space} ({range}): {space} gold per farmer, no caravans, {space} "
+                    "point per temple at a scoring; your harvest: {harvest} gold.",
+                    "Space {space} ({range}): {space} gold per farmer, no caravans, {space} "
+                    "points per temple at a scoring; your harvest: {harvest} gold.",
+                    space,
+                )
+            lines.append(line.format(harvest=harvest, **words))
+        elif pay:
+            lines.append(
+                ngettext(
+                    "Space {space} ({range}): {space} gold per farmer, caravans pay, {space} "
+                    "point per temple at a scoring.",
+                    "Space {space} ({range}): {space} gold per farmer, caravans pay, {space} "
+                    "points per temple at a scoring.",
+                    space,
+                ).format(**words)
+            )
+        else:
+            lines.append(
+                ngettext(
+                    "Space {space} ({range}): {space} gold per farmer, no caravans, {space} "
+                    "point per temple at a scoring.",
+                    "Space {space} ({range}): {space} gold per farmer, no caravans, {space} "
+                    "points per temple at a scoring.",
+                    space,
+                ).format(**words)
+            )
     return lines
 
 
@@ -665,10 +910,12 @@ def _explain_offering(seen: Seen) -> list[Item]:
             assert isinstance(offer, A.Offer)
             items.append(
                 {
-                    "title": "Your offering",
+                    "title": _("Your offering"),
                     "lines": [
-                        f"You offered {offer_words(seen, offer)}. It stays sealed until "
-                        "everyone has committed."
+                        t(
+                            "You offered {offer}. It stays sealed until everyone has committed.",
+                            offer=offer_words(seen, offer),
+                        )
                     ],
                 }
             )
@@ -676,34 +923,54 @@ def _explain_offering(seen: Seen) -> list[Item]:
             offers = seen.moves(A.Offer)
             golds = sorted({o.gold for o in offers if not o.theft and not o.cards})
             lines = [
-                f"You have {gold} gold: offer {golds[0]} to {golds[-1]} gold, or the theft "
-                f"card (+{board.theft_gold} gold for you, -{board.theft_gold} on the total)."
+                t(
+                    "You have {gold} gold: offer {low} to {high} gold, or the theft card "
+                    "(+{theft} gold for you, -{theft} on the total).",
+                    gold=gold,
+                    low=golds[0],
+                    high=golds[-1],
+                    theft=board.theft_gold,
+                )
                 if golds
-                else f"You have no gold: the theft card is your offering "
-                f"(+{board.theft_gold} gold for you)."
+                else t(
+                    "You have no gold: the theft card is your offering (+{theft} gold for you).",
+                    theft=board.theft_gold,
+                )
             ]
             if any(o.correction for o in offers):
                 lines.append(
-                    f"Your {seen.card('correction')} card: after the reveal you move the total "
-                    "by +3 or -3; it does not change your offer's rank."
+                    t(
+                        "Your {card} card: after the reveal you move the total by +3 or -3; it "
+                        "does not change your offer's rank.",
+                        card=seen.card("correction"),
+                    )
                 )
             if any(o.cards for o in offers):
                 lines.append(
-                    "Each power card you add counts as 1 gold, for your rank and the total; "
-                    "with cards, your gold may be 0."
+                    _(
+                        "Each power card you add counts as 1 gold, for your rank and the total; "
+                        "with cards, your gold may be 0."
+                    )
                 )
-            items.append({"title": "Your offering", "lines": lines})
-    items.append({"title": "What each temple space pays", "lines": temple_lines(seen)})
-    items.append({"title": "Who gets what", "lines": rewards_lines(seen)})
+            items.append({"title": _("Your offering"), "lines": lines})
+    items.append({"title": _("What each temple space pays"), "lines": temple_lines(seen)})
+    items.append({"title": _("Who gets what"), "lines": rewards_lines(seen)})
     return items
 
 
 def offer_words(seen: Seen, offer: A.Offer) -> str:
-    text = f"the theft card (-{seen.board.theft_gold})" if offer.theft else f"{offer.gold} gold"
-    if offer.cards:
-        text += " and " + listing([seen.card(c) for c in offer.cards])
+    if offer.theft:
+        text = t("the theft card (-{gold})", gold=seen.board.theft_gold)
+    elif offer.cards:
+        text = t(
+            "{gold} gold and {cards}",
+            gold=offer.gold,
+            cards=listing([seen.card(c) for c in offer.cards]),
+        )
+    else:
+        text = n_gold(offer.gold)
     if offer.correction:
-        text += f" with a {seen.card('correction')} card"
+        text = t("{offer} with a {card} card", offer=text, card=seen.card("correction"))
     return text
 
 
@@ -727,6 +994,14 @@ def reward_order(seen: Seen) -> list[tuple[int, int]]:
     return [*zip(leaders, (3, 2), strict=False), *((s, 1) for s in rest)]
 
 
+def revealed_offer(seen: Seen, seat: int, offer: OfferView) -> str:
+    """One revealed offer by its size ("Ana 4", "Bo theft (-3)")."""
+    theft = seen.board.theft_gold
+    if offer["theft"]:
+        return t("{player} theft (-{gold})", player=seen.name(seat), gold=theft)
+    return t("{player} {amount}", player=seen.name(seat), amount=offer_value(offer, theft))
+
+
 def _explain_adjust(seen: Seen) -> list[Item]:
     board = seen.board
     obs = seen.obs
@@ -734,44 +1009,83 @@ def _explain_adjust(seen: Seen) -> list[Item]:
     assert total is not None  # revealed: corrections come after the reveal
     revealed = obs["offers"]
     offers = ", ".join(
-        f"{seen.name(s)} "
-        + (f"theft (-{board.theft_gold})" if o["theft"] else str(offer_value(o, board.theft_gold)))
-        for s in seen.order
-        if (o := revealed[s]) is not None
+        revealed_offer(seen, s, o) for s in seen.order if (o := revealed[s]) is not None
     )
     space = board.temple_space(total)
-    lines = [f"Offers: {offers}. Total now {total}: temple space {space}."]
+    lines = [
+        t(
+            "Offers: {offers}. Total now {total}: temple space {space}.",
+            offers=offers,
+            total=total,
+            space=space,
+        )
+    ]
     adjusters = obs["adjusters"]
     current = obs["to_move"][0]
     after = adjusters[adjusters.index(current) + 1 :] if current in adjusters else []
     if after:
         lines.append(
-            f"Still to correct after {seen.name(current)}: "
-            + ", ".join(seen.name(s) for s in after)
-            + "."
+            t(
+                "Still to correct after {player}: {players}.",
+                player=seen.name(current),
+                players=", ".join(seen.name(s) for s in after),
+            )
         )
-    items: list[Item] = [{"title": "The total so far", "lines": lines}]
+    items: list[Item] = [{"title": _("The total so far"), "lines": lines}]
     if seen.deciding and seen.seat is not None:
         choices = []
         for delta in (3, -3):
             new = total + delta
             at = board.temple_space(new)
-            caravans = "caravans pay" if caravans_pay(board, at) else "no caravans"
-            line = f"{delta:+d}: total {new}, space {at} ({at} gold per farmer, {caravans})"
+            words = {"delta": f"{delta:+d}", "total": new, "space": at}
+            pay = caravans_pay(board, at)
             if seen.owned(seen.seat):
-                line += f"; your harvest {harvest_at(seen, seen.seat, at)} gold"
-            choices.append(line + ".")
+                harvest = harvest_at(seen, seen.seat, at)
+                line = (
+                    t(
+                        "{delta}: total {total}, space {space} ({space} gold per farmer, "
+                        "caravans pay); your harvest {harvest} gold.",
+                        harvest=harvest,
+                        **words,
+                    )
+                    if pay
+                    else t(
+                        "{delta}: total {total}, space {space} ({space} gold per farmer, "
+                        "no caravans); your harvest {harvest} gold.",
+                        harvest=harvest,
+                        **words,
+                    )
+                )
+            else:
+                line = (
+                    t(
+                        "{delta}: total {total}, space {space} ({space} gold per farmer, "
+                        "caravans pay).",
+                        **words,
+                    )
+                    if pay
+                    else t(
+                        "{delta}: total {total}, space {space} ({space} gold per farmer, "
+                        "no caravans).",
+                        **words,
+                    )
+                )
+            choices.append(line)
         if after:
-            choices.append("The players after you may still move it by 3 each.")
-        items.append({"title": "Your correction", "lines": choices})
+            choices.append(_("The players after you may still move it by 3 each."))
+        items.append({"title": _("Your correction"), "lines": choices})
     order = reward_order(seen)
     if order:
         items.append(
             {
-                "title": "The rewards (fixed by the offers)",
+                "title": _("The rewards (fixed by the offers)"),
                 "lines": [
-                    ", ".join(f"{seen.name(s)} {plural(k, 'item')}" for s, k in order) + ".",
-                    f"{seen.name(order[0][0])} becomes the start player.",
+                    ", ".join(
+                        t("{player} {items}", player=seen.name(s), items=n_items(k))
+                        for s, k in order
+                    )
+                    + ".",
+                    t("{player} becomes the start player.", player=seen.name(order[0][0])),
                 ],
             }
         )
@@ -791,18 +1105,27 @@ def _explain_rewards(seen: Seen) -> list[Item]:
     obs = seen.obs
     queue = obs["rewards_queue"]
     items: list[Item] = []
-    order = ", ".join(f"{seen.name(s)} {plural(left, 'item')}" for s, left in queue)
+    order = ", ".join(
+        t("{player} {items}", player=seen.name(s), items=n_items(left)) for s, left in queue
+    )
     if order:
-        items.append({"title": "Rewards still to take", "lines": [order + "."]})
+        items.append({"title": _("Rewards still to take"), "lines": [order + "."]})
     if not seen.deciding or seen.seat is None:
         return items
     left = rewards_left(seen)
     cards_left = obs["deck"] + sum(obs["discard"].values())
-    lines = [f"You have {plural(left, 'item')} left to take."]
+    lines = [
+        ngettext(
+            "You have {n} item left to take.", "You have {n} items left to take.", left
+        ).format(n=left)
+    ]
     if seen.moves(A.TakeCard):
         lines.append(
-            f"Power card: drawn face down ({cards_left} left in the deck and discards); no "
-            "card limit applies."
+            t(
+                "Power card: drawn face down ({n} left in the deck and discards); no card "
+                "limit applies.",
+                n=cards_left,
+            )
         )
     farmers = seen.moves(A.TakeFarmer)
     if farmers:
@@ -810,10 +1133,14 @@ def _explain_rewards(seen: Seen) -> list[Item]:
             f"{pname(a.province)} {seen.provinces[seen.index(a.province)]['empty_fields']}"
             for a in farmers
         )
-        earns = (
-            f"each earns {seen.temple} gold at this round's harvest (temple space {seen.temple})"
+        lines.append(
+            t(
+                "Farmer: onto an empty field (empty: {fields}); each earns {space} gold at "
+                "this round's harvest (temple space {space}).",
+                fields=fields,
+                space=seen.temple,
+            )
         )
-        lines.append(f"Farmer: onto an empty field (empty: {fields}); {earns}.")
     stones = seen.moves(A.TakeStone)
     if stones:
         near = [
@@ -821,15 +1148,31 @@ def _explain_rewards(seen: Seen) -> list[Item]:
             for a in stones
             if seen.provinces[seen.index(a.province)]["stones"] == 2
         ]
-        line = "Stone: placed at once in one of your provinces; a third stone makes a pyramid"
         if near:
-            line += f" ({listing(near)} {'has' if len(near) == 1 else 'have'} 2 already)"
-        lines.append(line + ".")
+            lines.append(
+                ngettext(
+                    "Stone: placed at once in one of your provinces; a third stone makes a "
+                    "pyramid ({provinces} has 2 already).",
+                    "Stone: placed at once in one of your provinces; a third stone makes a "
+                    "pyramid ({provinces} have 2 already).",
+                    len(near),
+                ).format(provinces=listing(near))
+            )
+        else:
+            lines.append(
+                _("Stone: placed at once in one of your provinces; a third stone makes a pyramid.")
+            )
     lines.append(
-        f"Supply: {obs['supply']['farmers']} farmers, {obs['supply']['stones']} stones; "
-        f"{seen.card('builder')} and {seen.card('free_farmer')} cards cannot be used here."
+        t(
+            "Supply: {farmers} farmers, {stones} stones; {builder} and {free_farmer} cards "
+            "cannot be used here.",
+            farmers=obs["supply"]["farmers"],
+            stones=obs["supply"]["stones"],
+            builder=seen.card("builder"),
+            free_farmer=seen.card("free_farmer"),
+        )
     )
-    items.insert(0, {"title": "Your rewards", "lines": lines})
+    items.insert(0, {"title": _("Your rewards"), "lines": lines})
     return items
 
 
@@ -841,34 +1184,45 @@ def _explain_harvest(seen: Seen) -> list[Item]:
         current = obs["to_move"][0]
         items.append(
             {
-                "title": f"{seen.name(current)}'s harvest",
-                "lines": harvest_lines(seen, current, seen.name(current)),
+                "title": t("{player}'s harvest", player=seen.name(current)),
+                "lines": harvest_lines(seen, current),
             }
         )
         return items
-    items.append({"title": "Your harvest", "lines": harvest_lines(seen, seen.seat, "You")})
+    items.append({"title": _("Your harvest"), "lines": harvest_lines(seen, seen.seat, you=True)})
     cards: list[str] = []
     for a in seen.moves(A.EightGold):
         p = seen.index(a.province)
         now = income(seen, p, seen.temple)
-        change = seen.board.treasury_gold - now
+        change = f"{seen.board.treasury_gold - now:+d}"
         cards.append(
-            f"{seen.card('eight_gold')} on {pname(a.province)}: {seen.board.treasury_gold} "
-            f"instead of {now} ({change:+d})."
+            t(
+                "{card} on {province}: {gold} instead of {now} ({change}).",
+                card=seen.card("eight_gold"),
+                province=pname(a.province),
+                gold=seen.board.treasury_gold,
+                now=now,
+                change=change,
+            )
         )
     for a in seen.moves(A.HarvestIncrease):
         p = seen.index(a.province)
         cards.append(
-            f"{seen.card('harvest_increase')} on {pname(a.province)}: "
-            f"+{seen.farmers(p)} ({plural(seen.farmers(p), 'farmer')})."
+            t(
+                "{card} on {province}: +{n} ({farmers}).",
+                card=seen.card("harvest_increase"),
+                province=pname(a.province),
+                n=seen.farmers(p),
+                farmers=n_farmers(seen.farmers(p)),
+            )
         )
     if cards:
-        cards.append("Each card goes on a different province of yours.")
-        items.append({"title": "What your harvest cards would add", "lines": cards})
+        cards.append(_("Each card goes on a different province of yours."))
+        items.append({"title": _("What your harvest cards would add"), "lines": cards})
     return items
 
 
-def harvest_lines(seen: Seen, seat: int, who: str) -> list[str]:
+def harvest_lines(seen: Seen, seat: int, *, you: bool = False) -> list[str]:
     harvest = seen.obs["harvest"]
     eight = harvest["eight_gold"][seat]
     increase = harvest["harvest_increase"][seat]
@@ -879,17 +1233,50 @@ def harvest_lines(seen: Seen, seat: int, who: str) -> list[str]:
         name = seen.board.provinces[p].name
         if name == eight:
             amount = seen.board.treasury_gold
-            lines.append(f"{pname(name)}: {seen.card('eight_gold')} card: {amount}.")
+            lines.append(
+                t(
+                    "{province}: {card} card: {amount}.",
+                    province=pname(name),
+                    card=seen.card("eight_gold"),
+                    amount=amount,
+                )
+            )
         else:
             amount = income(seen, p, space, increase=name == increase)
             parts = income_parts(seen, p, space, increase=name == increase)
-            if amount or parts != "no income":
-                lines.append(f"{pname(name)}: {parts} = {amount}.")
+            if parts:
+                lines.append(
+                    t(
+                        "{province}: {parts} = {amount}.",
+                        province=pname(name),
+                        parts=" + ".join(parts),
+                        amount=amount,
+                    )
+                )
+            elif amount:
+                lines.append(
+                    t(
+                        "{province}: {parts} = {amount}.",
+                        province=pname(name),
+                        parts=_("no income"),
+                        amount=amount,
+                    )
+                )
             else:
-                lines.append(f"{pname(name)}: nothing (no farmers, no fixed gold).")
+                lines.append(
+                    t("{province}: nothing (no farmers, no fixed gold).", province=pname(name))
+                )
         total += amount
-    verb = "collect" if who == "You" else "collects"
-    lines.insert(0, f"{who} {verb} {total} gold at temple space {space}:")
+    if you:
+        first = t("You collect {total} gold at temple space {space}:", total=total, space=space)
+    else:
+        first = t(
+            "{player} collects {total} gold at temple space {space}:",
+            player=seen.name(seat),
+            total=total,
+            space=space,
+        )
+    lines.insert(0, first)
     return lines
 
 
@@ -913,29 +1300,51 @@ def _projected(seen: Seen) -> list[dict[str, int]]:
     return [line.to_json() for line in lines]
 
 
-def side_leader(seen: Seen, side: str) -> str:
+def side_line(seen: Seen, side: str, yours: int) -> str:
+    """Who scores a bank of the Nile, and what this seat scores there, as one sentence."""
     provinces = seen.provinces
     owner = [p["owner"] for p in provinces]
     pyramids = [p["pyramids"] for p in provinces]
     stones = [p["stones"] for p in provinces]
     winners = nile_side_winners(seen.board, side, owner, pyramids, stones)
+    west = side == "west"
     if not winners:
-        return "no owned province there has a pyramid"
+        if west:
+            return t("West bank: no owned province there has a pyramid; you: {yours}.", yours=yours)
+        return t("East bank: no owned province there has a pyramid; you: {yours}.", yours=yours)
     best = max(
         (p for p, prov in enumerate(seen.board.provinces) if prov.side == side and owner[p] >= 0),
         key=lambda p: (pyramids[p], stones[p]),
     )
-    return (
-        f"most pyramids: {pname(provinces[best]['name'])} ({pyramids[best]}); "
-        + listing([seen.name(s) for s in sorted(winners)])
-        + f" score{'s' if len(winners) == 1 else ''} {seen.board.nile_side_points}"
-    )
+    words = {
+        "province": pname(provinces[best]["name"]),
+        "pyramids": pyramids[best],
+        "players": listing([seen.name(s) for s in sorted(winners)]),
+        "points": seen.board.nile_side_points,
+        "yours": yours,
+    }
+    if west:
+        text = ngettext(
+            "West bank: most pyramids: {province} ({pyramids}); {players} scores {points}; "
+            "you: {yours}.",
+            "West bank: most pyramids: {province} ({pyramids}); {players} score {points}; "
+            "you: {yours}.",
+            len(winners),
+        )
+    else:
+        text = ngettext(
+            "East bank: most pyramids: {province} ({pyramids}); {players} scores {points}; "
+            "you: {yours}.",
+            "East bank: most pyramids: {province} ({pyramids}); {players} score {points}; "
+            "you: {yours}.",
+            len(winners),
+        )
+    return text.format(**words)
 
 
 def _explain_scoring(seen: Seen) -> list[Item]:
     board = seen.board
     lines_all = _projected(seen)
-    kingdom = "final" if seen.final_round else "old kingdom's"
     items: list[Item] = []
     if seen.seat is not None:
         s = seen.seat
@@ -945,36 +1354,65 @@ def _explain_scoring(seen: Seen) -> list[Item]:
         temples = sum(board.provinces[p].temples for p in own)
         sets = min((seen.provinces[p]["pyramids"] for p in own), default=0)
         out = [
-            f"Pyramids: {pyramids} {TIMES} 1 = {line['pyramids']}.",
-            f"Complete sets (a pyramid in each of your {plural(len(own), 'province')}): "
-            f"{sets} {TIMES} {board.complete_set_points} = {line['complete_sets']}.",
-            f"West bank: {side_leader(seen, 'west')}; you: {line['nile_west']}.",
-            f"East bank: {side_leader(seen, 'east')}; you: {line['nile_east']}.",
-            f"Temples: {temples} {TIMES} space {seen.temple} = {line['temples']}.",
-            f"Bonus cards played: {line['bonus_cards'] // max(board.bonus_card_points, 1)}"
-            f" {TIMES} {board.bonus_card_points} = {line['bonus_cards']}.",
+            t("Pyramids: {n} \u00d7 1 = {points}.", n=pyramids, points=line["pyramids"]),
+            t(
+                "Complete sets (a pyramid in each of your {provinces}): {n} \u00d7 {per} = "
+                "{points}.",
+                provinces=n_provinces(len(own)),
+                n=sets,
+                per=board.complete_set_points,
+                points=line["complete_sets"],
+            ),
+            side_line(seen, "west", line["nile_west"]),
+            side_line(seen, "east", line["nile_east"]),
+            t(
+                "Temples: {n} \u00d7 space {space} = {points}.",
+                n=temples,
+                space=seen.temple,
+                points=line["temples"],
+            ),
+            t(
+                "Bonus cards played: {n} \u00d7 {per} = {points}.",
+                n=line["bonus_cards"] // max(board.bonus_card_points, 1),
+                per=board.bonus_card_points,
+                points=line["bonus_cards"],
+            ),
         ]
         playable = seen.moves(A.PlayBonus)
         if playable:
             out.append(
-                "You may still play "
-                + listing([seen.card(a.card) for a in playable])
-                + f": {board.bonus_card_points} points each."
+                t(
+                    "You may still play {cards}: {points} points each.",
+                    cards=listing([seen.card(a.card) for a in playable]),
+                    points=board.bonus_card_points,
+                )
             )
         if seen.final_round:
             gold = seen.players[s]["gold"]
-            out.append(f"Gold ranking: {gold} gold = {line['gold_ranking']}.")
+            out.append(
+                t("Gold ranking: {gold} gold = {points}.", gold=gold, points=line["gold_ranking"])
+            )
         score = seen.players[s]["score"]
         out.append(
-            f"This scoring: {line['total']}; with your {score} so far: {score + line['total']}."
+            t(
+                "This scoring: {total}; with your {score} so far: {sum}.",
+                total=line["total"],
+                score=score,
+                sum=score + line["total"],
+            )
         )
-        items.append({"title": f"Your {kingdom} scoring", "lines": out})
+        title = _("Your final scoring") if seen.final_round else _("Your old kingdom's scoring")
+        items.append({"title": title, "lines": out})
     items.append(
         {
-            "title": "Everyone at this scoring",
+            "title": _("Everyone at this scoring"),
             "lines": [
-                f"{seen.name(s)}: {line['total']} "
-                f"(score then {seen.players[s]['score'] + line['total']})."
+                t(
+                    "{player}: {total} (score then {sum}).",
+                    player=seen.name(s),
+                    total=line["total"],
+                    sum=seen.players[s]["score"] + line["total"],
+                )
                 for s, line in enumerate(lines_all)
             ],
         }
@@ -990,19 +1428,24 @@ def _explain_pick(seen: Seen) -> list[Item]:
     lines = []
     for name in cards:
         province = seen.board.province(name)
-        figures = [plural(province.fields, "field"), f"card limit {province.card_limit}"]
+        figures = [n_fields(province.fields), t("card limit {n}", n=province.card_limit)]
         if province.gold:
-            figures.append(f"{province.gold} gold")
+            figures.append(n_gold(province.gold))
         if province.caravan:
-            figures.append(f"caravan {province.caravan}")
+            figures.append(t("caravan {n}", n=province.caravan))
         if province.temples:
-            figures.append(plural(province.temples, "temple"))
-        lines.append(f"{pname(name)}: " + ", ".join(figures) + ".")
+            figures.append(n_temples(province.temples))
+        lines.append(t("{province}: {figures}.", province=pname(name), figures=", ".join(figures)))
     if "pick" in you:
-        lines.append(f"You picked {pname(you['pick'])}; it stays sealed until all have picked.")
+        lines.append(
+            t(
+                "You picked {province}; it stays sealed until all have picked.",
+                province=pname(you["pick"]),
+            )
+        )
     else:
-        lines.append("Every picked province comes up for auction, where anyone may bid for it.")
-    return [{"title": "Your province cards", "lines": lines}]
+        lines.append(_("Every picked province comes up for auction, where anyone may bid for it."))
+    return [{"title": _("Your province cards"), "lines": lines}]
 
 
 def _explain_over(seen: Seen) -> list[Item]:
@@ -1012,10 +1455,10 @@ def _explain_over(seen: Seen) -> list[Item]:
     lines = []
     for number, scoring in enumerate(scorings, start=1):
         line = scoring[seen.seat]
-        lines.append(f"Scoring {number}: {line['total']} points.")
+        lines.append(t("Scoring {number}: {points} points.", number=number, points=line["total"]))
     score = seen.players[seen.seat]["score"]
-    lines.append(f"In all: {score}.")
-    return [{"title": "Your scorings", "lines": lines}]
+    lines.append(t("In all: {score}.", score=score))
+    return [{"title": _("Your scorings"), "lines": lines}]
 
 
 EXPLAIN = {
