@@ -180,7 +180,7 @@ def test_a_round_with_the_keyboard_alone(browser: Any, server_url: str) -> None:
         return found
 
     column = enter_on("svg.egyptia-board .column.legal[data-column='stone']")
-    assert column["name"].startswith("Choose the stone column: 3 dice, +3 stone, then a plague")
+    assert column["name"].startswith("Take the stone column: 3 dice: +3 stone · plague!")
     assert page.evaluate(f"() => {STAGE}") == "plague"
     # after the move the keyboard is on the step's first control, not lost at the top
     assert page.evaluate("() => document.activeElement.closest('#moves') !== null")
@@ -398,7 +398,7 @@ def test_the_sealed_column_choice_asks_to_confirm_at_a_table(browser: Any, serve
     token = created["seats"][0]["token"]
     page, errors = open_page(browser, server_url + created["seats"][0]["url"])
     page.locator("#moves button.move-choose[data-move='choose stone']").click()
-    assert page.inner_text("#confirm-bar").startswith("Stone:")
+    assert page.inner_text("#confirm-bar").startswith("Take the stone column:")
     page.click("#confirm-change")
     assert page.locator("#confirm-bar").is_hidden()
     assert httpx.get(api, params={"token": token}).json()["observation"]["you"]["stage"] == "choose"

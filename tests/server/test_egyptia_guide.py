@@ -395,13 +395,14 @@ def test_the_public_boards_tips_say_only_public_facts() -> None:
     assert (
         'data-column="grain" data-dice="3" data-tip="Grain column: 3 dice: d4 1 (Pyramid), '
         "d6 1 (Quarry), d8 1 (Mine). Whoever takes it produces 3 grain plus their grain "
-        "productivity and may build a Pyramid or a Quarry or a Mine, or a Burial Mound. With "
+        "productivity and may build one of these: Pyramid, Quarry, Mine, or a Burial Mound. With "
         '3 dice or more, they suffer a plague first."'
     ) in svg
     assert 'data-tip="Favor column: no dice. Whoever takes it produces 0 favor and may build' in svg
     assert 'data-tip="10. Death: build a Burial Mound; may come again. Never crossed off' in svg
     assert 'data-tip="Pharaoh card D2: points by the number of Obelisks' in svg
-    assert "(its figures are our reconstruction)" in svg
+    # where the figures come from is not play: it lives behind "About these figures"
+    assert "reconstruction" not in svg and "reconstructed" not in svg
     assert 'data-tip="Quarry: costs 2 grain, 1 diamond; offered by the d6' in svg
     # one drawing for everyone: nothing of a seat's sheet is in it
     set_have(state, 0, (9, 9, 9, 9))

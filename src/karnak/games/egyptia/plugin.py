@@ -17,6 +17,7 @@ PLUGIN = GamePlugin(
     web="karnak.games.egyptia.web:PAGE",
     texts="karnak.games.egyptia.i18n:DOMAIN",
     board_data="karnak.games.egyptia.rules.sheet",
+    forced_move="karnak.games.egyptia.autopass:forced_move",
     compiled=(
         "karnak.games.egyptia.rules.market",
         "karnak.games.egyptia.rules.sheet",

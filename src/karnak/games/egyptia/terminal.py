@@ -27,6 +27,8 @@ from rich.text import Text
 from karnak.core import Game
 from karnak.core.actions import Action
 from karnak.core.terminal import CONFIDENCE_LOOK, View, confidence_legend, seat_text
+from karnak.games.egyptia import words
+from karnak.games.egyptia.i18n import _, t
 from karnak.games.egyptia.rules.actions import (
     PLAGUE_TITLES,
     PLAGUES,
@@ -339,14 +341,15 @@ class EgyptiaRenderer:
         """The four columns: their dice, the buildings they offer, whether they bring a
         plague, and (for a seat) what it would produce there."""
         table = Table(
-            title=f"Resource board (round {obs['round']})",
+            title=t("Resource board (round {n})", n=obs["round"]),
             title_justify="left",
             box=box.SIMPLE_HEAD,
         )
         table.add_column("")
         for column in obs["columns"]:
             name = column["resource"]
-            table.add_column(_res(name), no_wrap=True)
+            # words wrap within a column: at 80 columns nothing is cut
+            table.add_column(_res(name, words.resource(name)), overflow="fold")
         by_column: dict[str, list[DieView]] = {c["resource"]: [] for c in obs["columns"]}
         for die in obs["dice"]:
             by_column[die["column"]].append(die)
@@ -359,20 +362,20 @@ class EgyptiaRenderer:
                     cell.append("\n")
                 building = die["building"]
                 if building == WILD:
-                    title, style = f"any (+{wild} favor)", "bold"
+                    title, style = t("any (+{n} favor)", n=wild), "bold"
                 else:
-                    title, style = TITLES[building], BUILDING_LOOK[building][1]
+                    title, style = words.building(building), BUILDING_LOOK[building][1]
                 cell.append(f"d{die['die']}={die['value']} ")
                 cell.append(title, style=style)
-            dice_cells.append(cell if by_column[column["resource"]] else Text("no dice", "dim"))
-        table.add_row(Text("Dice", style="bold"), *dice_cells)
+            dice_cells.append(cell if by_column[column["resource"]] else Text(_("no dice"), "dim"))
+        table.add_row(Text(_("Dice"), style="bold"), *dice_cells)
         plague_cells = [
-            Text(f"yes ({_plural(len(c['dice']), 'die', 'dice')})", style="bold red")
+            Text(t("yes ({dice})", dice=words.dice(len(c["dice"]))), style="bold red")
             if c["plague"]
-            else Text(f"no ({_plural(len(c['dice']), 'die', 'dice')})", style="green")
+            else Text(t("no ({dice})", dice=words.dice(len(c["dice"]))), style="green")
             for c in obs["columns"]
         ]
-        table.add_row(Text("Plague", style="bold"), *plague_cells)
+        table.add_row(Text(_("Plague"), style="bold"), *plague_cells)
         if seat is not None:
             entry = obs["players"][seat]
             productivity = entry["sheet"]["productivity"]
@@ -381,11 +384,11 @@ class EgyptiaRenderer:
                 name = column["resource"]
                 bonus = productivity[name]["bonus"] if name in productivity else 0
                 count = len(column["dice"])
-                shown = f"{count + bonus} {name}"
+                shown = words.amount(count + bonus, name)
                 if bonus:
                     shown += f" ({count} +{bonus})"
                 cells.append(_res(name, shown))
-            table.add_row(Text("You produce", style="bold"), *cells)
+            table.add_row(Text(_("You produce"), style="bold"), *cells)
             chosen = entry["column"]
             if obs["revealed"] and len(obs["players"]) > 1:
                 counts = {c["resource"]: 0 for c in obs["columns"]}
@@ -395,17 +398,19 @@ class EgyptiaRenderer:
                 row = []
                 for column in obs["columns"]:
                     name = column["resource"]
-                    cell = Text(f"{counts[name]} builder(s)")
+                    cell = Text(t("builders: {n}", n=counts[name]))
                     if name == chosen:
-                        cell.append(" incl. you", style="bold")
+                        cell.append(" " + _("incl. you"), style="bold")
                     row.append(cell)
-                table.add_row(Text("Chosen by", style="bold"), *row)
+                table.add_row(Text(_("Chosen by"), style="bold"), *row)
             elif chosen is not None:
                 row = [
-                    Text("your column", style="bold reverse") if c["resource"] == chosen else Text()
+                    Text(_("your column"), style="bold reverse")
+                    if c["resource"] == chosen
+                    else Text()
                     for c in obs["columns"]
                 ]
-                table.add_row(Text("Chosen", style="bold"), *row)
+                table.add_row(Text(_("Chosen"), style="bold"), *row)
         return table
 
     def cards(self, obs: EgyptiaObservation, seat: int | None) -> Table:
@@ -689,6 +694,210 @@ class EgyptiaRenderer:
                 best,
             )
         return table
+
+    # ------------------------------------------------------------------ the compact screen
+    def compact(self, game: Game, view: View, seat: int) -> list[RenderableType]:
+        """What the decision needs in about a dozen lines (80x24 with the prompt and the
+        moves; ``status`` on the ``board`` command draws the whole table): the round, the
+        four columns, the seat's own resources, ships, plagues and cards, and at the build
+        step one line a building (its cost, where it may go, the best hex for the cards)."""
+        sheet = sheet_of(game)
+        obs = as_observation(view)
+        names = _names(obs)
+        you = obs.get("you")
+        stage = you["stage"] if you else None
+        parts: list[RenderableType] = [self._headline(obs, names, seat)]
+        me = obs["players"][seat] if 0 <= seat < len(obs["players"]) else None
+        if stage in (None, "choose", "chosen") or obs["over"]:
+            parts.append(self._compact_columns(obs, me))
+        if me is not None:
+            parts.extend(self._compact_sheet(obs, me))
+        if you is not None and you["restriction"]:
+            rule = you["restriction"]
+            parts.append(
+                Text(
+                    t(
+                        "{plague} this round: {effect}",
+                        plague=words.plague(rule),
+                        effect=words.plague_effect(rule),
+                    ),
+                    style="red",
+                )
+            )
+        if stage == "build":
+            parts.extend(self._compact_builds(sheet, obs, seat))
+        elif stage in ("plague_pay", "build_pay") and you is not None and you["pending"]:
+            pending = you["pending"]
+            if pending["kind"] == "build":
+                cost = [pending["cost"][r] for r in RESOURCES]
+                parts.append(
+                    Text(
+                        t(
+                            "Paying {cost} for your {building} on {hex}; the market: 2 basic "
+                            "for 1 other basic, 3 basic for 1 favor, 1 favor for 1 basic.",
+                            cost=words.bundle(cost),
+                            building=words.building(pending["building"]),
+                            hex=pending["hex"],
+                        )
+                    )
+                )
+        if len(names) > 1 and stage != "build":  # the build needs every line it has
+            parts.append(self._compact_builders(obs, seat))
+        return parts
+
+    def _compact_columns(self, obs: EgyptiaObservation, me: PlayerView | None) -> Text:
+        """The four columns, one short item each: dice, buildings, what the seat makes."""
+        text = Text()
+        for index, column in enumerate(obs["columns"]):
+            resource = column["resource"]
+            if index:
+                text.append(" · ")
+            text.append_text(_res(resource, words.resource(resource).capitalize()))
+            count = len(column["dice"])
+            buildings = [
+                BUILDING_LOOK[d["building"]][0] if d["building"] in BUILDING_LOOK else "d20"
+                for d in obs["dice"]
+                if d["column"] == resource
+            ]
+            text.append(" " + words.dice(count))
+            if buildings:
+                text.append(f" ({' '.join(buildings)})")
+            if me is not None:
+                bonus = me["sheet"]["productivity"].get(resource, {"bonus": 0})["bonus"]
+                text.append(f" +{count + bonus}")
+            if column["plague"]:
+                text.append(" " + _("plague"), style="red")
+        return text
+
+    def _compact_sheet(self, obs: EgyptiaObservation, me: PlayerView) -> list[RenderableType]:
+        sheet = me["sheet"]
+        line = Text()
+        for index, resource in enumerate(RESOURCES):
+            if index:
+                line.append(" · ")
+            entry = sheet["resources"][resource]
+            line.append_text(_res(resource, f"{words.resource(resource)} {entry['have']}"))
+            bonus = sheet["productivity"].get(resource, {"bonus": 0})["bonus"]
+            if bonus:
+                line.append(f" (+{bonus})", style="dim")
+        unused = [str(i + 1) for i, s in enumerate(sheet["ships"]) if s == "unused"]
+        crossed = sum(1 for c in sheet["plagues"].values() if c)
+        line.append(" · ")
+        line.append(t("ships {list}", list=" ".join(unused)) if unused else _("no ship left"))
+        line.append(" · " + t("plagues {n}", n=crossed))
+        if sheet["deaths"]:
+            line.append(" " + t("+{n} Death", n=sheet["deaths"]))
+        if sheet["red"]:
+            line.append(" · " + _("red dot: last round"), style="bold red")
+        score = me["score"]
+        cards = Text(_("Cards") + ": ")
+        cards.append(
+            " · ".join(f"{c['card']} {c['points']}" for c in score["cards"]),
+        )
+        cards.append(
+            " · "
+            + t(
+                "built {built} · score {score}",
+                built=sheet["buildings"],
+                score=score["total"],
+            ),
+            style="bold",
+        )
+        return [line, cards]
+
+    def _compact_builds(
+        self, sheet: Sheet, obs: EgyptiaObservation, seat: int
+    ) -> list[RenderableType]:
+        """At the build step: one line a building, as the table "What you may build"."""
+        you = obs.get("you")
+        assert you is not None
+        where = you.get("builds", {})
+        offered: dict[str, bool] = dict(you.get("offered") or {})
+        layout = obs["layout"]
+        lines: list[RenderableType] = [Text(_("What you may build"), style="bold")]
+        for building in [*offered, MOUND]:
+            line = Text()
+            line.append(words.building(building), style=BUILDING_LOOK[building][1])
+            if building == MOUND:
+                line.append(
+                    ": "
+                    + t(
+                        "free; then {basic} basic or {favor} favor",
+                        basic=sheet.mound_basic,
+                        favor=sheet.mound_favor,
+                    )
+                )
+            else:
+                cost = list(layout["costs"][building].values())
+                if offered.get(building):
+                    cost[3] += layout["wild_favor"]
+                line.append(": " + words.cost(cost))
+                if offered.get(building):
+                    line.append(" " + _("(d20)"), style="dim")
+            hexes = where.get(building, [])
+            if not hexes:
+                line.append(" · " + _("none you can pay for"), style="dim")
+            else:
+                line.append(" · " + words.hexes(len(hexes)))
+                gains = [(card_gain(sheet, obs, seat, building, h), h) for h in hexes]
+                top = max(g for g, _unused in gains)
+                best = [h for g, h in gains if g == top]
+                if len(best) < len(hexes) or top:
+                    shown = ", ".join(best[:2]) + ("…" if len(best) > 2 else "")
+                    line.append(
+                        " · " + t("best {change} on {hexes}", change=_signed(top), hexes=shown)
+                    )
+            lines.append(line)
+        return lines
+
+    def _compact_builders(self, obs: EgyptiaObservation, seat: int) -> Text:
+        """The other builders in one short line: the leaders' scores and who is still busy."""
+        players = obs["players"]
+        order = sorted(players, key=lambda p: (-p["score"]["total"], p["seat"]))
+        shown = [p for p in order if p["seat"] != seat][:3]
+        text = Text(_("Others") + ": ", style="dim")
+        text.append(", ".join(f"{p['name']} {p['score']['total']}" for p in shown))
+        if len(players) - 1 > len(shown):
+            text.append(" " + t("(+{n} more)", n=len(players) - 1 - len(shown)))
+        busy = sum(1 for p in players if p["stage"] in ("choosing", "building"))
+        text.append(" · " + t("{n} still deciding", n=busy))
+        return text
+
+    def move_groups(
+        self, game: Game, view: View, seat: int, legal: Sequence[Action]
+    ) -> list[tuple[str, list[int]]]:
+        """Headings for long move lists: the build step's moves by building, each in hex
+        order, then the ships; other steps by kind."""
+        sheet = sheet_of(game)
+        builds: dict[str, list[tuple[int, int]]] = {}
+        groups: dict[str, list[int]] = {}
+        for index, action in enumerate(legal):
+            if isinstance(action, Build):
+                place = sheet.by_label.get(action.hex, len(sheet.hexes))
+                builds.setdefault(action.building, []).append((place, index))
+                continue
+            if isinstance(action, Choose):
+                heading = _("Columns")
+            elif isinstance(action, Plague):
+                heading = _("Plagues")
+            elif isinstance(action, Pay):
+                heading = _("Ways to pay")
+            elif isinstance(action, Gain):
+                heading = _("The Burial Mound's reward")
+            elif isinstance(action, UseShip):
+                heading = _("Ships (once a game)")
+            else:
+                heading = _("Other moves")
+            groups.setdefault(heading, []).append(index)
+        found: list[tuple[str, list[int]]] = []
+        for building, spots in builds.items():
+            ordered = [index for _place, index in sorted(spots)]
+            heading = t(
+                "Build a {building} ({n})", building=words.building(building), n=len(ordered)
+            )
+            found.append((heading, ordered))
+        found.extend(groups.items())
+        return found
 
     # ------------------------------------------------------------------ hints
     def action_hint(self, game: Game, view: View, seat: int, action: Action) -> str:

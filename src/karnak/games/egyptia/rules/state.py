@@ -876,11 +876,11 @@ class EgyptiaState(State):
                 plague = " and must suffer a plague" if size >= 3 else ""
                 lost = f" ({amount - got} do not fit on the track)" if got < amount else ""
                 self.log.add(
-                    "{who} takes the {column} column ({size}): {amount}{lost}{plague}.",
+                    "{who} takes the {column} column ({size}): {got} {column}{lost}{plague}.",
                     who=self.players[seat],
                     column=RESOURCES[column],
                     size=plural(size, "die", "dice"),
-                    amount=f"{got} {RESOURCES[column]}",
+                    got=got,
                     lost=lost,
                     plague=plague,
                 )

@@ -32,21 +32,12 @@ import orjson
 from karnak.core.actions import Action
 from karnak.core.game import Game
 from karnak.core.state import State
-from karnak.games.egyptia.rules.actions import (
-    PLAGUE_TITLES,
-    PLAGUES,
-    Build,
-    Choose,
-    Gain,
-    Pay,
-    Plague,
-    UseShip,
-    bundle_words,
-    plague_effect,
-)
+from karnak.games.egyptia import words
+from karnak.games.egyptia.i18n import DOMAIN, N_, _, ngettext, t
+from karnak.games.egyptia.rules.actions import PLAGUES, Build, Choose, Gain, Pay, Plague, UseShip
 from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points, city_gains
 from karnak.games.egyptia.rules.sheet import BUILDINGS, RESOURCES, WILD, Sheet
-from karnak.games.egyptia.rules.state import CODES, NAMES, STAGE_NAMES, EgyptiaState
+from karnak.games.egyptia.rules.state import CODES, NAMES, EgyptiaState
 from karnak.games.egyptia.view import (
     EgyptiaObservation,
     ScoreView,
@@ -56,17 +47,11 @@ from karnak.games.egyptia.view import (
     sheet_view,
 )
 from karnak.games.egyptia.web import guide as egyptia_guide
+from karnak.i18n import current_language
 
 # ---------------------------------------------------------------------- words and colours
-TITLES = {
-    "pyramid": "Pyramid",
-    "quarry": "Quarry",
-    "mine": "Mine",
-    "obelisk": "Obelisk",
-    "field": "Field",
-    "mound": "Burial Mound",
-    "any": "Any",
-}
+#: The buildings' names in the reader's language (see :mod:`karnak.games.egyptia.words`).
+TITLES = words.BUILDING_NAMES
 BUILDING_FILLS = {
     "pyramid": "#e3b34a",
     "quarry": "#a3a3a3",
@@ -76,12 +61,7 @@ BUILDING_FILLS = {
     "mound": "#8d6e63",
 }
 RESOURCE_FILLS = {"grain": "#e2b33c", "diamond": "#49b6e8", "stone": "#8f8a80", "favor": "#c2185b"}
-STAGE_WORDS = {
-    "choosing": "choosing a column",
-    "chosen": "has chosen (sealed)",
-    "building": "building",
-    "done": "done for the round",
-}
+STAGE_WORDS = words.STAGE_WORDS
 
 WIDTH = 960
 
@@ -202,23 +182,30 @@ def _cost_tip(
     """What a row of building costs says, in words (the board's rows and the sheet's)."""
     wild_favor, sacred_favor, mound_basic, mound_favor = surcharges
     if building == "mound":
-        return (
-            f"Burial Mound: free and always allowed, whatever your column (also on a Sacred "
-            f"Site, at no extra cost); it gives {mound_basic} basic resources of your choice "
-            f"or {mound_favor} favor."
+        return t(
+            "Burial Mound: free and always allowed, whatever your column (also on a Sacred "
+            "Site, at no extra cost); it gives {basic} basic resources of your choice or "
+            "{favor} favor.",
+            basic=mound_basic,
+            favor=mound_favor,
         )
     if building == WILD:
-        return (
-            f"Any building (the d{sides or 20}): whoever takes its column may build any "
-            f"building no other die of the column shows, for its cost plus {wild_favor} favor."
+        return t(
+            "Any building (the d{sides}): whoever takes its column may build any building no "
+            "other die of the column shows, for its cost plus {favor} favor.",
+            sides=sides or 20,
+            favor=wild_favor,
         )
-    text = f"{TITLES[building]}: costs {_cost_words(cost)}"
+    text = t("{building}: costs {cost}", building=words.building(building), cost=_cost_words(cost))
     if sides:
-        text += f"; offered by the d{sides} in the column where it lies"
-    text += f"; on a Sacred Site {sacred_favor} favor more"
+        text += "; " + t("offered by the d{sides} in the column where it lies", sides=sides)
+    text += "; " + t("on a Sacred Site {favor} favor more", favor=sacred_favor)
     track = productivity.get(building)
     if track is not None:
-        text += f". Each one raises your {RESOURCES[track]} productivity one step"
+        text += ". " + t(
+            "Each one raises your {resource} productivity one step",
+            resource=words.resource(RESOURCES[track]),
+        )
     return text + "."
 
 
@@ -437,6 +424,7 @@ def board_svg(game: Game, public_view: Mapping[str, Any]) -> str:
         view["round"],
         view["over"],
         sheet.pestilence_points,
+        current_language(),  # the words are the reader's: one drawing per language
     )
 
 
@@ -448,25 +436,27 @@ def _board(
     round_number: int,
     over: bool,
     pestilence: int,
+    language: str,
 ) -> str:
     dice_table = geo[8]
     costs = dict(geo[5])
-    wild_favor, _, mound_basic, mound_favor = geo[9]
+    wild_favor, _sacred, mound_basic, mound_favor = geo[9]
     rows = len(dice_table) + 1  # the Burial Mound's row first, as printed
     table_h = HEAD_H + rows * ROW_H
     plague_y = TABLE_Y + table_h + 44
     height = max(plague_y + 2 * 54 + 16, TABLE_Y + 5 * 96 + 10)
     columns: list[list[int]] = [[] for _ in RESOURCES]
-    for index, (_, _, by_value) in enumerate(dice_table):
+    for index, (_sides, _building, by_value) in enumerate(dice_table):
         columns[by_value[dice[index] - 1]].append(index)
-    where = "the final round" if over else f"round {round_number}"
+    where = _("dice of the final round") if over else t("dice of round {n}", n=round_number)
+    board_label = escape(_("Egyptia resource board"), quote=True)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        'class="board egy egyptia-board" role="group" aria-label="Egyptia resource board">',
+        f'class="board egy egyptia-board" role="group" aria-label="{board_label}">',
         f"<style>{STYLE}</style>",
         f'<rect x="2" y="2" width="{WIDTH - 4}" height="{height - 4}" rx="10" class="panel"/>',
-        _text(TABLE_X, 28, "Resource board", "title"),
-        _text(TABLE_X + HEAD_W + 4 * COL_W, 28, f"dice of {where}", "label", "end"),
+        _text(TABLE_X, 28, _("Resource board"), "title"),
+        _text(TABLE_X + HEAD_W + 4 * COL_W, 28, where, "label", "end"),
     ]
     # row heads: the building, its die and its cost
     heads = [("mound", 0, (0, 0, 0, 0))] + [
@@ -481,17 +471,17 @@ def _board(
             f'<rect x="{TABLE_X}" y="{y}" width="{HEAD_W}" height="{ROW_H}" class="row-head"/>'
         )
         parts.append(building_icon(building, TABLE_X + 20, y + ROW_H / 2, 28))
-        name = TITLES[building] if building != WILD else "Any building"
-        parts.append(_text(TABLE_X + 40, y + 16, name, "label"))
+        parts.append(_text(TABLE_X + 40, y + 16, words.building(building), "label"))
         if building == "mound":
-            gain = f"free: +{mound_basic} basic or +{mound_favor} favor"
+            gain = t("free: +{basic} basic or +{favor} favor", basic=mound_basic, favor=mound_favor)
             parts.append(_text(TABLE_X + 40, y + 32, gain, "tiny"))
         elif building == WILD:
-            parts.append(_text(TABLE_X + 40, y + 32, f"d{sides} · its cost +{wild_favor}", "tiny"))
+            extra = t("d{sides} · its cost +{favor}", sides=sides, favor=wild_favor)
+            parts.append(_text(TABLE_X + 40, y + 32, extra, "tiny"))
             parts.append(resource_icon("favor", TABLE_X + 150, y + 28, 5))
         else:
             parts.append(_text(TABLE_X + HEAD_W - 6, y + 16, f"d{sides}", "tiny faint", "end"))
-            icons, _ = _cost_icons(cost, TABLE_X + 40, y + 28)
+            icons, _width = _cost_icons(cost, TABLE_X + 40, y + 28)
             parts.append(icons)
         parts.append("</g>")
     # the four columns, each one clickable as a whole
@@ -506,20 +496,24 @@ def _board(
             f'<rect x="{x}" y="{TABLE_Y}" width="{COL_W}" height="{HEAD_H}" class="col-head"/>'
         )
         parts.append(resource_icon(resource, x + 14, TABLE_Y + 19, 8))
-        parts.append(_text(x + 26, TABLE_Y + 24, resource.capitalize(), "label"))
-        dice_word = "die" if count == 1 else "dice"
-        parts.append(_text(x + COL_W / 2, TABLE_Y + 45, f"{count} {dice_word}", "small", "middle"))
+        parts.append(_text(x + 26, TABLE_Y + 24, _capital(words.resource(resource)), "label"))
+        parts.append(_text(x + COL_W / 2, TABLE_Y + 45, words.dice(count), "small", "middle"))
         for r in range(rows):
             y = TABLE_Y + HEAD_H + r * ROW_H
             parts.append(f'<rect x="{x}" y="{y}" width="{COL_W}" height="{ROW_H}" class="cell"/>')
             if r == 0:
                 continue
             index = r - 1
-            sides, _, by_value = dice_table[index]
+            sides, _building, by_value = dice_table[index]
             if index in columns[c]:
                 cx, cy = x + COL_W / 2, y + ROW_H / 2
-                shows = TITLES.get(dice_table[index][1], "any building")
-                tip = f"The d{sides} shows {dice[index]}: {shows}, in the {resource} column."
+                tip = t(
+                    "The d{sides} shows {value}: {building}, in the {column} column.",
+                    sides=sides,
+                    value=dice[index],
+                    building=words.building(dice_table[index][1]),
+                    column=words.resource(resource),
+                )
                 parts.append(
                     f'<g class="die-on-board" data-die="d{sides}" data-value="{dice[index]}"'
                     f"{_tip(tip)}>"
@@ -539,9 +533,9 @@ def _board(
                 )
         foot_y = TABLE_Y + table_h
         if plague:
-            parts.append(_text(x + COL_W / 2, foot_y + 17, "⚠ plague!", "small warn", "middle"))
+            parts.append(_text(x + COL_W / 2, foot_y + 17, _("⚠ plague!"), "small warn", "middle"))
         else:
-            parts.append(_text(x + COL_W / 2, foot_y + 17, "no plague", "small faint", "middle"))
+            parts.append(_text(x + COL_W / 2, foot_y + 17, _("no plague"), "small faint", "middle"))
         # the clickable area over the whole column, drawn last so that it catches clicks
         parts.append(
             f'<rect x="{x + 1}" y="{TABLE_Y + 1}" width="{COL_W - 2}" '
@@ -552,7 +546,7 @@ def _board(
         _text(
             TABLE_X + HEAD_W + 2 * COL_W,
             TABLE_Y + HEAD_H + ROW_H / 2 + 4,
-            "always open to every builder, whatever the column",
+            _("always open to every builder, whatever the column"),
             "small faint",
             "middle",
             "pointer-events:none",
@@ -576,47 +570,71 @@ def _column_tip(
     wild_favor = geo[9][0]
     tracks = {RESOURCES[t] for _, t in geo[6]}
     listed = ", ".join(
-        f"d{sides} {dice[i]} ({TITLES[b] if b != WILD else 'any building'})"
-        for (sides, b, _), i in zip(shown, indexes, strict=True)
+        f"d{sides} {dice[i]} ({words.building(b)})"
+        for (sides, b, _unused), i in zip(shown, indexes, strict=True)
     )
-    head = f"{resource.capitalize()} column: " + (
-        f"{count} {'die' if count == 1 else 'dice'}: {listed}." if count else "no dice."
+    name = words.resource(resource)
+    head = (
+        t(
+            "{column} column: {dice}: {listed}.",
+            column=_capital(name),
+            dice=words.dice(count),
+            listed=listed,
+        )
+        if count
+        else t("{column} column: no dice.", column=_capital(name))
     )
-    gives = f" Whoever takes it produces {count} {resource}"
-    if resource in tracks:
-        gives += f" plus their {resource} productivity"
-    buildings = [TITLES[b] for _, b, _ in shown if b != WILD]
-    if any(b == WILD for _, b, _ in shown):
-        buildings.append(f"any other building for {wild_favor} favor more")
+    made = words.amount(count, resource)
+    gives = (
+        t(
+            "Whoever takes it produces {amount} plus their {resource} productivity",
+            amount=made,
+            resource=name,
+        )
+        if resource in tracks
+        else t("Whoever takes it produces {amount}", amount=made)
+    )
+    buildings = [words.building(b) for _unused, b, _rest in shown if b != WILD]
+    if any(b == WILD for _unused, b, _rest in shown):
+        buildings.append(t("any other building for {favor} favor more", favor=wild_favor))
     can = (
-        f" and may build a {' or a '.join(buildings)}, or a Burial Mound."
+        t(
+            "and may build one of these: {buildings}, or a Burial Mound.",
+            buildings=", ".join(buildings),
+        )
         if buildings
-        else " and may build only a Burial Mound."
+        else _("and may build only a Burial Mound.")
     )
-    plague = " With 3 dice or more, they suffer a plague first." if count >= 3 else ""
-    return head + gives + can + plague
+    plague = " " + _("With 3 dice or more, they suffer a plague first.") if count >= 3 else ""
+    return f"{head} {gives} {can}{plague}"
 
 
 def _plague_tip(number: int, name: str, pestilence: int) -> str:
-    effect = plague_effect(name, pestilence)
+    effect = words.plague_effect(name, pestilence)
     again = (
-        "Never crossed off: it may come again."
+        _("Never crossed off: it may come again.")
         if name == "death"
-        else "Crossed off once suffered: nobody suffers it twice."
+        else _("Crossed off once suffered: nobody suffers it twice.")
     )
-    return (
-        f"{number}. {PLAGUE_TITLES[name]}: {effect}. {again} Only whoever takes a column of "
-        "3 dice or more chooses a plague, one they can pay for or keep to."
+    only = _(
+        "Only whoever takes a column of 3 dice or more chooses a plague, one they can pay for "
+        "or keep to."
     )
+    return f"{number}. {words.plague(name)}: {effect}. {again} {only}"
 
 
-def _card_tip(card_id: str, text: str, confidence: str) -> str:
-    note = "" if confidence == "printed" else " (its figures are our reconstruction)"
-    return f"Pharaoh card {card_id}: {text}{note}. It scores every city at the end."
+def _card_tip(card_id: str, text: str) -> str:
+    """A Pharaoh card in words (where its figures come from is not play: it lives behind
+    the page's "About these figures")."""
+    return t(
+        "Pharaoh card {card}: {text}. It scores every city at the end.",
+        card=card_id,
+        text=words.card_text(text),
+    )
 
 
 def _plague_list(y0: float, pestilence: int) -> list[str]:
-    parts = [_text(TABLE_X, y0 - 10, "Plagues (a column of 3+ dice)", "label")]
+    parts = [_text(TABLE_X, y0 - 10, _("Plagues (a column of 3+ dice)"), "label")]
     width = (HEAD_W + 4 * COL_W) / 5
     for k, name in enumerate(PLAGUES):
         x = TABLE_X + (k % 5) * width
@@ -628,10 +646,10 @@ def _plague_list(y0: float, pestilence: int) -> list[str]:
             f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{width - 4:.1f}" height="48" rx="6" '
             f'class="plague-box{death}"/>'
             + _text(
-                x + 8, y + 16, f"{k + 1}. {PLAGUE_TITLES[name]}", "small", style="font-weight:600"
+                x + 8, y + 16, f"{k + 1}. {words.plague(name)}", "small", style="font-weight:600"
             )
         )
-        effect = plague_effect(name, pestilence)
+        effect = words.plague_effect(name, pestilence)
         for i, line in enumerate(_wrap(effect, 22)[:2]):
             parts.append(_text(x + 8, y + 30 + 11 * i, line, "tiny"))
         parts.append("</g>")
@@ -639,30 +657,20 @@ def _plague_list(y0: float, pestilence: int) -> list[str]:
 
 
 def _cards(cards: tuple[tuple[str, str, str], ...]) -> list[str]:
-    parts = [_text(CARDS_X, 28, "The Pharaoh's demands", "title")]
+    parts = [_text(CARDS_X, 28, _("The Pharaoh's demands"), "title")]
     card_w, card_h, gap = WIDTH - CARDS_X - 14, 88, 8
-    for k, (card_id, text, confidence) in enumerate(cards):
+    for k, (card_id, text, _confidence) in enumerate(cards):
         y = TABLE_Y + k * (card_h + gap)
         parts.append(
             f'<g class="pharaoh-card" data-card="{escape(card_id)}"'
-            f"{_tip(_card_tip(card_id, text, confidence))}>"
+            f"{_tip(_card_tip(card_id, text))}>"
             f'<rect x="{CARDS_X}" y="{y}" width="{card_w}" height="{card_h}" rx="8" '
             'class="card-box"/>'
             + _text(CARDS_X + 26, y + 42, card_id[0], "card-letter", "middle")
             + _text(CARDS_X + 26, y + 62, card_id, "small faint", "middle")
         )
-        for i, line in enumerate(_wrap(text, 44)[:4]):
+        for i, line in enumerate(_wrap(words.card_text(text), 44)[:4]):
             parts.append(_text(CARDS_X + 52, y + 22 + 16 * i, line))
-        if confidence != "printed":
-            parts.append(
-                _text(
-                    CARDS_X + card_w - 8,
-                    y + card_h - 7,
-                    "figures reconstructed",
-                    "tiny faint",
-                    "end",
-                )
-            )
         parts.append("</g>")
     return parts
 
@@ -691,10 +699,11 @@ def sheet_svg(
     each building scores where it stands, or would score on an empty hex): they belong to
     this sheet alone, like the rest of the drawing."""
     cards = [c["card"] for c in score["cards"]] if score is not None else []
-    texts = {c: sheet.card(c).text for c in cards}
+    texts = {c: words.card_text(sheet.card(c).text) for c in cards}
     tips = hex_tips(sheet, tuple(cards), view["city"])
+    # the words are the reader's: the language is part of what the drawing shows
     key = orjson.dumps(
-        [name, view, score, final, texts, tips], option=orjson.OPT_SORT_KEYS
+        [name, view, score, final, texts, tips, current_language()], option=orjson.OPT_SORT_KEYS
     ).decode()
     return _sheet(geometry(sheet), key)
 
@@ -704,7 +713,7 @@ def hex_tips(sheet: Sheet, cards: tuple[str, ...], built: dict[str, str]) -> dic
     now, or what each building would add there (remembered per city: a round changes one
     hex)."""
     memo: dict[Any, dict[str, str]] = sheet.memo.setdefault("web_hex_tips", {})
-    key = (cards, tuple(sorted(built.items())))
+    key = (cards, tuple(sorted(built.items())), current_language())
     found = memo.get(key)
     if found is None:
         if len(memo) > 4096:
@@ -729,42 +738,50 @@ def _hex_tips(sheet: Sheet, cards: tuple[str, ...], built: dict[str, str]) -> di
         label = spot.label
         if spot.kind == "oasis":
             around = ", ".join(sheet.hexes[n].label for n in sheet.neighbours[index])
-            tips[label] = (
-                f"{label}, your Oasis: nothing is ever built here. Next to it: {around} "
-                "(the Boils plague closes them for a round)."
+            tips[label] = t(
+                "{hex}, your Oasis: nothing is ever built here. Next to it: {around} (the Boils "
+                "plague closes them for a round).",
+                hex=label,
+                around=around,
             )
             continue
         where = label
         if spot.sacred:
-            where += (
-                f", a Sacred Site (any building but a Burial Mound costs "
-                f"{sheet.sacred_favor} favor more here)"
+            where += ", " + t(
+                "a Sacred Site (any building but a Burial Mound costs {favor} favor more here)",
+                favor=sheet.sacred_favor,
             )
         if index in near_oasis:
-            where += ", next to your Oasis"
+            where += ", " + _("next to your Oasis")
         here = city[index]
         if here != EMPTY:
             plan = list(city)
             plan[index] = EMPTY
             adds = now - points(plan)
-            what = f"{where}: your {TITLES[NAMES[here]]}."
+            what = t("{where}: your {building}.", where=where, building=words.building(NAMES[here]))
             if cards:
-                what += (
-                    f" It adds {adds} to your Pharaoh cards now."
+                what += " " + (
+                    t("It adds {n} to your Pharaoh cards now.", n=adds)
                     if adds >= 0
-                    else f" It costs your Pharaoh cards {-adds} now."
+                    else t("It costs your Pharaoh cards {n} now.", n=-adds)
                 )
             tips[label] = what
             continue
-        what = f"{where}: empty."
+        what = t("{where}: empty.", where=where)
         if cards:
-            changes = [
-                f"{TITLES[building]} {_signed(gains[CODES[building]][index])}" for building in NAMES
-            ]
-            what += " Built here now, your Pharaoh cards would change by: " + ", ".join(changes)
-            what += "."
+            changes = ", ".join(
+                f"{words.building(building)} {_signed(gains[CODES[building]][index])}"
+                for building in NAMES
+            )
+            what += " " + t(
+                "Built here now, your Pharaoh cards would change by: {changes}.", changes=changes
+            )
         tips[label] = what
     return tips
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _signed(value: int) -> str:
@@ -773,19 +790,21 @@ def _signed(value: int) -> str:
 
 @functools.lru_cache(maxsize=2048)
 def _sheet(geo: Geometry, key: str) -> str:
-    name, view, score, final, texts, tips = orjson.loads(key)
+    name, view, score, final, texts, tips, _language = orjson.loads(key)
     hexes, river, ships, dots, red, costs, productivity, steps, dice_table, surcharges = geo[:10]
+    sheet_label = escape(t("{name}'s player sheet", name=name), quote=True)
+    total_hexes = sum(1 for h in hexes if h[3] != "oasis")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {SHEET_H}" '
         'class="sheet egy egyptia-sheet" role="group" '
-        f'aria-label="{escape(name)}\'s player sheet">',
+        f'aria-label="{sheet_label}">',
         f"<style>{STYLE}</style>",
         f'<rect x="2" y="2" width="{WIDTH - 4}" height="{SHEET_H - 4}" rx="10" class="panel"/>',
-        _text(14, 28, f"{name}'s sheet", "title"),
+        _text(14, 28, t("{name}'s sheet", name=name), "title"),
         _text(
             RIGHT_X - 16,
             28,
-            f"{view['buildings']} of {sum(1 for h in hexes if h[3] != 'oasis')} hexes built",
+            t("{built} of {total} hexes built", built=view["buildings"], total=total_hexes),
             "label",
             "end",
         ),
@@ -810,15 +829,19 @@ def _cost_reference(
 ) -> list[str]:
     wild_favor, sacred_favor, mound_basic, mound_favor = surcharges
     x0, y0, row = 14, 50, 40
-    parts = [_text(x0, y0, "Building costs", "label")]
+    parts = [_text(x0, y0, _("Building costs"), "label")]
     lines: list[tuple[str, str | None, tuple[int, ...] | None]] = [
-        ("mound", f"free: +{mound_basic} basic or +{mound_favor} favor", None)
+        (
+            "mound",
+            t("free: +{basic} basic or +{favor} favor", basic=mound_basic, favor=mound_favor),
+            None,
+        )
     ]
     lines.extend((b, None, cost) for b, cost in costs)
     if any(d[1] == WILD for d in dice_table):
-        lines.append(("any", f"d20: any building, +{wild_favor} favor", None))
+        lines.append(("any", t("d20: any building, +{favor} favor", favor=wild_favor), None))
     sides = {b: d for d, b, _ in dice_table}
-    for i, (building, words, cost) in enumerate(lines):
+    for i, (building, said, cost) in enumerate(lines):
         y = y0 + 14 + i * row
         tip = _cost_tip(
             building, cost or (0, 0, 0, 0), productivity, surcharges, sides.get(building, 0)
@@ -828,22 +851,25 @@ def _cost_reference(
             f'<rect x="{x0}" y="{y}" width="186" height="{row - 4}" rx="5" class="row-head"/>'
         )
         parts.append(building_icon(building, x0 + 18, y + (row - 4) / 2, 26))
-        parts.append(_text(x0 + 36, y + 14, TITLES[building], "small", style="font-weight:600"))
+        parts.append(
+            _text(x0 + 36, y + 14, words.building(building), "small", style="font-weight:600")
+        )
         if cost is not None:
-            icons, _ = _cost_icons(cost, x0 + 36, y + 25)
+            icons, _width = _cost_icons(cost, x0 + 36, y + 25)
             parts.append(icons)
-        elif words:
-            parts.append(_text(x0 + 36, y + 28, words, "tiny"))
+        elif said:
+            parts.append(_text(x0 + 36, y + 28, said, "tiny"))
         parts.append("</g>")
     y = y0 + 14 + len(lines) * row + 8
-    tip = (
-        f"Sacred Sites are the yellow hexes: any building but a Burial Mound costs "
-        f"{sacred_favor} favor more there. Some Pharaoh cards count them."
+    tip = t(
+        "Sacred Sites are the yellow hexes: any building but a Burial Mound costs {favor} favor "
+        "more there. Some Pharaoh cards count them.",
+        favor=sacred_favor,
     )
     parts.append(
         f'<g class="sacred-note"{_tip(tip)}>'
-        + _text(x0, y, f"Sacred Site (yellow): +{sacred_favor} favor,", "tiny")
-        + _text(x0, y + 11, "not for a Burial Mound", "tiny")
+        + _text(x0, y, t("Sacred Site (yellow): +{favor} favor,", favor=sacred_favor), "tiny")
+        + _text(x0, y + 11, _("not for a Burial Mound"), "tiny")
         + "</g>"
     )
     return parts
@@ -867,14 +893,8 @@ def _map(
     for label, col, row, kind in hexes:
         cx, cy = _hex_centre(col, row)
         built = city.get(label)
-        words = {"sacred": "Sacred Site", "oasis": "the Oasis", "plain": "hex"}[kind]
-        what = (
-            TITLES[built]
-            if built
-            else ("nothing may be built here" if kind == "oasis" else "empty")
-        )
         state = built or ("oasis" if kind == "oasis" else "empty")
-        tip = tips.get(label) or f"{label}, {words}: {what}."
+        tip = tips.get(label) or _plain_hex_tip(label, kind, built)
         parts.append(
             f'<g class="hex {kind}" data-hex="{label}" data-kind="{kind}" data-built="{state}"'
             f"{_tip(tip)}>"
@@ -887,6 +907,17 @@ def _map(
         parts.append(_text(cx, cy - R * 0.62, label, "hex-label", "middle"))
         parts.append("</g>")
     return parts
+
+
+def _plain_hex_tip(label: str, kind: str, built: str | None) -> str:
+    """A hex's tooltip where no card says more (a sheet drawn without a score)."""
+    if kind == "oasis":
+        return t("{hex}, the Oasis: nothing may be built here.", hex=label)
+    if built:
+        return t("{hex}: {building}.", hex=label, building=words.building(built))
+    if kind == "sacred":
+        return t("{hex}, a Sacred Site: empty.", hex=label)
+    return t("{hex}: empty.", hex=label)
 
 
 def _map_box(hexes: tuple[tuple[str, int, int, str], ...]) -> tuple[float, float, float, float]:
@@ -902,13 +933,21 @@ def _ship(number: int, x: float, y: float, gives: tuple[int, ...], state: str, p
     )
     sail = _points([(x - 2, y - 30), (x - 2, y - 3), (x - 22, y - 3)])
     sail2 = _points([(x + 2, y - 26), (x + 2, y - 3), (x + 18, y - 3)])
-    words = bundle_words((gives[0], gives[1], gives[2], gives[3]))
     status = {
-        "unused": f"unused: {points} points at the end if it is never used",
-        "used": "used (crossed off)",
-        "lost": "lost to Hail-fire (no resources, no points)",
+        "unused": ngettext(
+            "unused: {n} point at the end if it is never used",
+            "unused: {n} points at the end if it is never used",
+            points,
+        ).format(n=points),
+        "used": _("used (crossed off)"),
+        "lost": _("lost to Hail-fire (no resources, no points)"),
     }[state]
-    tip = f"Ship {number}: {words}, once a game and at any time; {status}."
+    tip = t(
+        "Ship {n}: {gives}, once a game and at any time; {status}.",
+        n=number,
+        gives=words.bundle(gives),
+        status=status,
+    )
     parts = [
         f'<g class="ship {state}" data-ship="{number}" data-state="{state}"{_tip(tip)}>'
         f'<rect x="{x - 32:.1f}" y="{y - 36:.1f}" width="118" height="52" rx="8" '
@@ -920,7 +959,7 @@ def _ship(number: int, x: float, y: float, gives: tuple[int, ...], state: str, p
     ]
     gx = x + 34
     for index, amount in enumerate(gives):
-        for _ in range(amount):
+        for _count in range(amount):
             parts.append(resource_icon(RESOURCES[index], gx, y - 12, 6))
             gx += 15
     if state == "used":
@@ -945,7 +984,7 @@ def _river(
     hexes: tuple[tuple[str, int, int, str], ...],
     points: int,
 ) -> list[str]:
-    _, top, _, bottom = _map_box(hexes)
+    _left, top, _right, bottom = _map_box(hexes)
     left, right = RIVER_X
     y = top - 64 if river == "top" else bottom + 6
     waves = max(1, round((right - left) / 60))
@@ -958,7 +997,7 @@ def _river(
     )
     parts = [
         f'<path class="river" d="M {left:.1f} {y + 8:.1f} {edge} L {right:.1f} {y + 54:.1f} '
-        f'{back} Z"{_tip("The river and your ships: each ship may be used once a game.")}/>'
+        f'{back} Z"{_tip(_("The river and your ships: each ship may be used once a game."))}/>'
     ]
     step = (right - left) / max(1, len(ships))
     for i, gives in enumerate(ships):
@@ -968,20 +1007,20 @@ def _river(
     return parts
 
 
-RED_DOT_TIP = "A red dot: circling it ends the game after this round, for every builder."
+RED_DOT_TIP = N_("A red dot: circling it ends the game after this round, for every builder.")
 
 
 def _tracks(
     dots: tuple[int, ...], red: tuple[int, ...], resources: dict[str, Any], red_circled: bool
 ) -> list[str]:
     x0, y0, gap, row = 14, TRACK_Y, 23, 28
-    parts = [_text(x0, y0 - 6, "Resources", "label")]
+    parts = [_text(x0, y0 - 6, _("Resources"), "label")]
     if red_circled:
         parts.append(
             _text(
                 RIGHT_X - 16,
                 y0 - 6,
-                "a red dot is circled: the game ends after this round",
+                _("a red dot is circled: the game ends after this round"),
                 "small warn",
                 "end",
             )
@@ -991,22 +1030,32 @@ def _tracks(
         entry = resources[resource]
         circled, spent = entry["circled"], entry["spent"]
         free = dots[r] - circled
-        tip = (
-            f"{resource.capitalize()}: {entry['have']} on hand ({circled} circled, {spent} "
-            f"spent); {free} of {dots[r]} dots still free (what does not fit is lost)."
+        tip = t(
+            "{resource}: {have} on hand ({circled} circled, {spent} spent); {free} of {dots} "
+            "dots still free (what does not fit is lost).",
+            resource=_capital(words.resource(resource)),
+            have=entry["have"],
+            circled=circled,
+            spent=spent,
+            free=free,
+            dots=dots[r],
         )
         if red[r]:
-            tip += f" The last {red[r]} dots are red: circling one ends the game after the round."
+            tip += " " + ngettext(
+                "The last dot is red: circling it ends the game after the round.",
+                "The last {n} dots are red: circling one ends the game after the round.",
+                red[r],
+            ).format(n=red[r])
         parts.append(
             f'<g class="track" data-resource="{resource}" data-have="{entry["have"]}"{_tip(tip)}>'
             + _hit(x0 - 2, y - row / 2, 110 + dots[r] * gap, row)
             + resource_icon(resource, x0 + 8, y, 8)
-            + _text(x0 + 20, y + 4, f"{resource} {entry['have']}", "small")
+            + _text(x0 + 20, y + 4, f"{words.resource(resource)} {entry['have']}", "small")
         )
         for i in range(dots[r]):
             cx = x0 + 110 + i * gap
             is_red = i >= dots[r] - red[r]
-            red_tip = _tip(RED_DOT_TIP) if is_red else ""
+            red_tip = _tip(_(RED_DOT_TIP)) if is_red else ""
             parts.append(
                 f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="6" class="dot{" red" if is_red else ""}"'
                 f"{red_tip}/>"
@@ -1025,7 +1074,7 @@ def _tracks(
 def _plagues_on_sheet(crossed: dict[str, bool], deaths: int, geo: Geometry) -> list[str]:
     pestilence = geo[10][3]
     x0, y0 = RIGHT_X, 50
-    parts = [_text(x0, y0, "Plagues suffered", "label")]
+    parts = [_text(x0, y0, _("Plagues suffered"), "label")]
     names = [p for p in PLAGUES if p != "death"]
     width, height = 84, 26
     for k, name in enumerate(names):
@@ -1033,11 +1082,12 @@ def _plagues_on_sheet(crossed: dict[str, bool], deaths: int, geo: Geometry) -> l
         y = y0 + 10 + (k // 4) * (height + 4)
         is_crossed = crossed.get(name, False)
         state = (
-            "suffered and crossed off: it cannot come to you again"
+            _("suffered and crossed off: it cannot come to you again")
             if is_crossed
-            else "not suffered yet"
+            else _("not suffered yet")
         )
-        tip = f"{PLAGUE_TITLES[name]} ({plague_effect(name, pestilence)}): {state}."
+        effect = words.plague_effect(name, pestilence)
+        tip = f"{words.plague(name)} ({effect}): {state}."
         parts.append(
             f'<g class="sheet-plague{" crossed" if is_crossed else ""}" data-plague="{name}" '
             f'data-crossed="{str(is_crossed).lower()}"{_tip(tip)}>'
@@ -1053,7 +1103,7 @@ def _plagues_on_sheet(crossed: dict[str, bool], deaths: int, geo: Geometry) -> l
             _text(
                 x + width / 2,
                 y + 17,
-                PLAGUE_TITLES[name],
+                words.plague(name),
                 "small",
                 "middle",
                 "font-weight:700;paint-order:stroke;stroke:#d9d0bd;stroke-width:3px"
@@ -1064,16 +1114,17 @@ def _plagues_on_sheet(crossed: dict[str, bool], deaths: int, geo: Geometry) -> l
         parts.append("</g>")
     x = x0 + (len(names) % 4) * (width + 4)
     y = y0 + 10 + (len(names) // 4) * (height + 4)
-    times = "never" if not deaths else "once" if deaths == 1 else f"{deaths} times"
-    tip = (
-        f"Death (build a Burial Mound that round): suffered {times}. It is never crossed off "
-        "and may come again; it does not count in a tie."
+    times = _("never") if not deaths else ngettext("once", "{n} times", deaths).format(n=deaths)
+    tip = t(
+        "Death (build a Burial Mound that round): suffered {times}. It is never crossed off "
+        "and may come again; it does not count in a tie.",
+        times=times,
     )
     parts.append(
         f'<g class="sheet-plague death" data-plague="death" data-deaths="{deaths}"{_tip(tip)}>'
         f'<rect x="{x}" y="{y}" width="{width * 2 + 4}" height="{height}" rx="5" '
         'class="plague-box death"/>'
-        + _text(x + 8, y + 17, f"Death: {deaths}", "small", style="font-weight:600")
+        + _text(x + 8, y + 17, t("Death: {n}", n=deaths), "small", style="font-weight:600")
         + "".join(
             f'<line x1="{x + 80 + 6 * t}" y1="{y + 6}" x2="{x + 80 + 6 * t}" y2="{y + 20}" '
             'stroke="#3b2f1c" stroke-width="2"/>'
@@ -1089,21 +1140,30 @@ def _productivity(
 ) -> list[str]:
     x0, y0, row = RIGHT_X, TRACK_Y, 28
     by_track = {RESOURCES[t]: b for b, t in productivity}
-    parts = [_text(x0, y0 - 6, "Productivity", "label")]
+    parts = [_text(x0, y0 - 6, _("Productivity"), "label")]
     for i, resource in enumerate(RESOURCES[:3]):
         y = y0 + 14 + i * row
         entry = view.get(resource, {"steps": 0, "bonus": 0})
         building = by_track.get(resource)
         ladder = ", ".join(f"+{b}" for b in steps)
         source = (
-            f"Each {TITLES[building]} built moves it one step ({ladder}; no further)."
+            t(
+                "Each {building} built moves it one step ({ladder}; no further).",
+                building=words.building(building),
+                ladder=ladder,
+            )
             if building
-            else "No building moves it."
+            else _("No building moves it.")
         )
-        tip = (
-            f"{resource.capitalize()} productivity: +{entry['bonus']}. Whenever you take the "
-            f"{resource} column you produce that much more. {source}"
+        name = words.resource(resource)
+        tip = t(
+            "{resource} productivity: +{bonus}. Whenever you take the {column} column you "
+            "produce that much more.",
+            resource=_capital(name),
+            bonus=entry["bonus"],
+            column=name,
         )
+        tip = f"{tip} {source}"
         parts.append(
             f'<g class="productivity" data-resource="{resource}" data-steps="{entry["steps"]}"'
             f"{_tip(tip)}>" + _hit(x0 - 2, y - row / 2, 124 + len(steps) * 40, row)
@@ -1111,7 +1171,7 @@ def _productivity(
         if building:
             parts.append(building_icon(building, x0 + 10, y, 20))
         parts.append(resource_icon(resource, x0 + 30, y, 7))
-        parts.append(_text(x0 + 42, y + 4, resource, "small"))
+        parts.append(_text(x0 + 42, y + 4, words.resource(resource), "small"))
         for k, bonus in enumerate(steps):
             cx = x0 + 120 + k * 40
             on = k < entry["steps"]
@@ -1127,13 +1187,18 @@ def _productivity(
 def _score(score: dict[str, Any], final: bool, texts: dict[str, str], geo: Geometry) -> list[str]:
     favor_per_point, basic_per_favor, ship_points, pestilence_points = geo[10]
     x0, y0 = RIGHT_X, 176
-    heading = "Final score" if final else "Score if the game ended now"
+    heading = _("Final score") if final else _("Score if the game ended now")
     parts = [_text(x0, y0, heading, "label")]
     y = y0 + 20
     for card in score["cards"]:
         detail = "+".join(str(p) for p in card["parts"] if p) or "0"
         shown = f"{detail} = {card['points']}" if "+" in detail else str(card["points"])
-        tip = f"Pharaoh card {card['card']}: {texts.get(card['card'], '')}. Your city: {shown}."
+        tip = t(
+            "Pharaoh card {card}: {text}. Your city: {points}.",
+            card=card["card"],
+            text=texts.get(card["card"], ""),
+            points=shown,
+        )
         parts.append(
             f'<g class="score-line" data-card="{escape(card["card"])}"{_tip(tip)}>'
             + _hit(x0 - 2, y - 12, WIDTH - 20 - x0, 17)
@@ -1143,22 +1208,35 @@ def _score(score: dict[str, Any], final: bool, texts: dict[str, str], geo: Geome
             + "</g>"
         )
         y += 17
+    unused = score["ships_unused"]
     extras = [
         (
-            f"favor {score['favor']} (after the market)",
+            t("favor {n} (after the market)", n=score["favor"]),
             score["favor_points"],
-            f"Favor: {score['favor']}, counting the end-of-game trade of {basic_per_favor} basic "
-            f"resources for 1 favor; 1 point per {favor_per_point} favor.",
+            t(
+                "Favor: {n}, counting the end-of-game trade of {basic} basic resources for 1 "
+                "favor; 1 point per {per} favor.",
+                n=score["favor"],
+                basic=basic_per_favor,
+                per=favor_per_point,
+            ),
         ),
         (
-            f"ships unused: {score['ships_unused']}",
+            t("ships unused: {n}", n=unused),
             score["ship_points"],
-            f"{score['ships_unused']} ship(s) never used: {ship_points} points each.",
+            ngettext(
+                "{n} ship never used: {points} points each.",
+                "{n} ships never used: {points} points each.",
+                unused,
+            ).format(n=unused, points=ship_points),
         ),
         (
-            "pestilence",
+            _("pestilence"),
             -score["pestilence"],
-            f"Pestilence costs {pestilence_points} points at the end if you suffered it.",
+            t(
+                "Pestilence costs {points} points at the end if you suffered it.",
+                points=pestilence_points,
+            ),
         ),
     ]
     for label, points, tip in extras:
@@ -1172,7 +1250,7 @@ def _score(score: dict[str, Any], final: bool, texts: dict[str, str], geo: Geome
     parts.append(
         f'<line x1="{x0}" y1="{y - 10}" x2="{WIDTH - 20}" y2="{y - 10}" stroke="#9c8a64"/>'
     )
-    parts.append(_text(x0, y + 10, "Total", "label"))
+    parts.append(_text(x0, y + 10, _("Total"), "label"))
     parts.append(_text(WIDTH - 24, y + 12, str(score["total"]), "total", "end"))
     return parts
 
@@ -1185,7 +1263,8 @@ def page_data(
 
     The sheet geometry and the costs are printed (public, from ``game``); everything else
     is read from the seat's ``view``, so two positions the seat cannot tell apart give the
-    same data.
+    same data. Every word is the reader's (``labels``: each legal move in a player's
+    words, in the order of the view's ``legal``; the engine's text stays the move).
     """
     sheet = sheet_of(game)
     obs = as_observation(view)
@@ -1194,10 +1273,17 @@ def page_data(
         stages[player["stage"]] = stages.get(player["stage"], 0) + 1
     data: dict[str, Any] = {
         "stages": stages,
-        "plague_effects": {p: plague_effect(p, sheet.pestilence_points) for p in PLAGUES},
-        "titles": dict(TITLES),
+        "stage_words": {stage: words.stage(stage) for stage in STAGE_WORDS},
+        "plague_effects": {p: words.plague_effect(p, sheet.pestilence_points) for p in PLAGUES},
+        "plague_titles": {p: words.plague(p) for p in PLAGUES},
+        "titles": {b: words.building(b) for b in TITLES},
+        "resources": {r: words.resource(r) for r in RESOURCES},
+        "cards": {c["id"]: words.card_text(c["text"]) for c in obs["cards"]},
+        "ranks": {r["name"]: words.rank(r["name"]) for r in obs["layout"]["ranks"]},
         "colours": {"buildings": dict(BUILDING_FILLS), "resources": dict(RESOURCE_FILLS)},
+        "about_figures": about_figures(sheet, obs),
         "sheet_svg": None,
+        "labels": [],
     }
     if seat is None:
         return data
@@ -1216,11 +1302,67 @@ def page_data(
     ]
     own = egyptia_guide.mine(sheet, obs, seat, game.rules_at_least("1.1"))
     data["moves"] = _moves(sheet, obs, legal, own)
+    you = obs.get("you")
+    offered: Mapping[str, bool] = (you.get("offered") if you else None) or {}
+    data["labels"] = [_label(sheet, action, offered) for action in legal]
     return data
 
 
+def about_figures(sheet: Sheet, obs: EgyptiaObservation) -> list[str]:
+    """Where the figures of the sheet and the cards come from, in a few sentences: a note
+    about our data, not about the game, so it stays out of the play tooltips (the page
+    folds it under "About these figures")."""
+    lines = [
+        _(
+            "Much of Egyptia's sheet is our reconstruction: the rule book we could read does "
+            "not give every figure legibly (the dice's value ranges, most building costs, the "
+            "map and its Sacred Sites, the ships and the tracks). Each figure says whether it "
+            "is printed or reconstructed in the sheet's data file."
+        )
+    ]
+    unsure = [c["id"] for c in obs["cards"] if c["confidence"] != "printed"]
+    if unsure:
+        lines.append(
+            t(
+                "The figures of these Pharaoh cards are our reconstruction: {cards}.",
+                cards=", ".join(unsure),
+            )
+        )
+    lines.append(
+        _(
+            "With the printed sheet at hand you can correct the figures: the terminal's board "
+            "command prints them, and a corrected file is loaded with --board FILE."
+        )
+    )
+    return lines
+
+
+def _label(sheet: Sheet, action: Action, offered: Mapping[str, bool]) -> str:
+    """A legal move in a player's words (a build with its cost on that hex)."""
+    if isinstance(action, Build):
+        return words.move_label(action, _cost_words(_build_cost(sheet, action, offered)))
+    if isinstance(action, UseShip) and 0 < action.ship <= len(sheet.ships):
+        return t(
+            "Use ship {n} for {gives}",
+            n=action.ship,
+            gives=words.bundle(sheet.ships[action.ship - 1]),
+        )
+    return words.move_label(action)
+
+
+def _build_cost(sheet: Sheet, action: Build, offered: Mapping[str, bool]) -> tuple[int, ...]:
+    if action.building == "mound":
+        return (0, 0, 0, 0)
+    index = sheet.by_label[action.hex]
+    sacred = sheet.hexes[index].sacred
+    wild = offered.get(action.building, False)
+    g, d, s, f = sheet.costs[action.building]
+    f += (sheet.wild_favor if wild else 0) + (sheet.sacred_favor if sacred else 0)
+    return (g, d, s, f)
+
+
 def _cost_words(cost: Sequence[int]) -> str:
-    return bundle_words((cost[0], cost[1], cost[2], cost[3])) if any(cost) else "free"
+    return words.cost(cost)
 
 
 def _moves(
@@ -1247,27 +1389,19 @@ def _moves(
                 {
                     "text": text,
                     "plague": action.name,
-                    "title": PLAGUE_TITLES[action.name],
+                    "title": words.plague(action.name),
                     "ship": action.ship,
-                    "effect": plague_effect(action.name, sheet.pestilence_points),
+                    "effect": words.plague_effect(action.name, sheet.pestilence_points),
                 }
             )
         elif isinstance(action, Build):
             index = sheet.by_label[action.hex]
-            sacred = sheet.hexes[index].sacred
-            wild = offered.get(action.building, False)
-            if action.building == "mound":
-                cost: tuple[int, ...] = (0, 0, 0, 0)
-            else:
-                g, d, s, f = sheet.costs[action.building]
-                f += (sheet.wild_favor if wild else 0) + (sheet.sacred_favor if sacred else 0)
-                cost = (g, d, s, f)
             builds.setdefault(action.building, []).append(
                 {
                     "text": text,
                     "hex": action.hex,
-                    "sacred": sacred,
-                    "cost": _cost_words(cost),
+                    "sacred": sheet.hexes[index].sacred,
+                    "cost": _cost_words(_build_cost(sheet, action, offered)),
                     "cards": me.cards_with(action.building, action.hex),
                 }
             )
@@ -1276,31 +1410,37 @@ def _moves(
             payments.append(
                 {
                     "text": text,
-                    "words": bundle_words(action.bundle),
+                    "words": words.bundle(action.bundle),
                     "count": sum(action.bundle),
-                    "left": egyptia_guide.holdings(left),
+                    "left": words.holdings(left),
                     "score": me.paid(pending, action.bundle),
                 }
             )
         elif isinstance(action, Gain):
-            gains.append({"text": text, "words": bundle_words(action.bundle)})
+            gains.append({"text": text, "words": words.bundle(action.bundle)})
         elif isinstance(action, UseShip):
             gives = sheet.ships[action.ship - 1]
-            ships.append({"text": text, "ship": action.ship, "gives": bundle_words(gives)})
+            ships.append({"text": text, "ship": action.ship, "gives": words.bundle(gives)})
     buildings = []
     for building, spots in builds.items():
         if building == "mound":
-            base = "free: +2 basic or +1 favor"
+            base = t(
+                "free: +{basic} basic or +{favor} favor",
+                basic=sheet.mound_basic,
+                favor=sheet.mound_favor,
+            )
         else:
             base = _cost_words(sheet.costs[building])
         wild = offered.get(building, False)
         buildings.append(
             {
                 "building": building,
-                "title": TITLES[building],
+                "title": words.building(building),
                 "cost": base,
                 "wild": wild,
-                "note": f"through the d20: +{sheet.wild_favor} favor" if wild else "",
+                "note": t("through the d20: +{favor} favor", favor=sheet.wild_favor)
+                if wild
+                else "",
                 "hexes": spots,
             }
         )
@@ -1343,9 +1483,9 @@ def replay(state: State) -> dict[str, Any]:
                 "seat": seat,
                 "name": game.players[seat],
                 "stage": game.stage[seat],
-                "stage_name": STAGE_NAMES[game.stage[seat]],
+                "stage_name": words.own_stage(game.stage[seat]),
                 "column": RESOURCES[column] if column >= 0 else None,
-                "notes": list(game.round_notes[seat]),
+                "notes": [DOMAIN.note(note) for note in game.round_notes[seat]],
                 "sheet": sheet,
                 "score": score,
                 "svg": None,

@@ -10,9 +10,10 @@
 // picked building too). A redraw (a new view, or a pick) keeps the keyboard's place, or
 // moves it to the step's first control when the old one is gone.
 import { $, el } from "/static/dom.js";
+import { t, nt } from "/static/i18n.js";
+import { resultHeadline } from "/static/result.js";
 
 const RESOURCES = ["grain", "diamond", "stone", "favor"];
-const LETTER = { grain: "g", diamond: "d", stone: "s", favor: "f" };
 const SHOWN_PAYMENTS = 6;
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -109,9 +110,9 @@ export function decisionNote(view) {
   const total = view.observation.players.length;
   if (total === 1) return "";
   if (!view.observation.revealed) {
-    return `Sealed: ${s.chosen} of ${total} builders have chosen a column; the choices show when all have chosen.`;
+    return t("Sealed: {n} of {total} builders have chosen a column; the choices show when all have chosen.", { n: s.chosen, total });
   }
-  return `${s.done} of ${total} builders are done this round; what each builds shows at the round's end.`;
+  return t("{n} of {total} builders are done this round; what each builds shows at the round's end.", { n: s.done, total });
 }
 
 function legalTexts(view) { return new Set(view.legal.map((m) => m.text)); }
@@ -140,7 +141,8 @@ function markBoard(view, ctx, me) {
       if (!line) continue;
       const parts = line.parts.filter((p) => p);
       const detail = parts.length > 1 ? ` (${parts.join(" + ")})` : "";
-      node.setAttribute("data-tip", `${node.getAttribute("data-tip")} Your city now: ${line.points} point${line.points === 1 ? "" : "s"}${detail}.`);
+      const now = nt("Your city now: {n} point{detail}.", "Your city now: {n} points{detail}.", line.points, { n: line.points, detail });
+      node.setAttribute("data-tip", `${node.getAttribute("data-tip")} ${now}`);
     }
   }
   if (!view.page || ctx.replayMode || !view.page.moves) return;
@@ -149,7 +151,7 @@ function markBoard(view, ctx, me) {
     const node = document.querySelector(`.egyptia-board .column[data-column="${resource}"]`);
     if (!node) continue;
     const column = view.page.columns.find((c) => c.resource === resource);
-    const label = `Choose the ${resource} column: ${column.dice} ${column.dice === 1 ? "die" : "dice"}, +${column.produce} ${resource}${column.plague ? ", then a plague" : ""}`;
+    const label = columnLabel(view.page, column);
     node.dataset.move = `choose ${resource}`;
     clickable(node, label, () => chooseColumn(view, ctx, resource, label));
   }
@@ -161,7 +163,7 @@ function markBoard(view, ctx, me) {
   for (const [name, options] of byPlague) {
     const node = document.querySelector(`.egyptia-board .plague[data-plague="${name}"]`);
     if (!node) continue;
-    clickable(node, `Suffer ${options[0].title}: ${options[0].effect}`, () => choosePlague(options, ctx));
+    clickable(node, t("Suffer {plague}: {effect}", { plague: options[0].title, effect: options[0].effect }), () => choosePlague(options, ctx));
   }
 }
 
@@ -202,8 +204,8 @@ function renderSheet(view, ctx, me) {
     const options = byHex.get(hex);
     if (!options) continue;
     const label = pick.building
-      ? `Build a ${options[0][0].title} on ${hex} for ${options[0][1].cost} (your cards ${signed(options[0][1].cards)})`
-      : `Build on ${hex}: ${options.map(([b]) => b.title).join(", ")}`;
+      ? t("Build a {building} on {hex} for {cost} (your cards {change})", { building: options[0][0].title, hex, cost: options[0][1].cost, change: signed(options[0][1].cards) })
+      : t("Build on {hex}: {buildings}", { hex, buildings: options.map(([b]) => b.title).join(", ") });
     if (pick.building) node.dataset.move = options[0][1].text;
     clickable(node, label, () => {
       if (pick.building) { ctx.play(options[0][1].text); return; }
@@ -215,7 +217,7 @@ function renderSheet(view, ctx, me) {
   for (const ship of moves.ships) {
     const node = box.querySelector(`.ship[data-ship="${ship.ship}"]`);
     if (!node) continue;
-    clickable(node, `Use ship ${ship.ship} for ${ship.gives} (once a game)`, () => {
+    clickable(node, t("Use ship {n} for {gives} (once a game)", { n: ship.ship, gives: ship.gives }), () => {
       pick.ship = ship.ship;
       rerenderTo(ctx, "#ship-confirm");
     });
@@ -240,24 +242,24 @@ function renderReplay(view, replay) {
   const box = $("sheet");
   sheetDrawn = null;
   box.hidden = false;
-  box.setAttribute("aria-label", "Every builder's sheet");
+  box.setAttribute("aria-label", t("Every builder's sheet"));
   const drawn = replay.builders.filter((b) => b.svg);
   const all = replay.builders.length;
   const note = drawn.length === all
-    ? "Each sheet as it stood at this move, with what the builder had done this round (private while the game ran)."
-    : `The ${drawn.length} best sheets of ${all} as they stood at this move, drawn in full; every builder's card below shows its true sheet too.`;
+    ? t("Each sheet as it stood at this move, with what the builder had done this round (private while the game ran).")
+    : t("The {n} best sheets of {all} as they stood at this move, drawn in full; every builder's card below shows its true sheet too.", { n: drawn.length, all });
   const figures = drawn.map((b) => {
     const picture = el("div", { class: "replay-svg" });
     picture.innerHTML = b.svg;
     const said = [`${b.name}: ${b.stage_name}`];
-    if (b.column) said.push(`column ${b.column}`);
-    if (b.notes.length) said.push(`this round: ${b.notes.join("; ")}`);
+    if (b.column) said.push(t("column {column}", { column: resourceName(view.page, b.column) }));
+    if (b.notes.length) said.push(t("this round: {notes}", { notes: b.notes.join("; ") }));
     return el("figure", { class: "replay-sheet", "data-seat": b.seat },
       el("figcaption", {}, el("strong", { text: `${said[0]}` }), said.length > 1 ? ` · ${said.slice(1).join(" · ")}` : ""),
       picture);
   });
   box.replaceChildren(el("div", { class: "panel replay-head" },
-    el("h2", { text: `Every builder's sheet · round ${replay.round}` }), el("p", { class: "note", text: note })), ...figures);
+    el("h2", { text: t("Every builder's sheet · round {n}", { n: replay.round }) }), el("p", { class: "note", text: note })), ...figures);
 }
 
 // ------------------------------------------------------------------ the step's controls
@@ -265,12 +267,14 @@ function renderReplay(view, replay) {
 // played after a confirm step there (alone, it is played at once and may be taken back).
 function chooseColumn(view, ctx, resource, label) {
   const text = `choose ${resource}`;
-  if (view.players.length > 1) ctx.confirm(text, `${label} (sealed: nobody sees it until all have chosen)`);
+  if (view.players.length > 1) ctx.confirm(text, t("{choice} (sealed: nobody sees it until all have chosen)", { choice: label }));
   else ctx.play(text);
 }
 
+// A move's button: its label in a player's words; the engine's text (what the terminal types)
+// stays in data-move.
 function moveButton(text, label, detail, ctx, extra = "", action = null) {
-  const button = el("button", { type: "button", class: `move ${extra}`.trim(), "data-move": text, title: text },
+  const button = el("button", { type: "button", class: `move ${extra}`.trim(), "data-move": text, title: detail ? `${label}: ${detail}` : label },
     el("span", { class: "move-text", text: label }), detail ? el("small", { text: ` ${detail}` }) : "");
   button.addEventListener("click", action || (() => ctx.play(text)));
   return button;
@@ -300,7 +304,7 @@ function buildControls(view, ctx, me, box) {
   const panel = $("moves-panel");
   if (view.seat === null || ctx.replayMode) { panel.hidden = true; return; }
   panel.hidden = false;
-  panel.querySelector("h2").textContent = view.status === "finished" ? "Your game" : `Your round (round ${view.observation.round})`;
+  panel.querySelector("h2").textContent = view.status === "finished" ? t("Your game") : t("Your round (round {n})", { n: view.observation.round });
   if (view.can_undo) {
     box.append(ctx.undoButton());
   }
@@ -309,51 +313,60 @@ function buildControls(view, ctx, me, box) {
   const page = view.page;
   const moves = page.moves || { choose: [], plagues: [], buildings: [], payments: [], gains: [], ships: [] };
   const note = $("moves-note");
-  if (view.status === "finished") { note.textContent = "The game is over."; panel.dataset.stage = "over"; return; }
+  if (view.status === "finished") { note.textContent = t("The game is over."); panel.dataset.stage = "over"; return; }
   const stage = you.stage;
   panel.dataset.stage = stage;
   if (you.restriction) {
-    box.append(el("p", { class: "restriction", text: `${title(you.restriction)} this round: ${page.plague_effects[you.restriction]}.` }));
+    box.append(el("p", { class: "restriction", text: t("{plague} this round: {effect}.", { plague: page.plague_titles[you.restriction], effect: page.plague_effects[you.restriction] }) }));
   }
   if (stage === "choose") {
-    note.textContent = "Click a column on the resource board (or below). Your choice is sealed: the others see only that you have chosen until every builder has.";
+    note.textContent = view.players.length > 1
+      ? t("Click a column on the resource board (or below). Your choice is sealed: the others see only that you have chosen until every builder has.")
+      : t("Click a column on the resource board (or below).");
     const row = el("div", { class: "column-choices" });
     for (const column of page.columns) {
       if (!moves.choose.includes(column.resource)) continue;
-      const detail = `${column.dice} ${column.dice === 1 ? "die" : "dice"}: +${column.produce}${column.plague ? " · plague!" : ""}`;
-      const button = moveButton(`choose ${column.resource}`, `${title(column.resource)}`, detail, ctx,
-        `move-choose${column.plague ? " plague" : ""}`, () => chooseColumn(view, ctx, column.resource, `${title(column.resource)}: ${detail}`));
+      const detail = columnDetail(page, column);
+      const label = t("Take the {column} column", { column: resourceName(page, column.resource) });
+      const button = moveButton(`choose ${column.resource}`, label, detail, ctx,
+        `move-choose${column.plague ? " plague" : ""}`, () => chooseColumn(view, ctx, column.resource, columnLabel(page, column)));
       row.append(button);
     }
     box.append(row);
   } else if (stage === "chosen") {
-    note.textContent = `You chose the ${me.column} column (sealed until every builder has chosen). Waiting for ${view.to_move.length} builder(s).${moves.ships.length ? " Meanwhile you may use a ship (the others see it at the reveal)." : ""}`;
+    note.textContent = nt("You chose the {column} column (sealed until every builder has chosen). Waiting for {n} builder.",
+      "You chose the {column} column (sealed until every builder has chosen). Waiting for {n} builders.", view.to_move.length,
+      { column: resourceName(page, me.column), n: view.to_move.length })
+      + (moves.ships.length ? ` ${t("Meanwhile you may use a ship (the others see it at the reveal).")}` : "");
   } else if (stage === "plague") {
-    note.textContent = "Your column held 3 dice or more: choose a plague to suffer (click it on the resource board or below).";
+    note.textContent = t("Your column held 3 dice or more: choose a plague to suffer (click it on the resource board or below).");
     renderPlagues(box, moves, page, ctx);
   } else if (stage === "plague_pay" || stage === "build_pay") {
     const pending = you.pending;
     if (pending && pending.kind === "build") {
-      const cost = RESOURCES.filter((r) => pending.cost[r]).map((r) => `${pending.cost[r]} ${r}`).join(", ");
-      note.textContent = `Pay for your ${page.titles[pending.building]} on ${pending.hex}: ${cost}${pending.wild ? " (through the d20)" : ""}. The market lets 2 basic pay for 1 other, 3 basic for a favor, a favor for a basic. Cheapest ways first:`;
+      const cost = RESOURCES.filter((r) => pending.cost[r]).map((r) => amountText(r, pending.cost[r])).join(", ");
+      const what = { building: page.titles[pending.building], hex: pending.hex, cost };
+      note.textContent = `${pending.wild ? t("Pay for your {building} on {hex}: {cost} (through the d20).", what) : t("Pay for your {building} on {hex}: {cost}.", what)} ${t("The market lets 2 basic pay for 1 other, 3 basic for a favor, a favor for a basic. Cheapest ways first:")}`;
     } else if (pending) {
-      note.textContent = `Choose what to lose to ${title(pending.plague)} (${page.plague_effects[pending.plague]}):`;
+      note.textContent = t("Choose what to lose to {plague} ({effect}):", { plague: page.plague_titles[pending.plague], effect: page.plague_effects[pending.plague] });
     }
     renderPayments(box, moves.payments, ctx, me.score.total);
   } else if (stage === "build") {
     note.textContent = pick.building
-      ? `Now choose where the ${page.titles[pick.building]} goes: a glowing hex on your sheet, or a hex below.`
+      ? t("Now choose where the {building} goes: a glowing hex on your sheet, or a hex below.", { building: page.titles[pick.building] })
       : pick.hex
-        ? `Hex ${pick.hex}: choose what to build there.`
-        : "Choose a building, then click a glowing hex on your sheet (or click a hex first).";
+        ? t("Hex {hex}: choose what to build there.", { hex: pick.hex })
+        : t("Choose a building, then click a glowing hex on your sheet (or click a hex first).");
     renderBuildings(box, moves, page, ctx);
   } else if (stage === "gain") {
-    note.textContent = "Your Burial Mound gives 2 basic resources or 1 favor: choose.";
+    note.textContent = t("Your Burial Mound gives 2 basic resources or 1 favor: choose.");
     const row = el("div", { class: "choices" });
-    for (const gain of moves.gains) row.append(moveButton(gain.text, gain.words, "", ctx, "move-gain"));
+    for (const gain of moves.gains) row.append(moveButton(gain.text, t("Take {what}", { what: gain.words }), "", ctx, "move-gain"));
     box.append(row);
   } else {
-    note.textContent = `Your building is drawn. Waiting for ${view.to_move.length} builder(s) to finish the round.${moves.ships.length ? " Meanwhile you may use a ship (the others see it at the round's end)." : ""}`;
+    note.textContent = nt("Your building is drawn. Waiting for {n} builder to finish the round.",
+      "Your building is drawn. Waiting for {n} builders to finish the round.", view.to_move.length, { n: view.to_move.length })
+      + (moves.ships.length ? ` ${t("Meanwhile you may use a ship (the others see it at the round's end).")}` : "");
   }
   renderShips(box, moves, ctx);
   renderAllMoves(box, view, ctx);
@@ -361,9 +374,27 @@ function buildControls(view, ctx, me, box) {
 
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
-function title(word) {
-  const text = word.replaceAll("-", " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+// A resource's name in the reader's words (the page data carries them from the catalogue).
+function resourceName(page, resource) { return (page && page.resources && page.resources[resource]) || resource; }
+
+function amountText(resource, n) {
+  if (resource === "grain") return nt("{n} grain", "{n} grain", n, { n });
+  if (resource === "diamond") return nt("{n} diamond", "{n} diamond", n, { n });
+  if (resource === "stone") return nt("{n} stone", "{n} stone", n, { n });
+  return nt("{n} favor", "{n} favor", n, { n });
+}
+
+// What a column gives the seat, for its button and its place on the board.
+function columnDetail(page, column) {
+  const dice = nt("{n} die", "{n} dice", column.dice, { n: column.dice });
+  const made = amountText(column.resource, column.produce);
+  return column.plague ? t("{dice}: +{made} · plague!", { dice, made }) : t("{dice}: +{made}", { dice, made });
+}
+
+function columnLabel(page, column) {
+  return t("Take the {column} column: {detail}", { column: resourceName(page, column.resource), detail: columnDetail(page, column) });
 }
 
 function renderPlagues(box, moves, page, ctx) {
@@ -375,22 +406,22 @@ function renderPlagues(box, moves, page, ctx) {
       seen.add(p.plague);
       const options = moves.plagues.filter((q) => q.plague === p.plague);
       const button = el("button", { type: "button", class: "move move-plague", "data-plague": p.plague, title: p.effect },
-        el("span", { class: "move-text", text: p.title }), el("small", { text: ` ${p.effect}` }));
+        el("span", { class: "move-text", text: t("Suffer {plague}", { plague: p.title }) }), el("small", { text: ` ${p.effect}` }));
       button.addEventListener("click", () => choosePlague(options, ctx));
       row.append(button);
       continue;
     }
-    row.append(moveButton(p.text, p.title, p.effect, ctx, "move-plague"));
+    row.append(moveButton(p.text, t("Suffer {plague}", { plague: p.title }), p.effect, ctx, "move-plague"));
   }
   box.append(row);
   if (pick.hailfire) {
     const ships = moves.plagues.filter((p) => p.ship);
-    const pickShip = el("div", { class: "choices hailfire" }, el("p", { class: "note", text: "Hail-fire: which unused ship do you lose?" }));
+    const pickShip = el("div", { class: "choices hailfire" }, el("p", { class: "note", text: t("Hail-fire: which unused ship do you lose?") }));
     for (const p of ships) {
       const gives = moves.ships.find((s) => s.ship === p.ship);
-      pickShip.append(moveButton(p.text, `Lose ship ${p.ship}`, gives ? gives.gives : "", ctx, "move-hailfire"));
+      pickShip.append(moveButton(p.text, t("Lose ship {n}", { n: p.ship }), gives ? gives.gives : "", ctx, "move-hailfire"));
     }
-    const cancel = el("button", { type: "button", class: "clear", text: "Cancel" });
+    const cancel = el("button", { type: "button", class: "clear", text: t("Cancel") });
     cancel.addEventListener("click", () => { pick.hailfire = false; rerenderTo(ctx, "#moves button.move-plague"); });
     pickShip.append(cancel);
     box.append(pickShip);
@@ -399,8 +430,9 @@ function renderPlagues(box, moves, page, ctx) {
 
 // A payment button says what it leaves on the sheet, and the score if the game ended then.
 function paymentButton(p, ctx, first, total) {
-  const detail = `${first ? "(cheapest) " : ""}leaves ${p.left}${p.score !== total ? `; score ${total} → ${p.score}` : ""}`;
-  return moveButton(p.text, `Pay ${p.words}`, detail, ctx, "move-pay");
+  const leaves = first ? t("(cheapest) leaves {left}", { left: p.left }) : t("leaves {left}", { left: p.left });
+  const detail = p.score !== total ? `${leaves}; ${t("score {before} → {after}", { before: total, after: p.score })}` : leaves;
+  return moveButton(p.text, t("Pay {what}", { what: p.words }), detail, ctx, "move-pay");
 }
 
 function renderPayments(box, payments, ctx, total) {
@@ -409,7 +441,7 @@ function renderPayments(box, payments, ctx, total) {
   box.append(row);
   if (payments.length > SHOWN_PAYMENTS) {
     const more = el("details", { class: "more-payments" },
-      el("summary", { text: `${payments.length - SHOWN_PAYMENTS} more ways to pay` }));
+      el("summary", { text: nt("{n} more way to pay", "{n} more ways to pay", payments.length - SHOWN_PAYMENTS, { n: payments.length - SHOWN_PAYMENTS }) }));
     const rest = el("div", { class: "choices payments" });
     for (const p of payments.slice(SHOWN_PAYMENTS)) rest.append(paymentButton(p, ctx, false, total));
     more.append(rest);
@@ -429,10 +461,11 @@ function renderBuildings(box, moves, page, ctx) {
     if (pick.hex && !spot) continue;
     const selected = pick.building === b.building;
     const cost = spot ? spot.cost : b.cost;
-    const where = spot ? `on ${pick.hex}` : `${b.hexes.length} hex${b.hexes.length === 1 ? "" : "es"}`;
+    const where = spot ? t("on {hex}", { hex: pick.hex }) : nt("{n} hex", "{n} hexes", b.hexes.length, { n: b.hexes.length });
     const button = el("button", {
       type: "button", class: `pick-building${selected ? " selected" : ""}`, "data-building": b.building,
-      "aria-pressed": String(selected), title: spot ? spot.text : `pick the ${b.title}, then a hex`,
+      "aria-pressed": String(selected),
+      title: spot ? t("Build a {building} on {hex} ({cost})", { building: b.title, hex: pick.hex, cost: spot.cost }) : t("Pick the {building}, then a hex", { building: b.title }),
     }, swatch(page, b.building), el("strong", { text: b.title }), el("small", { text: ` ${cost}${b.note ? `; ${b.note}` : ""} · ${where}` }));
     if (spot) {
       button.classList.add("move");
@@ -450,24 +483,26 @@ function renderBuildings(box, moves, page, ctx) {
   const picked = pick.building && moves.buildings.find((b) => b.building === pick.building);
   if (picked) box.append(hexChoices(picked, ctx));
   if (pick.building || pick.hex) {
-    const clear = el("button", { type: "button", class: "clear", id: "build-clear", text: "Start over" });
+    const clear = el("button", { type: "button", class: "clear", id: "build-clear", text: t("Start over") });
     clear.addEventListener("click", () => { pick.building = null; pick.hex = null; rerenderTo(ctx, "#moves button.pick-building"); });
     box.append(clear);
   }
-  if (!moves.buildings.length) box.append(el("p", { class: "note", text: "Nothing to build now." }));
+  if (!moves.buildings.length) box.append(el("p", { class: "note", text: t("Nothing to build now.") }));
 }
 
 // The hexes a picked building may go on, as buttons (the same moves as the glowing hexes of
 // the sheet, for the keyboard and a phone), the best for the Pharaoh cards first.
 function hexChoices(building, ctx) {
   const spots = [...building.hexes].sort((a, b) => b.cards - a.cards || a.hex.localeCompare(b.hex));
-  const row = el("div", { class: "choices hex-choices", role: "group", "aria-label": `Where to build the ${building.title}` },
-    el("p", { class: "note", text: `Where? Your Pharaoh cards now, hex by hex (best first):` }));
+  const row = el("div", { class: "choices hex-choices", role: "group", "aria-label": t("Where to build the {building}", { building: building.title }) },
+    el("p", { class: "note", text: t("Where? Your Pharaoh cards now, hex by hex (best first):") }));
   for (const spot of spots) {
     const button = el("button", {
       type: "button", class: "hex-choice move", "data-move": spot.text, "data-hex": spot.hex,
-      "aria-label": `${building.title} on ${spot.hex}${spot.sacred ? ", a Sacred Site" : ""}: ${spot.cost}, your cards ${signed(spot.cards)}`,
-    }, el("strong", { text: spot.hex }), el("small", { text: ` ${signed(spot.cards)}${spot.sacred ? " · Sacred" : ""}` }));
+      "aria-label": spot.sacred
+        ? t("{building} on {hex}, a Sacred Site: {cost}, your cards {change}", { building: building.title, hex: spot.hex, cost: spot.cost, change: signed(spot.cards) })
+        : t("{building} on {hex}: {cost}, your cards {change}", { building: building.title, hex: spot.hex, cost: spot.cost, change: signed(spot.cards) }),
+    }, el("strong", { text: spot.hex }), el("small", { text: ` ${signed(spot.cards)}${spot.sacred ? ` · ${t("Sacred")}` : ""}` }));
     button.addEventListener("click", () => ctx.play(spot.text));
     row.append(button);
   }
@@ -476,9 +511,9 @@ function hexChoices(building, ctx) {
 
 function renderShips(box, moves, ctx) {
   if (!moves.ships.length) return;
-  const row = el("div", { class: "ships-row" }, el("h3", { text: "Ships (each once a game; 2 points at the end if unused)" }));
+  const row = el("div", { class: "ships-row" }, el("h3", { text: t("Ships (each once a game; 2 points at the end if unused)") }));
   for (const ship of moves.ships) {
-    const button = el("button", { type: "button", class: "use-ship", "data-ship": ship.ship }, `Ship ${ship.ship}: ${ship.gives}`);
+    const button = el("button", { type: "button", class: "use-ship", "data-ship": ship.ship }, t("Ship {n}: {gives}", { n: ship.ship, gives: ship.gives }));
     button.addEventListener("click", () => { pick.ship = ship.ship; rerenderTo(ctx, "#ship-confirm"); });
     row.append(button);
   }
@@ -486,12 +521,12 @@ function renderShips(box, moves, ctx) {
     const ship = moves.ships.find((s) => s.ship === pick.ship);
     if (ship) {
       const confirm = el("button", { type: "button", id: "ship-confirm", class: "move move-ship confirm", "data-move": ship.text },
-        `Use ship ${ship.ship} now for ${ship.gives}`);
+        t("Use ship {n} now for {gives}", { n: ship.ship, gives: ship.gives }));
       confirm.addEventListener("click", () => ctx.play(ship.text));
-      const cancel = el("button", { type: "button", class: "clear", id: "ship-cancel", text: "Keep it" });
+      const cancel = el("button", { type: "button", class: "clear", id: "ship-cancel", text: t("Keep it") });
       cancel.addEventListener("click", () => { pick.ship = null; rerenderTo(ctx, `#moves button.use-ship[data-ship="${ship.ship}"]`); });
       row.append(el("div", { class: "ship-confirm" },
-        el("p", { text: `Ship ${ship.ship} can be used only once a game, and an unused ship is worth 2 points at the end. Use it now?` }),
+        el("p", { text: t("Ship {n} can be used only once a game, and an unused ship is worth 2 points at the end. Use it now?", { n: ship.ship }) }),
         confirm, " ", cancel));
     }
   }
@@ -500,13 +535,16 @@ function renderShips(box, moves, ctx) {
 
 function renderAllMoves(box, view, ctx) {
   if (!view.legal.length) return;
-  const details = el("details", { class: "all-moves" }, el("summary", { text: `All ${view.legal.length} legal moves as text` }));
+  // every legal move in a player's words (the engine's text, what the terminal types, in
+  // its tooltip)
+  const labels = (view.page && view.page.labels) || [];
+  const details = el("details", { class: "all-moves" }, el("summary", { text: nt("All {n} legal move", "All {n} legal moves", view.legal.length, { n: view.legal.length }) }));
   const list = el("div", { class: "choices" });
-  for (const move of view.legal) {
-    const button = el("button", { type: "button", class: "move move-text-only", "data-move": move.text, text: move.text });
+  view.legal.forEach((move, i) => {
+    const button = el("button", { type: "button", class: "move move-text-only", "data-move": move.text, title: move.text, text: labels[i] || move.text });
     button.addEventListener("click", () => ctx.play(move.text));
     list.append(button);
-  }
+  });
   details.append(list);
   box.append(details);
 }
@@ -519,7 +557,8 @@ function renderStandings(view, ctx) {
     if (obs.players.length === 1 && view.status !== "finished") {
       panel.hidden = false;
       const total = obs.players[0].score.total;
-      panel.replaceChildren(el("h2", { text: "Builder status so far" }), rankScale(obs.layout.ranks, total, false));
+      panel.replaceChildren(el("h2", { text: t("Builder status so far") }), rankScale(view.page, obs.layout.ranks, total, false));
+      aboutFigures(panel, view.page);
     } else {
       panel.hidden = true;
     }
@@ -529,34 +568,54 @@ function renderStandings(view, ctx) {
   const order = obs.players.map((p) => p.seat).sort((a, b) => obs.players[b].score.total - obs.players[a].score.total || a - b);
   const top = order.slice(0, 8);
   if (view.seat !== null && !top.includes(view.seat)) top.push(view.seat);
-  const table = el("table", { class: "standings" }, el("tr", {}, el("th", { text: "#" }), el("th", { text: "Builder" }), el("th", { text: "Score" })));
+  const table = el("table", { class: "standings" }, el("tr", {}, el("th", { text: "#" }), el("th", { text: t("Builder") }), el("th", { text: t("Score") })));
   for (const seat of top) {
     const p = obs.players[seat];
     table.append(el("tr", { class: seat === view.seat ? "me" : "" }, el("td", { text: order.indexOf(seat) + 1 }),
       el("td", {}, ctx.chip(seat, p.name)), el("td", { text: p.score.total })));
   }
-  panel.replaceChildren(el("h2", { text: "Standings if the game ended now" }), table,
+  panel.replaceChildren(el("h2", { text: t("Standings if the game ended now") }), table,
     el("p", { class: "note", text: view.page && view.page.replay
-      ? "Scores of the sheets as they truly stood at this move."
+      ? t("Scores of the sheets as they truly stood at this move.")
       : view.seat === null
-      ? "Scores of the sheets as last shown (the reveal or the round's end)."
-      : "Your own score is live; the others' are as their sheets were last shown (the reveal or the round's end)." }));
+      ? t("Scores of the sheets as last shown (the reveal or the round's end).")
+      : t("Your own score is live; the others' are as their sheets were last shown (the reveal or the round's end).") }));
+  aboutFigures(panel, view.page);
 }
 
-function rankScale(ranks, total, final) {
+// "About these figures": where the sheet's and the cards' figures come from (a note about
+// our data, not about the game, so it stays out of the play tooltips), folded.
+function aboutFigures(panel, page) {
+  const about = (page && page.about_figures) || [];
+  if (!about.length) return;
+  const open = document.getElementById("egyptia-about-figures");
+  const details = el("details", { class: "about-figures", id: "egyptia-about-figures" },
+    el("summary", { text: t("About these figures") }), ...about.map((line) => el("p", { class: "note", text: line })));
+  if (open && open.open) details.open = true;
+  panel.append(details);
+}
+
+function rankName(page, name) { return (page && page.ranks && page.ranks[name]) || name; }
+
+function rankScale(page, ranks, total, final) {
   const list = el("ol", { class: "rank-scale" });
   ranks.forEach((rank, i) => {
     const next = ranks[i + 1];
     const range = next ? `${rank.from}-${next.from - 1}` : `${rank.from}+`;
     const reached = total >= rank.from && (!next || total < next.from);
-    list.append(el("li", { class: reached ? "reached" : "", "data-rank": rank.name }, el("strong", { text: rank.name }), ` ${range}`));
+    list.append(el("li", { class: reached ? "reached" : "", "data-rank": rank.name }, el("strong", { text: rankName(page, rank.name) }), ` ${range}`));
   });
-  return el("div", {}, el("p", { text: final ? `Final score: ${total} points.` : `Score if the game ended now: ${total} points.` }), list);
+  const said = final
+    ? nt("Final score: {n} point.", "Final score: {n} points.", total, { n: total })
+    : nt("Score if the game ended now: {n} point.", "Score if the game ended now: {n} points.", total, { n: total });
+  return el("div", {}, el("p", { text: said }), list);
 }
 
 // ------------------------------------------------------------------ the other builders
-function miniMap(layout, city, colours) {
-  const key = JSON.stringify(city);
+function escapeText(text) { return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+
+function miniMap(layout, city, colours, titles) {
+  const key = JSON.stringify([city, titles]);
   const cached = miniMaps.get(key);
   if (cached) return cached;
   const r = 9, w = Math.sqrt(3) * r;
@@ -574,7 +633,8 @@ function miniMap(layout, city, colours) {
       const t = a * Math.PI / 180;
       return `${(cx + (r - 0.6) * Math.cos(t)).toFixed(1)},${(cy + (r - 0.6) * Math.sin(t)).toFixed(1)}`;
     }).join(" ");
-    parts.push(`<polygon points="${points}" fill="${fill}" stroke="${stroke}" stroke-width="${h.kind === "sacred" ? 1.6 : 0.8}"><title>${h.label}: ${built || h.kind}</title></polygon>`);
+    const what = built ? (titles[built] || built) : h.kind === "sacred" ? t("Sacred Site") : h.kind === "oasis" ? t("Oasis") : t("empty");
+    parts.push(`<polygon points="${points}" fill="${fill}" stroke="${stroke}" stroke-width="${h.kind === "sacred" ? 1.6 : 0.8}"><title>${h.label}: ${escapeText(what)}</title></polygon>`);
   }
   parts.push("</svg>");
   const svg = parts.join("");
@@ -592,36 +652,42 @@ function builderCard(view, ctx, p) {
   const card = el("article", { class: `builder-card${mine ? " me" : ""}${open ? " open" : ""}`, "data-seat": p.seat, "data-stage": p.stage });
   const info = view.players[p.seat];
   const head = el("header", {}, ctx.chip(p.seat, p.name));
-  if (info && info.kind === "bot") head.append(el("small", { text: ` bot ${info.bot}` }));
-  head.append(el("span", { class: `stage stage-${p.stage}`, text: p.stage === "chosen" ? "chosen" : p.stage }));
+  if (info && info.kind === "bot") head.append(el("small", { text: ` ${t("bot {name}", { name: info.bot })}` }));
+  head.append(el("span", { class: `stage stage-${p.stage}`, text: (page.stage_words && page.stage_words[p.stage]) || p.stage }));
   card.append(head);
   const map = el("div", { class: "mini-map-wrap" });
-  map.innerHTML = miniMap(obs.layout, sheet.city, page.colours.buildings);
+  map.innerHTML = miniMap(obs.layout, sheet.city, page.colours.buildings, page.titles);
   const res = sheet.resources;
   const unusedShips = sheet.ships.filter((s) => s === "unused").length;
   const crossed = Object.values(sheet.plagues).filter(Boolean).length;
+  // each resource by its name, with what the builder has of it (never letters)
   const numbers = el("dl", { class: "numbers" },
-    el("dt", { text: "score" }), el("dd", { class: "score", text: p.score.total }),
-    el("dt", { text: "built" }), el("dd", { text: `${sheet.buildings}` }),
-    el("dt", { text: "g d s f" }), el("dd", { text: RESOURCES.map((r) => res[r].have).join(" ") }),
-    el("dt", { text: "ships" }), el("dd", { text: `${unusedShips} left` }),
-    el("dt", { text: "plagues" }), el("dd", { text: `${crossed}${sheet.deaths ? ` +${sheet.deaths} death` : ""}` }));
-  if (p.column) numbers.append(el("dt", { text: "column" }), el("dd", { text: p.column }));
+    el("dt", { text: t("score") }), el("dd", { class: "score", text: p.score.total }),
+    el("dt", { text: t("built") }), el("dd", { text: `${sheet.buildings}` }),
+    ...RESOURCES.flatMap((r) => [el("dt", { class: `resource resource-${r}`, text: resourceName(page, r) }), el("dd", { "data-resource": r, text: res[r].have })]),
+    el("dt", { text: t("ships") }), el("dd", { text: nt("{n} left", "{n} left", unusedShips, { n: unusedShips }) }),
+    el("dt", { text: t("plagues") }), el("dd", { text: sheet.deaths ? nt("{n} +{deaths} Death", "{n} +{deaths} Death", crossed, { n: crossed, deaths: sheet.deaths }) : `${crossed}` }));
+  if (p.column) numbers.append(el("dt", { text: t("column") }), el("dd", { text: resourceName(page, p.column) }));
   card.append(el("div", { class: "builder-body" }, map, numbers));
-  if (sheet.red) card.append(el("p", { class: "warn", text: "red dot circled: last round" }));
+  if (sheet.red) card.append(el("p", { class: "warn", text: t("red dot circled: last round") }));
   if (open) {
-    const prod = ["grain", "diamond", "stone"].map((r) => `${r} +${sheet.productivity[r].bonus}`).join(", ");
-    const plagues = Object.entries(sheet.plagues).filter(([, v]) => v).map(([k]) => title(k)).join(", ") || "none";
+    const prod = ["grain", "diamond", "stone"].map((r) => `${resourceName(page, r)} +${sheet.productivity[r].bonus}`).join(", ");
+    const plagues = Object.entries(sheet.plagues).filter(([, v]) => v).map(([k]) => page.plague_titles[k] || k).join(", ") || t("none");
     const cards = p.score.cards.map((c) => `${c.card} ${c.points}`).join(" · ");
+    const built = Object.entries(sheet.city).map(([h, b]) => `${h} ${page.titles[b] || b}`).join(", ") || t("none");
     card.append(el("div", { class: "details" },
-      el("p", { text: `Cards: ${cards}; favor ${p.score.favor_points}, ships ${p.score.ship_points}, pestilence -${p.score.pestilence}` }),
-      el("p", { text: `Productivity: ${prod}` }),
-      el("p", { text: `Plagues crossed off: ${plagues}` }),
-      el("p", { text: `Buildings: ${Object.entries(sheet.city).map(([h, b]) => `${h} ${page.titles[b] || b}`).join(", ") || "none"}` })));
+      el("p", { text: t("Cards: {cards}; favor {favor}, ships {ships}, pestilence -{pestilence}", { cards, favor: p.score.favor_points, ships: p.score.ship_points, pestilence: p.score.pestilence }) }),
+      el("p", { text: t("Productivity: {list}", { list: prod }) }),
+      el("p", { text: t("Plagues crossed off: {list}", { list: plagues }) }),
+      el("p", { text: t("Buildings: {list}", { list: built }) })));
   }
   card.setAttribute("tabindex", "0");
   card.setAttribute("role", "button");
-  card.setAttribute("aria-label", `${p.name}${mine ? " (you)" : ""}: score ${p.score.total}, ${sheet.buildings} built, ${p.stage}; ${open ? "hide" : "show"} the details`);
+  const stageWord = (page.stage_words && page.stage_words[p.stage]) || p.stage;
+  const who = mine ? t("{name} (you)", { name: p.name }) : p.name;
+  card.setAttribute("aria-label", open
+    ? t("{who}: score {score}, {built} built, {stage}; hide the details", { who, score: p.score.total, built: sheet.buildings, stage: stageWord })
+    : t("{who}: score {score}, {built} built, {stage}; show the details", { who, score: p.score.total, built: sheet.buildings, stage: stageWord }));
   card.setAttribute("aria-expanded", String(open));
   const toggle = () => { if (grid.open.has(p.seat)) grid.open.delete(p.seat); else grid.open.add(p.seat); ctx.rerender(); };
   card.addEventListener("click", toggle);
@@ -639,13 +705,13 @@ function renderBuilders(view, ctx) {
   const s = view.page.stages;
   const focus = document.activeElement && document.activeElement.id === "builder-filter";
   const summary = players.length > 1
-    ? `${s.choosing} choosing · ${s.chosen} chosen · ${s.building} building · ${s.done} done`
+    ? t("{choosing} choosing · {chosen} chosen · {building} building · {done} done", s)
     : "";
-  const sort = el("select", { id: "builder-sort", "aria-label": "order of the builders" },
-    ...[["seat", "by seat"], ["score", "by score"], ["name", "by name"], ["stage", "by stage"]]
-      .map(([v, t]) => el("option", { value: v, text: t, selected: grid.sort === v ? "" : null })));
+  const sort = el("select", { id: "builder-sort", "aria-label": t("order of the builders") },
+    ...[["seat", t("by seat")], ["score", t("by score")], ["name", t("by name")], ["stage", t("by stage")]]
+      .map(([v, words]) => el("option", { value: v, text: words, selected: grid.sort === v ? "" : null })));
   sort.addEventListener("change", () => { grid.sort = sort.value; ctx.rerender(); });
-  const filter = el("input", { id: "builder-filter", type: "search", placeholder: "find a builder", value: grid.filter, "aria-label": "find a builder" });
+  const filter = el("input", { id: "builder-filter", type: "search", placeholder: t("find a builder"), value: grid.filter, "aria-label": t("find a builder") });
   filter.addEventListener("input", () => {
     grid.filter = filter.value;
     ctx.rerender();
@@ -661,10 +727,11 @@ function renderBuilders(view, ctx) {
   const wanted = grid.filter.trim().toLowerCase();
   const shown = order.filter((p) => !wanted || p.name.toLowerCase().includes(wanted));
   const cards = el("div", { class: `builder-grid${players.length > 12 ? " many" : ""}` }, ...shown.map((p) => builderCard(view, ctx, p)));
-  panel.replaceChildren(el("h2", { text: players.length === 1 ? "Your sheet in short" : `Builders (${players.length})` }),
-    el("p", { class: "note", text: `${summary}${summary ? ". " : ""}${view.page.replay
-      ? "Every sheet as it truly stood at this move"
-      : "Other sheets are shown as at the last reveal or round's end"}; click a card for details.` }),
+  const how = view.page.replay
+    ? t("Every sheet as it truly stood at this move; click a card for details.")
+    : t("Other sheets are shown as at the last reveal or round's end; click a card for details.");
+  panel.replaceChildren(el("h2", { text: players.length === 1 ? t("Your sheet in short") : t("Builders ({n})", { n: players.length }) }),
+    el("p", { class: "note", text: summary ? `${summary}. ${how}` : how }),
     tools, cards);
   if (focus) { const again = $("builder-filter"); if (again) again.focus(); }
 }
@@ -675,31 +742,34 @@ function renderResult(view, ctx) {
   const obs = view.observation;
   if (!view.result || !obs.final) { panel.hidden = true; return; }
   panel.hidden = false;
-  panel.querySelector("h2").textContent = "Final scoring";
+  panel.querySelector("h2").textContent = t("Final scoring");
   const final = [...obs.final].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   const winners = view.result.winners.map((s) => obs.players[s].name).join(" and ");
   const wrap = $("result").parentElement;
   for (const old of wrap.parentElement.querySelectorAll(".solo-status")) old.remove();
   if (obs.players.length === 1) {
-    $("winners").textContent = `Builder status: ${obs.solo_rank.toUpperCase()} (${obs.final[0].total} points)`;
+    const total = obs.final[0].total;
+    $("winners").textContent = nt("Builder status: {rank} ({n} point)", "Builder status: {rank} ({n} points)", total,
+      { rank: rankName(view.page, obs.solo_rank).toUpperCase(), n: total });
     $("winners").classList.add("solo-rank");
-    wrap.before(el("div", { class: "solo-status" }, rankScale(obs.layout.ranks, obs.final[0].total, true)));
+    wrap.before(el("div", { class: "solo-status" }, rankScale(view.page, obs.layout.ranks, obs.final[0].total, true)));
   } else {
     $("winners").classList.remove("solo-rank");
-    $("winners").textContent = view.result.winners.length > 1 ? `Shared victory: ${winners}` : `Winner: ${winners}`;
+    $("winners").textContent = resultHeadline(view); // ranked as the ratings rank (/static/result.js)
   }
   const cards = obs.cards.map((c) => c.id);
   const table = $("result");
-  table.replaceChildren(el("tr", {}, el("th", { text: "Rank" }), el("th", { text: "Builder" }),
-    ...cards.map((c) => el("th", { text: c, title: obs.cards.find((x) => x.id === c).text })),
-    el("th", { text: "Favor" }), el("th", { text: "Ships" }), el("th", { text: "Pestilence" }),
-    el("th", { text: "Plagues" }), el("th", { text: "Total" })));
+  const cardTexts = (view.page && view.page.cards) || {};
+  table.replaceChildren(el("tr", {}, el("th", { text: t("Rank") }), el("th", { text: t("Builder") }),
+    ...cards.map((c) => el("th", { text: c, title: cardTexts[c] || obs.cards.find((x) => x.id === c).text })),
+    el("th", { text: t("Favor") }), el("th", { text: t("Ships") }), el("th", { text: t("Pestilence") }),
+    el("th", { text: t("Plagues") }), el("th", { text: t("Total") })));
   for (const line of final) {
     table.append(el("tr", { class: `total-row${line.seat === view.seat ? " me" : ""}`, "data-seat": line.seat },
       el("td", { text: line.rank }), el("td", {}, ctx.chip(line.seat, line.name)),
       ...line.cards.map((c) => el("td", { text: c.points, title: c.parts.join("+") || "0" })),
-      el("td", { text: line.favor_points, title: `${line.favor} favor after the market` }),
-      el("td", { text: line.ship_points, title: `${line.ships_unused} ship(s) unused` }),
+      el("td", { text: line.favor_points, title: t("{n} favor after the market", { n: line.favor }) }),
+      el("td", { text: line.ship_points, title: nt("{n} ship unused", "{n} ships unused", line.ships_unused, { n: line.ships_unused }) }),
       el("td", { text: line.pestilence ? -line.pestilence : 0 }),
       el("td", { text: line.plagues }),
       el("td", { class: "final-score", text: line.total })));
