@@ -16,9 +16,9 @@ from karnak.cli.simulate import play_one
 from karnak.core import GameRecord, get_game, replay
 from karnak.games.aton.rules.board import DEFAULT_BOARD
 
-runner = CliRunner(env={"COLUMNS": "150"})
+runner = CliRunner(env={"COLUMNS": "150", "LINES": "400"})  # every move with its hint
 
-PLAY = ["play", "aton", "--opponents", "random"]
+PLAY = ["play", "aton", "--full", "--opponents", "random", "--full"]  # the whole table each time
 
 
 def board_text() -> str:
@@ -50,7 +50,7 @@ def before_reveal(output: str) -> str:
 @pytest.fixture()
 def play_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     monkeypatch.chdir(tmp_path)
-    return CliRunner(env={"COLUMNS": "150"})
+    return CliRunner(env={"COLUMNS": "150", "LINES": "400"})  # every move with its hint
 
 
 # ---------------------------------------------------------------------- simulate and replay
@@ -303,8 +303,14 @@ def test_games_lists_aton() -> None:
         (["arena", "aton", "--bots", "random,oracle"], "unknown bot 'oracle' for Aton"),
         ([*PLAY, "-p", "3"], "Aton is for exactly 2 players, not 3"),
         ([*PLAY, "--seat", "2"], "--seat must be between 0 and 1, not 2"),
-        (["play", "aton", "--opponents", "random,random"], "--opponents needs one bot name, not 2"),
-        (["play", "aton", "--opponents", "genius"], "or human: another person at this terminal"),
+        (
+            ["play", "aton", "--full", "--opponents", "random,random"],
+            "--opponents needs one bot name, not 2",
+        ),
+        (
+            ["play", "aton", "--full", "--opponents", "genius"],
+            "or human: another person at this terminal",
+        ),
         ([*PLAY, "--name", "Blue"], "'Blue' is already another seat's name"),
         ([*PLAY, "--expert-provinces"], "Aton has no option(s) expert_provinces"),
     ],
@@ -336,7 +342,7 @@ def test_a_whole_game_against_a_bot_keeps_its_cards_hidden(play_runner: CliRunne
     assert "Blue hands in" in out or "Blue lays out four cards, face down." in out
     # after the reveal: both cartouches, whose decision it is, and placements
     assert "Cartouches (revealed)" in out
-    assert re.search(r"Red (places|removes) \d more counter", out)
+    assert re.search(r"(Red (places|removes)|Place|Remove) \d more counter", out)
     assert "place 1.1  (yellow)" in out
     # the end
     assert "The game is over" in out and "Final result" in out
@@ -371,7 +377,7 @@ def test_bad_moves_get_clear_answers(play_runner: CliRunner) -> None:
         "exchange",
         "exchange",
         "help",
-        "board",
+        "figures",
         "log",
         "quit",
     ]
@@ -401,7 +407,7 @@ def test_quit_and_resume(play_runner: CliRunner) -> None:
     assert "play aton --resume g.json" in first.output
     saved = json.loads(Path("g.json").read_text())
     assert saved["karnak_cli"] == {"human_seat": 0, "opponents": {"1": "random"}}
-    second = play_runner.invoke(app, ["play", "aton", "--resume", "g.json"], ones())
+    second = play_runner.invoke(app, ["play", "aton", "--full", "--resume", "g.json"], ones())
     assert second.exit_code == 0, second.output[-3000:]
     assert "replayed and verified" in second.output
     assert "Final result" in second.output
@@ -411,7 +417,7 @@ def test_quit_and_resume(play_runner: CliRunner) -> None:
 
 
 def test_default_opponent_is_the_search_bot(play_runner: CliRunner) -> None:
-    result = play_runner.invoke(app, ["play", "aton", "--seed", "3"], "quit\n")
+    result = play_runner.invoke(app, ["play", "aton", "--full", "--seed", "3"], "quit\n")
     assert result.exit_code == 0, result.output
     saved = json.loads(saved_path(result.output).read_text())
     assert saved["seats"] == ["Red", "Blue"]
@@ -425,14 +431,14 @@ def test_a_corrected_board_in_play_travels_in_the_record(play_runner: CliRunner)
     assert re.search(r"Red\s+0\s+21\s", result.output)  # score 0, stock 21
     Path("board.toml").unlink()
     path = saved_path(result.output)
-    resumed = play_runner.invoke(app, ["play", "aton", "--resume", str(path)], "quit\n")
+    resumed = play_runner.invoke(app, ["play", "aton", "--full", "--resume", str(path)], "quit\n")
     assert resumed.exit_code == 0, resumed.output
     assert re.search(r"Red\s+0\s+21\s", resumed.output)
 
 
 # ---------------------------------------------------------------------- two people, one terminal
 def test_two_people_take_turns_without_seeing_each_other_s_cards(play_runner: CliRunner) -> None:
-    args = ["play", "aton", "--opponents", "human", "--seed", "1", "--save", "h.json"]
+    args = ["play", "aton", "--full", "--opponents", "human", "--seed", "1", "--save", "h.json"]
     result = play_runner.invoke(app, args, "2\n\n3\nready\nquit\n")
     out = result.output
     assert result.exit_code == 0, out
@@ -451,13 +457,13 @@ def test_two_people_take_turns_without_seeing_each_other_s_cards(play_runner: Cl
     assert saved["karnak_cli"]["opponents"] == {"1": "human"}
     assert len(saved["actions"]) == 2
     # resumed, both seats are still people
-    again = play_runner.invoke(app, ["play", "aton", "--resume", "h.json"], "1\n\nquit\n")
+    again = play_runner.invoke(app, ["play", "aton", "--full", "--resume", "h.json"], "1\n\nquit\n")
     assert again.exit_code == 0, again.output
     assert "Stopped: you quit" in again.output
 
 
 def test_quit_while_the_terminal_changes_hands(play_runner: CliRunner) -> None:
-    args = ["play", "aton", "--opponents", "human", "--seed", "1"]
+    args = ["play", "aton", "--full", "--opponents", "human", "--seed", "1"]
     result = play_runner.invoke(app, args, "2\nquit\n")
     assert result.exit_code == 0, result.output
     assert "Blue ready?" in result.output

@@ -55,7 +55,7 @@ def test_full_five_player_game_with_mistakes(runner: CliRunner) -> None:
     result = runner.invoke(
         app,
         [*PLAY, "--players", "5", "--seed", "11"],
-        answers(),
+        "board\n" + answers(),  # the whole table once; then the compact screens
     )
     out = result.output
     assert result.exit_code == 0, out[-3000:]
@@ -85,11 +85,12 @@ def test_full_five_player_game_with_mistakes(runner: CliRunner) -> None:
 
 
 def test_first_decision_is_a_bid_and_bad_provinces_are_named(runner: CliRunner) -> None:
-    result = runner.invoke(app, [*PLAY, "--seed", "6"], "bid NOWHERE 3\nquit\n")
+    result = runner.invoke(app, [*PLAY, "--seed", "6"], "bid NOWHERE 3\nboard\nquit\n")
     assert result.exit_code == 0
     assert "must place a bid" in result.output
     assert "there is no province 'NOWHERE'" in result.output
-    assert "Bids" in result.output
+    assert "Bid on " in result.output  # the moves under their provinces
+    assert "Bids" in result.output  # the board's table
 
 
 def test_sealed_offers_of_bots_stay_hidden(runner: CliRunner) -> None:
@@ -174,14 +175,15 @@ def test_commands_inside_a_game(runner: CliRunner) -> None:
     result = runner.invoke(
         app,
         [*PLAY, "--seed", "1"],
-        "help\nlog\nboard\nmoves\nstatus\nquit\n",
+        "help\nlog\nboard\nfigures\nmoves\nstatus\nquit\n",
     )
     out = result.output
     assert result.exit_code == 0
     assert "Commands: help" in out
     assert "The whole log as you saw it" in out
     assert "Confidence:" in out  # the board figures
-    assert out.count("Your moves:") >= 3  # first display, moves, status
+    assert "Supply:" in out  # the whole table (board)
+    assert out.count("Your moves:") >= 4  # first display, board, moves, status
 
 
 def test_typed_action_text_is_accepted(runner: CliRunner) -> None:
@@ -215,7 +217,7 @@ def test_expert_provinces_and_offer_cards(runner: CliRunner) -> None:
             "--expert-provinces",
             "--offer-cards",
         ],
-        "1\n" * 60 + "quit\n",
+        "1\n" * 60 + "board\nquit\n",
     )
     assert result.exit_code == 0, result.output[-2000:]
     assert "Your province cards:" in result.output
@@ -295,7 +297,8 @@ def test_narrow_terminal_keeps_province_names_whole(tmp_path: Path) -> None:
     line = next(li for li in out.splitlines() if "Province cards come out:" in li)
     names = line.split(":", 1)[1].strip(" .").split(", ")
     table = out.split("Provinces", 1)[1].split("Players", 1)[0]
-    assert all(name in table for name in names)
+    # the table names provinces as a player writes them (Abu), the log as moves do (ABU)
+    assert all(name.lower() in table.lower() for name in names)
 
 
 # ---------------------------------------------------------------------- opponents and think

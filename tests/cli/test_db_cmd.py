@@ -69,8 +69,9 @@ def test_status_lists_the_pending_migrations_with_their_descriptions(old: Path) 
     assert result.exit_code == 0, result.output
     assert "revision: 0010\n" in result.output
     assert f"newest:   {HEAD} (this version of Karnak)" in result.output
-    assert "0011_cluster        Several server processes" in result.output
-    assert "0012_tables_repair  Give open tables their time bank columns" in result.output
+    # (the column is as wide as the longest pending revision)
+    assert re.search(r"0011_cluster +Several server processes", result.output)
+    assert re.search(r"0012_tables_repair +Give open tables their time bank columns", result.output)
     assert revision_of(old) == ["0010"]  # only looked at
     assert invoke("upgrade", "--database", str(old)).exit_code == 0
     after = invoke("status", "--database", str(old))
@@ -88,7 +89,9 @@ def test_upgrade_backs_up_first_then_says_each_migration(old: Path) -> None:
     )
     assert lines[0].startswith(f"backed up to {backups[0]} (")
     steps = [STEP.match(line) for line in lines[1:-1]]
-    assert [m.group(1) for m in steps if m] == [
+    pending = [r.revision for r in migration_scripts().walk_revisions("0010", HEAD)][::-1][1:]
+    assert [m.group(1) for m in steps if m] == pending
+    assert pending[:6] == [
         "0011_cluster",
         "0012_tables_repair",
         *[r for r in ("0013_admin", "0014_defense", "0015_capacity", "0016_recovery")],
@@ -96,7 +99,9 @@ def test_upgrade_backs_up_first_then_says_each_migration(old: Path) -> None:
     assert all(steps)
     repair = next(m for m in steps if m and m.group(1) == "0012_tables_repair")
     assert repair.group(2).startswith("Give open tables their time bank columns")
-    assert lines[-1].endswith(f"upgraded from revision 0010 to {HEAD} (6 migration(s))")
+    assert lines[-1].endswith(
+        f"upgraded from revision 0010 to {HEAD} ({len(pending)} migration(s))"
+    )
     # the backup is the database as it was: before 0011, without the repaired columns
     assert revision_of(backups[0]) == ["0010"]
     with sqlite3.connect(backups[0]) as copy:

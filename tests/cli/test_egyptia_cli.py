@@ -33,9 +33,9 @@ from karnak.games.egyptia.rules.sheet import DEFAULT_SHEET
 from karnak.games.egyptia.rules.state import CODES, EgyptiaState
 from karnak.games.egyptia.terminal import EgyptiaRenderer, draw_map
 
-runner = CliRunner(env={"COLUMNS": "150"})
+runner = CliRunner(env={"COLUMNS": "150", "LINES": "400"})  # every move with its hint
 
-PLAY = ["play", "egyptia", "--opponents", "random"]
+PLAY = ["play", "egyptia", "--full", "--opponents", "random", "--full"]  # the whole table each time
 CARDS = "A2,B2,C3,D2,E3"
 
 
@@ -60,7 +60,7 @@ def prompts(output: str, name: str = "Builder 1") -> int:
 @pytest.fixture()
 def play_runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     monkeypatch.chdir(tmp_path)
-    return CliRunner(env={"COLUMNS": "150"})
+    return CliRunner(env={"COLUMNS": "150", "LINES": "400"})  # every move with its hint
 
 
 # ---------------------------------------------------------------------- a careful plan
@@ -371,7 +371,7 @@ def test_games_lists_egyptia() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
     assert re.search(r"egyptia\s+│\s+Egyptia\s+│\s+1-99\s+│", result.output)
-    assert "cards (default )" in result.output
+    assert "cards: the Pharaoh cards" in result.output
 
 
 @pytest.mark.parametrize(
@@ -408,7 +408,9 @@ def test_a_solo_game_typed_to_the_end(play_runner: CliRunner) -> None:
     planned, answers = planned_solo_game(seed=1)
     assert planned.round == 18  # the careful plan fills the map
     result = play_runner.invoke(
-        app, ["play", "egyptia", "--seed", "1", "--cards", CARDS], "\n".join(answers) + "\n"
+        app,
+        ["play", "egyptia", "--full", "--seed", "1", "--cards", CARDS],
+        "\n".join(answers) + "\n",
     )
     out = result.output
     assert result.exit_code == 0, out[-3000:]
@@ -451,7 +453,7 @@ def test_a_solo_game_typed_to_the_end(play_runner: CliRunner) -> None:
 
 def test_plagues_and_payments_by_numbers(play_runner: CliRunner) -> None:
     # At this seed the first move of every list reaches every kind of step.
-    result = play_runner.invoke(app, ["play", "egyptia", "--seed", "11"], ones())
+    result = play_runner.invoke(app, ["play", "egyptia", "--full", "--seed", "11"], ones())
     out = result.output
     assert result.exit_code == 0, out[-3000:]
     assert "choose grain  (+4 grain · builds" in out and "plague!)" in out
@@ -470,7 +472,7 @@ def test_plagues_and_payments_by_numbers(play_runner: CliRunner) -> None:
 
 def test_a_plague_that_forbids_hexes_marks_them_on_the_map(play_runner: CliRunner) -> None:
     result = play_runner.invoke(
-        app, ["play", "egyptia", "--seed", "11"], "choose grain\nplague darkness\nquit\n"
+        app, ["play", "egyptia", "--full", "--seed", "11"], "choose grain\nplague darkness\nquit\n"
     )
     out = result.output
     assert result.exit_code == 0, out
@@ -503,12 +505,14 @@ def test_bad_moves_get_clear_answers(play_runner: CliRunner) -> None:
         "build quarry Z9",
         "gain 1x",
         "help",
-        "board",
+        "figures",
         "log",
         "moves",
         "quit",
     ]
-    result = play_runner.invoke(app, ["play", "egyptia", "--seed", "11"], "\n".join(lines) + "\n")
+    result = play_runner.invoke(
+        app, ["play", "egyptia", "--full", "--seed", "11"], "\n".join(lines) + "\n"
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert "Traceback" not in out
@@ -550,7 +554,9 @@ def test_bad_builds_and_gains_get_clear_answers(play_runner: CliRunner) -> None:
         "build mound A2",
         "quit",
     ]
-    result = play_runner.invoke(app, ["play", "egyptia", "--seed", "1"], "\n".join(lines) + "\n")
+    result = play_runner.invoke(
+        app, ["play", "egyptia", "--full", "--seed", "1"], "\n".join(lines) + "\n"
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert "cannot 'build quarry B2': no die in your column shows that building" in out
@@ -569,7 +575,7 @@ def test_quit_and_resume(play_runner: CliRunner) -> None:
     saved = json.loads(Path("g.json").read_text())
     assert saved["karnak_cli"] == {"human_seat": 0, "opponents": {"1": "random"}}
     assert saved["options"] == {"cards": CARDS}
-    second = play_runner.invoke(app, ["play", "egyptia", "--resume", "g.json"], ones())
+    second = play_runner.invoke(app, ["play", "egyptia", "--full", "--resume", "g.json"], ones())
     assert second.exit_code == 0, second.output[-3000:]
     assert "replayed and verified" in second.output
     assert "The last moves before the game was saved" in second.output
@@ -577,12 +583,12 @@ def test_quit_and_resume(play_runner: CliRunner) -> None:
     final = GameRecord.load(Path("g.json"))
     assert [list(a) for a in final.actions[: len(saved["actions"])]] == saved["actions"]
     assert replay(final).is_over()
-    again = play_runner.invoke(app, ["play", "egyptia", "--resume", "g.json"])
+    again = play_runner.invoke(app, ["play", "egyptia", "--full", "--resume", "g.json"])
     assert "That game is already over." in again.output and "Final scoring" in again.output
 
 
 def test_end_of_input_saves(play_runner: CliRunner) -> None:
-    result = play_runner.invoke(app, ["play", "egyptia", "--seed", "2"], "1\n")
+    result = play_runner.invoke(app, ["play", "egyptia", "--full", "--seed", "2"], "1\n")
     assert result.exit_code == 0
     assert "the input ended" in result.output
     state = replay(GameRecord.load(saved_path(result.output)))
@@ -590,7 +596,7 @@ def test_end_of_input_saves(play_runner: CliRunner) -> None:
 
 
 def test_defaults_one_builder_and_the_game_s_bot(play_runner: CliRunner) -> None:
-    alone = play_runner.invoke(app, ["play", "egyptia", "--seed", "3"], "quit\n")
+    alone = play_runner.invoke(app, ["play", "egyptia", "--full", "--seed", "3"], "quit\n")
     assert alone.exit_code == 0, alone.output
     saved = json.loads(saved_path(alone.output).read_text())
     assert saved["seats"] == ["Builder 1"]

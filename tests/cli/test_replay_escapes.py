@@ -116,7 +116,7 @@ def test_the_hand_over_clears_the_scrollback_too(
     monkeypatch.chdir(tmp_path)
     screen = io.StringIO()
 
-    def terminal() -> Console:
+    def terminal(*, wrap: bool = False) -> Console:
         return Console(file=screen, force_terminal=True, width=150, highlight=False)
 
     monkeypatch.setattr(play_module, "make_console", terminal)

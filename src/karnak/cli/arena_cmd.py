@@ -33,6 +33,7 @@ from karnak.cli.common import (
     GameArg,
     OfferCardsOpt,
     bot_error,
+    flag_option,
     load_board_for,
     make_console,
     option_values,
@@ -63,11 +64,11 @@ def arena_command(
         int, typer.Option("--jobs", "-j", help="Processes to play in (0: one per CPU).")
     ] = 1,
     as_json: Annotated[
-        bool, typer.Option("--json", help="The result as one JSON object on stdout.")
+        bool, flag_option("--json", help="The result as one JSON object on stdout.")
     ] = False,
     progress: Annotated[
         bool | None,
-        typer.Option(
+        flag_option(
             "--progress/--no-progress",
             help="Progress bar on stderr (default: when stderr is a terminal).",
         ),

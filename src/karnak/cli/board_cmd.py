@@ -19,6 +19,7 @@ from karnak.cli.common import (
     CliError,
     GameArg,
     board_file_text,
+    flag_option,
     has_board_data,
     load_board_for,
     make_console,
@@ -35,7 +36,7 @@ def board_command(
     ] = None,
     dump: Annotated[
         bool,
-        typer.Option("--dump", help="Print the data file (the shipped one, or --board's)."),
+        flag_option("--dump", help="Print the data file (the shipped one, or --board's)."),
     ] = False,
 ) -> None:
     """Show a game's board figures and how sure we are of each."""

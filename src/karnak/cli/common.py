@@ -36,6 +36,12 @@ EXIT_USAGE = 2
 PREFERRED_PLAYERS = 4
 
 
+def flag_option(*names: str, **settings: Any) -> Any:
+    """A yes-or-no option given by its name alone (``--json``): shown as a flag, without the
+    ``<bool>`` Typer shows by default, which reads as if it took a value."""
+    return typer.Option(*names, metavar="", **settings)
+
+
 # The game-option flags shared by ``play`` and ``simulate``, declared once so that both
 # commands spell and explain them the same way.
 GameArg = Annotated[
@@ -45,10 +51,10 @@ GameArg = Annotated[
 EditionOpt = Annotated[str | None, typer.Option(help="Card and phase names: 2003 or 2016.")]
 ExpertOpt = Annotated[
     bool,
-    typer.Option("--expert-provinces", help="2016 expert rules: pick provinces from a hand."),
+    flag_option("--expert-provinces", help="2016 expert rules: pick provinces from a hand."),
 ]
 OfferCardsOpt = Annotated[
-    bool, typer.Option("--offer-cards", help="Power cards may be offered for 1 gold each.")
+    bool, flag_option("--offer-cards", help="Power cards may be offered for 1 gold each.")
 ]
 BoardOpt = Annotated[
     Path | None, typer.Option(help="A corrected board file (see: karnak board GAME --dump).")
@@ -70,17 +76,22 @@ class CliError(Exception):
         self.code = code
 
 
-def make_console(*, stderr: bool = False) -> Console:
+def make_console(*, stderr: bool = False, wrap: bool = False) -> Console:
     """A console on stdout (or stderr) that does not fold tables when output is piped.
 
     Rich falls back to 80 columns when it cannot ask a terminal; the game tables need more,
     so pipes get :data:`PIPE_WIDTH` unless the user set ``COLUMNS`` explicitly.
+
+    ``wrap`` (a game's screens): prose wraps between words at the console's width (a
+    terminal left to wrap it cuts words); a line meant to be copied there (a path, a
+    command) is printed with ``soft_wrap=True``. Without it (reports, errors) a line stays
+    one line, as scripts and log readers expect.
     """
     stream = sys.stderr if stderr else sys.stdout
     width: int | None = None
     if not _is_tty(stream) and "COLUMNS" not in os.environ:
         width = PIPE_WIDTH
-    return Console(file=stream, width=width, highlight=False, soft_wrap=True)
+    return Console(file=stream, width=width, highlight=False, soft_wrap=not wrap)
 
 
 def _is_tty(stream: Any) -> bool:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from karnak.cli.common import CliError, reported_errors
+from karnak.cli.common import CliError, flag_option, reported_errors
 
 if TYPE_CHECKING:
     from karnak.server.db import Migration, SchemaState
@@ -174,7 +174,7 @@ def upgrade_command(
         ),
     ] = None,
     no_backup: Annotated[
-        bool, typer.Option("--no-backup", help="Migrate without taking a backup first.")
+        bool, flag_option("--no-backup", help="Migrate without taking a backup first.")
     ] = False,
     keep: Annotated[
         int,

@@ -20,6 +20,8 @@ from karnak.cli.replay_cmd import replay_command
 from karnak.cli.serve import serve_command
 from karnak.cli.simulate import simulate_command
 from karnak.core import available_games, get_game
+from karnak.core.game import OptionSpec
+from karnak.i18n import SUPPORTED, from_environment, normalise, t, use_language
 
 app = typer.Typer(
     name="karnak",
@@ -55,9 +57,7 @@ def games_command() -> None:
         table.add_column("Options")
         for name in available_games():
             game = get_game(name)
-            options = "; ".join(
-                f"{spec.name} (default {spec.default}): {spec.help}" for spec in game.options
-            )
+            options = "; ".join(option_text(spec) for spec in game.options)
             table.add_row(
                 name,
                 game.title,
@@ -72,6 +72,35 @@ def games_command() -> None:
         console.print(table)
 
 
+def option_text(spec: OptionSpec) -> str:
+    """One option as ``karnak games`` lists it: its name, its default when it has one
+    (an empty default, such as Egyptia's cards drawn at random, says nothing), its help."""
+    default = spec.default
+    if default is None or default == "":
+        return t("{name}: {help}", name=spec.name, help=spec.help)
+    if isinstance(default, bool):
+        default = "yes" if default else "no"
+    return t("{name} (default {default}): {help}", name=spec.name, default=default, help=spec.help)
+
+
+def language_of(option: str | None) -> str:
+    """The terminal's language: ``--lang``, else ``KARNAK_LANG`` and the POSIX variables
+    (karnak.i18n.from_environment), else English. An unknown ``--lang`` is a usage error."""
+    if option is None:
+        return from_environment()
+    chosen = normalise(option[:16], pseudo=True)
+    if chosen is None:
+        raise typer.BadParameter(
+            t(
+                "{given!r} is not a language Karnak speaks; choose one of {choices}",
+                given=option[:16],
+                choices=", ".join(SUPPORTED),
+            ),
+            param_hint="--lang",
+        )
+    return chosen
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"karnak {__version__}")
@@ -80,8 +109,18 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(
+    ctx: typer.Context,
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        metavar="LANG",
+        help="The language to speak: en, de or fr (default: KARNAK_LANG, then LANGUAGE, "
+        "LC_ALL, LC_MESSAGES, LANG; else English).",
+    ),
 ) -> None:
     """Karnak: Amun-Re, Aton and Egyptia in the terminal or the browser, with bots."""
+    # For this command's whole run, and put back after it (a test runs many commands).
+    ctx.with_resource(use_language(language_of(lang)))

@@ -21,7 +21,8 @@ import secrets
 import shlex
 import shutil
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import Annotated, Any, TextIO
 
 import typer
 from rich.columns import Columns
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.control import Control
 from rich.rule import Rule
 from rich.segment import ControlType, Segment
@@ -58,6 +59,7 @@ from karnak.cli.common import (
     bot_error,
     check_players,
     default_players,
+    flag_option,
     load_board_for,
     make_console,
     option_values,
@@ -72,12 +74,15 @@ from karnak.cli.records import (
     result_of,
     save_record,
 )
-from karnak.cli.render import decision_for, final_for, fold_log, renderer_for
+from karnak.cli.render import decision_for, final_for, fold_log, move_groups, renderer_for
 from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
+from karnak.core.forced import PAUSE_SECONDS, forced_move
 from karnak.core.registry import plugin_for
 from karnak.core.safe_text import safe_text
-from karnak.core.terminal import GameRenderer, seat_style, seat_text
+from karnak.core.terminal import GameRenderer, View, seat_style, seat_text
+from karnak.i18n import _, t
+from karnak.i18n.log import log_lines
 
 #: The opponent "spec" for another person at the same terminal (a hot seat), not a bot.
 HUMAN = "human"
@@ -95,6 +100,8 @@ DEFAULT_THINK = "1s"
 #: leaves every move of an Egyptia build step in the list (5 buildings on 18 hexes, 18
 #: Burial Mounds and 3 ships).
 MOVES_SHOWN = 120
+#: How long ``play`` shows a move that needs no choice before playing it (seconds).
+AUTO_PASS_PAUSE = PAUSE_SECONDS
 #: Log lines repeated when a saved game is resumed, to remind the player where it stood.
 RESUME_CONTEXT = 12
 #: The folder (under the current one) where games are saved unless ``--save`` says where:
@@ -233,6 +240,13 @@ class PlaySession:
     others: frozenset[int] = frozenset()
     #: The person who answered last, to notice when the terminal must change hands.
     last_person: int | None = None
+    #: Whether a person's move that needs no click (karnak.core.forced) is played for them
+    #: after :attr:`pause` seconds (``--no-auto-pass`` turns it off).
+    auto_pass: bool = True
+    #: The whole table at every decision instead of the compact screen (``--full``).
+    full: bool = False
+    pause: float = PAUSE_SECONDS
+    sleep: Callable[[float], None] = time.sleep
 
     @property
     def people(self) -> frozenset[int]:
@@ -288,6 +302,8 @@ class PlaySession:
             yield
 
     def _human_turn(self, seat: int) -> None:
+        if self.auto_pass and self._forced_turn(seat):
+            return
         if self.last_person is not None and seat != self.last_person:
             self._hand_over(seat)
         self.last_person = seat
@@ -307,6 +323,29 @@ class PlaySession:
                 self._complain(str(exc))
                 continue
             return
+
+    def _forced_turn(self, seat: int) -> bool:
+        """Play ``seat``'s move for it when it is its only one and the public view proves
+        it (karnak.core.forced), after a short pause that shows it; whether it fires reads
+        nothing hidden, so a hot seat needs no hand-over for it."""
+        action = forced_move(self.state, seat)
+        if action is None:
+            return False
+        if seat == self.last_person or not self.others:
+            self._show_new_log(seat)
+        self.console.print(
+            Text.assemble(
+                seat_text(self.state.players, seat),
+                ": ",
+                (
+                    t("only one move: {move} (played for you)", move=action.to_text()),
+                    "italic",
+                ),
+            )
+        )
+        self.sleep(self.pause)
+        self.state.apply(seat, action)
+        return True
 
     def _hand_over(self, seat: int) -> None:
         """Another person's turn: hide the screen and wait until they have the terminal.
@@ -349,9 +388,12 @@ class PlaySession:
             self._show_help()
             return None
         if word == "log":
-            self._show_log(self.state.log_lines(seat), "The whole log as you saw it")
+            self._show_log(log_lines(self.state, seat), _("The whole log as you saw it"))
             return None
-        if word == "board":
+        if word in ("board", "b"):
+            self._show_status(seat, legal, full=True)
+            return None
+        if word == "figures":
             for part in self.renderer.figures(self.game):
                 self.console.print(part)
             return None
@@ -384,12 +426,12 @@ class PlaySession:
         self.console.print(Text(message, style="red"))
 
     def _show_new_log(self, seat: int) -> None:
-        lines = self.state.log_lines(seat)
+        lines = log_lines(self.state, seat)  # in the reader's language
         fresh = lines[self.seen.get(seat, 0) :]
         self.seen[seat] = len(lines)
         if fresh:
             fresh = fold_log(self.renderer, self.state, seat, fresh)
-            self._show_log(fresh, self.log_titles.pop(seat, "Since your last move"))
+            self._show_log(fresh, self.log_titles.pop(seat, _("Since your last move")))
 
     def _show_log(self, lines: list[str], title: str) -> None:
         self.console.print(Rule(Text(title), align="left", style="dim"))
@@ -402,56 +444,150 @@ class PlaySession:
             text.highlight_words([name], style=seat_style(seat))
         return text
 
-    def _show_status(self, seat: int, legal: list[Action]) -> None:
+    def _show_status(self, seat: int, legal: list[Action], *, full: bool = False) -> None:
+        """The decision screen: the renderer's compact view (what the decision needs, made to
+        fit 80x24 with the moves and the prompt) where it has one, else its full status;
+        ``full`` (the ``board`` command): the full status."""
         self.console.print(Rule(style="bold"))
-        for part in self.renderer.status(self.game, self.state.observation(seat), seat):
-            self.console.print(part)
+        view = self.state.observation(seat)
+        compact = None if full or self.full else getattr(self.renderer, "compact", None)
+        parts = compact(self.game, view, seat) if compact is not None else None
+        if parts is None:
+            parts = self.renderer.status(self.game, view, seat)
         own = decision_for(self.renderer, self.state, seat)
         if own is not None:
             decision = Text(own, style="bold")
         else:
-            decision = Text(
-                self.renderer.decision(self.game, self.state.observation(seat)), style="bold"
-            )
+            decision = Text(self.renderer.decision(self.game, view), style="bold")
             if self.state.is_simultaneous():
                 decision.append(
-                    " Your choice stays sealed until everyone has committed.", style="italic"
+                    " " + _("Your choice stays sealed until everyone has committed."),
+                    style="italic",
                 )
-        self.console.print(decision)
-        self._show_moves(seat, legal, limit=MOVES_SHOWN)
+        parts = [*parts, decision]
+        for part in parts:
+            self.console.print(part)
+        # the moves get what the screen has left: the rule, the heading, the answer line and
+        # the prompt take one line each
+        room = self.console.height - self._height(parts) - 4
+        self._show_moves(seat, legal, limit=MOVES_SHOWN, room=room)
 
-    def _show_moves(self, seat: int, legal: list[Action], *, limit: int | None) -> None:
+    def _height(self, parts: list[RenderableType]) -> int:
+        """How many lines ``parts`` take at the console's width."""
+        options = self.console.options
+        return sum(len(self.console.render_lines(part, options, pad=False)) for part in parts)
+
+    def _move_cell(
+        self, view: View, seat: int, number: int, action: Action, *, hint: bool, cut: int = 0
+    ) -> Text:
+        cell = Text()
+        cell.append(f"{number:>3} ", style="bold cyan")
+        cell.append(action.to_text()[cut:])
+        said = self.renderer.action_hint(self.game, view, seat, action) if hint else ""
+        if said:
+            cell.append(f"  ({said})", style="dim")
+        return cell
+
+    def _group_lines(
+        self,
+        view: View,
+        seat: int,
+        shown: list[Action],
+        groups: list[tuple[str, list[int]]],
+        *,
+        short: bool,
+    ) -> list[Text]:
+        """Each heading with its moves on as few lines as the width allows, a move never cut
+        between two lines. ``short``: without hints, and without the words every move of the
+        group begins with ("build quarry A1" is "A1" under "Build a Quarry")."""
+        width = self.console.width
+        lines: list[Text] = []
+        for heading, indices in groups:
+            cut = _common_words([shown[i].to_text() for i in indices]) if short else 0
+            line = Text(heading + ":", style="bold")
+            for index in indices:
+                cell = self._move_cell(view, seat, index + 1, shown[index], hint=not short, cut=cut)
+                if line.cell_len + 1 + cell.cell_len > width and line.plain.strip():
+                    lines.append(line)
+                    line = Text("  ")
+                line.append(" ")
+                line.append_text(cell)
+            lines.append(line)
+        return lines
+
+    def _range_lines(self, groups: list[tuple[str, list[int]]]) -> list[Text]:
+        """The shortest list: each heading with the numbers of its moves ("Build a Field:
+        1-18"), packed on as few lines as the width allows; ``moves`` lists them all."""
+        width = self.console.width
+        lines: list[Text] = []
+        line = Text()
+        for heading, indices in groups:
+            cell = Text(heading + ": ", style="bold") + Text(_ranges(indices), style="cyan")
+            if line.plain and line.cell_len + 3 + cell.cell_len > width:
+                lines.append(line)
+                line = Text()
+            if line.plain:
+                line.append(" · ")
+            line.append_text(cell)
+        if line.plain:
+            lines.append(line)
+        lines.append(Text(_("Type 'moves' to see what each number does."), style="dim"))
+        return lines
+
+    def _show_moves(
+        self, seat: int, legal: list[Action], *, limit: int | None, room: int | None = None
+    ) -> None:
+        """The numbered moves: under the renderer's headings (``move_groups``) where it
+        gives them, else in columns; shortened (no hints, and under headings without the
+        words the heading says) where the full list would not fit the ``room`` left on the
+        screen. A number is always the move's place in the legal list."""
         shown = legal if limit is None else legal[:limit]
-        cells = []
         view = self.state.observation(seat)
-        for number, action in enumerate(shown, start=1):
-            cell = Text()
-            cell.append(f"{number:>3} ", style="bold cyan")
-            cell.append(action.to_text())
-            hint = self.renderer.action_hint(self.game, view, seat, action)
-            if hint:
-                cell.append(f"  ({hint})", style="dim")
-            cells.append(cell)
-        self.console.print(Text("Your moves:", style="bold"))
-        self.console.print(Columns(cells, padding=(0, 3), column_first=True))
+        self.console.print(Text(_("Your moves:"), style="bold"))
+        groups = move_groups(self.renderer, self.game, view, seat, shown)
+        body: list[RenderableType]
+        if groups is not None and len(shown) > 1:
+            lines = self._group_lines(view, seat, shown, groups, short=False)
+            if room is not None and len(lines) > room:
+                lines = self._group_lines(view, seat, shown, groups, short=True)
+            if room is not None and len(lines) > room:
+                lines = self._range_lines(groups)
+            body = list(lines)
+        else:
+            body = [self._columns(view, seat, shown, hint=True)]
+            if room is not None and self._height(body) > room:
+                body = [self._columns(view, seat, shown, hint=False)]
+        for part in body:
+            self.console.print(part)
         if len(shown) < len(legal):
+            more = len(legal) - len(shown)
             self.console.print(
-                Text(
-                    f"... and {len(legal) - len(shown)} more; type 'moves' to list them all.",
-                    style="dim",
-                )
+                Text(t("... and {n} more; type 'moves' to list them all.", n=more), style="dim")
             )
         self.console.print(
-            Text("Answer with a number or a move; also: help, log, board, moves, quit.", "dim")
+            Text(
+                _("Answer with a number or a move; also: help, board, log, moves, quit."),
+                "dim",
+            )
         )
+
+    def _columns(self, view: View, seat: int, shown: list[Action], *, hint: bool) -> Columns:
+        cells = [
+            self._move_cell(view, seat, number, action, hint=hint)
+            for number, action in enumerate(shown, start=1)
+        ]
+        return Columns(cells, padding=(0, 3), column_first=True)
 
     def _show_help(self) -> None:
         lines = [
-            "Type the number of a move from the list, or write the move itself.",
+            _("Type the number of a move from the list, or write the move itself."),
             *self.renderer.help_lines(),
-            "Commands: help (this text), log (the whole log), board (the board figures), "
-            "moves (all legal moves), status (show the table again), "
-            "quit (save and stop; resume later with --resume FILE).",
+            _(
+                "Commands: help (this text), board (the whole table, every detail), "
+                "status (the decision screen again), log (the whole log), moves (every legal "
+                "move), figures (the printed figures of the board and cards), "
+                "quit (save and stop; resume later with --resume FILE)."
+            ),
         ]
         for line in lines:
             self.console.print(Text(line))
@@ -481,8 +617,13 @@ class PlaySession:
         path = self._save(self.state.record())
         # A corrected board travels in the record, so the hint needs no --board.
         resume = f"{runnable_karnak()} play {self.game.name} --resume {shlex.quote(str(path))}"
-        self.console.print(Text(f"Stopped: {why}. The game is saved in {path}.", style="bold"))
-        self.console.print(Text("Resume it with:  ") + Text(resume, style="bold green"))
+        # lines to copy (a path, a command) are never wrapped
+        self.console.print(
+            Text(f"Stopped: {why}. The game is saved in {path}.", style="bold"), soft_wrap=True
+        )
+        self.console.print(
+            Text("Resume it with:  ") + Text(resume, style="bold green"), soft_wrap=True
+        )
         return path
 
     def _finish(self) -> Path:
@@ -498,9 +639,41 @@ class PlaySession:
         path = self._save(record)
         self.console.print(
             Text(f"The record is saved in {path}; watch it again with ")
-            + Text(f"{runnable_karnak()} replay {shlex.quote(str(path))}", style="bold green")
+            + Text(f"{runnable_karnak()} replay {shlex.quote(str(path))}", style="bold green"),
+            soft_wrap=True,
         )
         return path
+
+
+def _ranges(indices: list[int]) -> str:
+    """Move numbers (indices from 0) as runs: ``1-18, 20``."""
+    numbers = sorted(index + 1 for index in indices)
+    runs: list[str] = []
+    start = previous = numbers[0]
+    for number in [*numbers[1:], None]:
+        if number is not None and number == previous + 1:
+            previous = number
+            continue
+        runs.append(str(start) if start == previous else f"{start}-{previous}")
+        if number is not None:
+            start = previous = number
+    return ", ".join(runs)
+
+
+def _common_words(texts: list[str]) -> int:
+    """How many characters of whole words every text of ``texts`` begins with (0 for a
+    single text, or when cutting them would leave a move empty)."""
+    if len(texts) < 2:
+        return 0
+    first = texts[0].split(" ")
+    count = 0
+    for i in range(len(first) - 1):
+        prefix = " ".join(first[: i + 1]) + " "
+        if all(text.startswith(prefix) and len(text) > len(prefix) for text in texts):
+            count = len(prefix)
+        else:
+            break
+    return count
 
 
 # ---------------------------------------------------------------------- the command
@@ -627,9 +800,25 @@ def play_command(
             "current folder, or --resume's).",
         ),
     ] = None,
+    full: Annotated[
+        bool,
+        flag_option(
+            "--full",
+            help="Show the whole table at every decision (by default a compact screen made "
+            "to fit 80x24; the command 'board' shows the whole table).",
+        ),
+    ] = False,
+    no_auto_pass: Annotated[
+        bool,
+        flag_option(
+            "--no-auto-pass",
+            help="Ask for every move, even your only possible one (by default a move that "
+            "needs no choice is played for you after a short pause).",
+        ),
+    ] = False,
 ) -> None:
     """Play a game against bots in the terminal."""
-    console = make_console()
+    console = make_console(wrap=True)
     with reported_errors():
         base = resolve_game(game_name)
         if resume is not None:
@@ -685,6 +874,9 @@ def play_command(
             meta=meta,
             thinkers=thinkers,
             others=people,
+            auto_pass=not no_auto_pass,
+            full=full,
+            pause=AUTO_PASS_PAUSE,
         )
         if resume is not None:
             if state.is_over():
@@ -693,7 +885,7 @@ def play_command(
                     console.print(part)
                 return
             for person in session.people:
-                session.seen[person] = max(0, len(state.log_lines(person)) - RESUME_CONTEXT)
+                session.seen[person] = max(0, len(log_lines(state, person)) - RESUME_CONTEXT)
                 session.log_titles[person] = "The last moves before the game was saved"
         session.run()
 

@@ -8,6 +8,7 @@ registered game is usable before anyone draws it nicely.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from rich.console import RenderableType
@@ -51,6 +52,22 @@ def final_for(renderer: GameRenderer, state: State, seat: int | None) -> list[Re
     if seat is not None and isinstance(renderer, SeatRenderer):
         return renderer.final_for(state.game, state.observation(seat), seat)
     return renderer.final(state.game, state.observation(None))
+
+
+def move_groups(
+    renderer: GameRenderer, game: Game, view: View, seat: int, legal: Sequence[Action]
+) -> list[tuple[str, list[int]]] | None:
+    """The renderer's headings for ``legal`` (:meth:`karnak.core.terminal.CompactRenderer.
+    move_groups`), checked: every index once, in range; None without them (or if they are
+    not a partition of the list, which would hide or repeat a move)."""
+    method = getattr(renderer, "move_groups", None)
+    if method is None:
+        return None
+    groups: list[tuple[str, list[int]]] = method(game, view, seat, legal)
+    seen = [index for _heading, indices in groups for index in indices]
+    if sorted(seen) != list(range(len(legal))):
+        return None
+    return groups
 
 
 def fold_log(renderer: GameRenderer, state: State, seat: int, lines: list[str]) -> list[str]:

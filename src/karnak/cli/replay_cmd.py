@@ -16,6 +16,7 @@ from rich.text import Text
 from karnak.cli.common import (
     EXIT_USAGE,
     CliError,
+    flag_option,
     make_console,
     reported_errors,
 )
@@ -24,6 +25,8 @@ from karnak.cli.render import renderer_for
 from karnak.core import State, replay
 from karnak.core.safe_text import safe_text
 from karnak.core.terminal import seat_style
+from karnak.i18n import _, t
+from karnak.i18n.log import log_lines
 
 
 def replay_command(
@@ -33,7 +36,7 @@ def replay_command(
         typer.Option(help="Show the log as this seat (from 0) saw it, not everything."),
     ] = None,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Only verify and show the result.")
+        bool, flag_option("--quiet", "-q", help="Only verify and show the result.")
     ] = False,
 ) -> None:
     """Replay a saved game, check every move, and show its log and scores."""
@@ -68,11 +71,11 @@ def replay_command(
 def _show_log(state: State, seat: int | None) -> None:
     console = make_console()
     if seat is None:
-        title = "Log (everything)"
-        lines = state.log_lines(everything=True)
+        title = _("Log (everything)")
+        lines = log_lines(state, everything=True)  # in the reader's language
     else:
-        title = f"Log as {state.players[seat]} saw it"
-        lines = state.log_lines(seat)
+        title = t("Log as {name} saw it", name=state.players[seat])
+        lines = log_lines(state, seat)
     console.print(Rule(Text(title), align="left"))
     for line in lines:
         text = Text(line)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from karnak.cli.common import EXIT_USAGE, CliError, reported_errors
+from karnak.cli.common import EXIT_USAGE, CliError, flag_option, reported_errors
 from karnak.cli.config import (
     CONFIG_ENV,
     config_callback,
@@ -138,7 +138,7 @@ def serve_command(
     ] = None,
     print_config: Annotated[
         bool,
-        typer.Option(
+        flag_option(
             "--print-config",
             help="Print the settings in effect, as a TOML file saying where each came from, "
             "and stop.",
@@ -163,7 +163,7 @@ def serve_command(
     ] = "info",
     access_log: Annotated[
         bool,
-        typer.Option(
+        flag_option(
             "--access-log/--no-access-log",
             envvar=ACCESS_LOG_ENV,
             help="A line per request (never a seat's token or a cookie).",
@@ -245,7 +245,7 @@ def serve_command(
     ] = None,
     smtp_starttls: Annotated[
         bool,
-        typer.Option(
+        flag_option(
             "--smtp-starttls",
             envvar="KARNAK_SMTP_STARTTLS",
             help="Encrypt with STARTTLS (usual on port 587).",
@@ -254,7 +254,7 @@ def serve_command(
     ] = False,
     smtp_ssl: Annotated[
         bool,
-        typer.Option(
+        flag_option(
             "--smtp-ssl",
             envvar="KARNAK_SMTP_SSL",
             help="Encrypt with TLS from the start (port 465).",

@@ -35,6 +35,7 @@ from karnak.cli.common import (
     OfferCardsOpt,
     check_players,
     default_players,
+    flag_option,
     load_board_for,
     make_console,
     option_values,
@@ -133,7 +134,7 @@ def simulate_command(
         str, typer.Option(help="Bot for every seat, or one per seat, comma-separated.")
     ] = "random",
     as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per game on stdout, nothing else.")
+        bool, flag_option("--json", help="One JSON object per game on stdout, nothing else.")
     ] = False,
     record: Annotated[
         Path | None, typer.Option(help="Write each game's record into this directory.")

@@ -6,7 +6,7 @@ It needs Rich (the ``cli`` extra); only terminal code imports it, never a game's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from rich.console import RenderableType
@@ -98,4 +98,26 @@ class GameRenderer(Protocol):
 
     def help_lines(self) -> list[str]:
         """How moves are written, for the ``help`` command."""
+        ...
+
+
+class CompactRenderer(GameRenderer, Protocol):
+    """Optional extras of a renderer (the terminal uses each where a renderer has it, and
+    falls back to :meth:`GameRenderer.status` and a plain numbered list without them).
+
+    Width: everything is rendered at the console's width (Rich wraps words there); never
+    hard-wrap prose at a fixed column.
+    """
+
+    def compact(self, game: Game, view: View, seat: int) -> list[RenderableType]:
+        """What ``seat``'s decision needs and nothing more, so that it fits an 80x24 terminal
+        together with the decision line, the numbered moves and the prompt (``karnak play``
+        shows it by default; the ``board`` command shows :meth:`GameRenderer.status`)."""
+        ...
+
+    def move_groups(
+        self, game: Game, view: View, seat: int, legal: Sequence[Action]
+    ) -> list[tuple[str, list[int]]]:
+        """Headings for a long list of moves, each with indices into ``legal`` (every index
+        exactly once; the moves keep their numbers, their place in ``legal``)."""
         ...
