@@ -106,7 +106,7 @@ def test_an_administrator_finds_and_suspends_a_player(
     ra.fill("#user-reason", REASON)
     ra.click("#user-form button[data-action=suspend]")
     ra.wait_for_function(
-        "() => document.querySelector('#admin-done').textContent === 'suspend: done for Bes'"
+        "() => document.querySelector('#admin-done').textContent === 'Bes is suspended.'"
     )
     assert ra.inner_text("#admin-error") == ""
     ra.wait_for_function("() => document.querySelectorAll('#audit tbody tr').length === 2")

@@ -151,7 +151,7 @@ def test_guest_names_are_checked(client: TestClient, people: People) -> None:
         ({"name": "x" * 41}, 422, "at most 40"),
         ({"name": "Bes", "seat": 0}, 409, "seat 1 is taken"),
         ({"name": "Bes", "seat": 7}, 422, "seats 0 to 2"),
-        ({"name": "Bes", "seat": -1}, 422, "greater than or equal to 0"),
+        ({"name": "Bes", "seat": -1}, 422, "is too small: at least 0"),
         ({"name": "Bes", "nick": "B"}, 422, "nick"),
     ]
     for body, status, words in cases:
@@ -212,7 +212,8 @@ def test_accounts_join_with_their_session_and_hold_their_seats(
     told = [n for n in notes(client) if n["kind"] == "table"]
     assert len(told) == 1
     assert told[0]["link"] == f"/games/{game_id}"
-    assert told[0]["text"].startswith("Your table of Amun-Re (with Bes and Black) has started")
+    # the bot is named by its level (karnak.server.bot_names)
+    assert told[0]["text"].startswith("Your table of Amun-Re (with Bes and Easy bot) has started")
     people.be("Bes")
     assert [n for n in notes(client) if n["kind"] == "table"] == []
 
@@ -233,7 +234,7 @@ def test_the_creator_fills_the_rest_with_bots_at_any_time(
     assert [s["state"] for s in body["seats"]] == ["taken", "taken", "bot", "bot"]
     assert [s["bot"] for s in body["seats"][2:]] == ["heuristic", "heuristic"]
     room = games_of(client).rooms[body["game_id"]]
-    assert [s.name for s in room.seats] == ["Ana", "Bes", "Black", "White"]
+    assert [s.name for s in room.seats] == ["Ana", "Bes", "Medium bot 1", "Medium bot 2"]
     assert act(client, table["id"], "start", ticket=ana).status_code == 409
 
 
@@ -242,10 +243,11 @@ def test_bots_get_free_names_at_the_start(client: TestClient) -> None:
         client, [{"kind": "human", "name": "Black"}, {"kind": "open"}, {"kind": "open"}]
     )
     table = made["table"]
-    join(client, table["id"], name="Blue (bot)")
+    join(client, table["id"], name="Medium bot")
     started = act(client, table["id"], "start", ticket=made["ticket"]).json()
     room = games_of(client).rooms[started["game_id"]]
-    assert [s.name for s in room.seats] == ["Black", "Blue (bot)", "Black (bot)"]
+    # a bot is named by its level (Medium by default), never with a name a person took
+    assert [s.name for s in room.seats] == ["Black", "Medium bot", "Medium bot 2"]
 
 
 def test_leave_and_cancel(client: TestClient, people: People) -> None:
@@ -368,7 +370,7 @@ def test_invitations_are_bounded(client: TestClient, people: People) -> None:
         ({"seats": [{"kind": "open"}] * 6}, "3 to 5 players"),
         ({"seats": [{"kind": "open"}] * 100}, "at most 99"),
         ({"seats": [{"kind": "open"}, {"kind": "robot"}, {"kind": "open"}]}, "seats.1.kind"),
-        ({"seats": [{"kind": "open"}] * 3, "turn_timer": 0.5}, "greater than or equal to 1"),
+        ({"seats": [{"kind": "open"}] * 3, "turn_timer": 0.5}, "is too small: at least 1"),
         ({"seats": [{"kind": "open"}] * 3, "options": {"colour": "red"}}, "no option"),
         ({"game": "chess", "seats": [{"kind": "open"}] * 3}, "unknown game"),
         (
@@ -552,8 +554,8 @@ def test_a_table_gives_its_game_the_time_bank_it_was_made_with(client: TestClien
     assert view["players"][0]["clock"]["bank"] == control["bank"]
     for body, words in (
         ({"time_control": control, "turn_timer": 60}, "not both"),
-        ({"time_control": {"per_move": 10, "bank": 0}}, "greater than or equal"),
-        ({"time_control": {"per_move": 3600, "bank": 10**9}}, "less than or equal"),
+        ({"time_control": {"per_move": 10, "bank": 0}}, "is too small: at least"),
+        ({"time_control": {"per_move": 3600, "bank": 10**9}}, "is too large: at most"),
         ({"time_control": {"per_move": 3600}}, "bank"),
     ):
         refused = client.post(

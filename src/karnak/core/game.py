@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
 from karnak.core.errors import InvalidOptionError, RulesVersionError
+from karnak.i18n import t
 
 if TYPE_CHECKING:
     from karnak.core.action_ids import ActionSpace
@@ -154,16 +155,34 @@ class Game(ABC):
         if given:
             unknown = ", ".join(sorted(given))
             known = ", ".join(s.name for s in self.options) or "none"
-            raise InvalidOptionError(f"{self.title} has no option(s) {unknown}; options: {known}")
+            raise InvalidOptionError(
+                t(
+                    "{game} has no option(s) {unknown}; options: {known}",
+                    game=self.title,
+                    unknown=unknown,
+                    known=known,
+                )
+            )
         return resolved
 
     def check_player_count(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
             if self.min_players == self.max_players:
-                allowed = f"exactly {self.min_players}"
+                refusal = t(
+                    "{game} is for exactly {most} players, not {count}",
+                    game=self.title,
+                    most=self.max_players,
+                    count=count,
+                )
             else:
-                allowed = f"{self.min_players} to {self.max_players}"
-            raise InvalidOptionError(f"{self.title} is for {allowed} players, not {count}")
+                refusal = t(
+                    "{game} is for {least} to {most} players, not {count}",
+                    game=self.title,
+                    least=self.min_players,
+                    most=self.max_players,
+                    count=count,
+                )
+            raise InvalidOptionError(refusal)
 
     def checked_seats(self, players: Sequence[str] | int, seed: int) -> list[str]:
         """The seat names a new state gets (defaults for a bare count), after checking the
@@ -171,7 +190,7 @@ class Game(ABC):
         names = self.seat_names(players) if isinstance(players, int) else list(players)
         self.check_player_count(len(names))
         if len(set(names)) != len(names) or not all(n.strip() for n in names):
-            raise InvalidOptionError("seat names must be distinct and not empty")
+            raise InvalidOptionError(t("seat names must be distinct and not empty"))
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise InvalidOptionError(f"the seed must be a whole number, not {seed!r}")
         return names

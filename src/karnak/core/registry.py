@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from karnak.core.errors import KarnakError
 from karnak.core.plugin import GamePlugin, load_reference
+from karnak.i18n import t
 
 if TYPE_CHECKING:
     from karnak.core.game import Game
@@ -108,7 +109,9 @@ def get_plugin(name: str) -> GamePlugin:
     key = _aliases.get(key, key)
     plugin = known.get(key)
     if plugin is None:
-        raise UnknownGameError(f"unknown game {name!r}; Karnak has: {', '.join(known)}")
+        raise UnknownGameError(
+            t("unknown game {name}; Karnak has: {games}", name=repr(name), games=", ".join(known))
+        )
     return plugin
 
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from karnak.bots.base import Bot, Budget, make_bot
 from karnak.core.registry import get_game
+from karnak.i18n import t
 from karnak.server.limits import LimitError, ServerSettings
 
 if TYPE_CHECKING:
@@ -91,21 +92,34 @@ def check_bots(specs: Sequence[str | None], game: Game, settings: ServerSettings
             continue
         if budget.seconds is not None and budget.seconds > settings.max_think:
             raise LimitError(
-                f"a bot may think at most {_seconds(settings.max_think)} a move on this "
-                f"server (asked {spec}); ask for {settings.max_think:g}s or less"
+                t(
+                    "a bot may think at most {most} a move on this server (asked {spec}); "
+                    "ask for {seconds}s or less",
+                    most=_seconds(settings.max_think),
+                    spec=spec,
+                    seconds=format(settings.max_think, "g"),
+                )
             )
         if budget.iterations is not None and budget.iterations > settings.max_iterations:
             raise LimitError(
-                f"a bot may search at most {settings.max_iterations} iterations a move on "
-                f"this server (asked {spec}); ask for {settings.max_iterations} or fewer"
+                t(
+                    "a bot may search at most {most} iterations a move on this server "
+                    "(asked {spec}); ask for {most} or fewer",
+                    most=settings.max_iterations,
+                    spec=spec,
+                )
             )
         total += _charge(budget, settings)
     if total > settings.max_game_think + 1e-9:
         raise LimitError(
-            f"the bots of one game may think at most {_seconds(settings.max_game_think)} "
-            f"together on this server, and these ask {_seconds(total)} (an iteration budget "
-            f"counts {ITERATIONS_PER_SECOND:g} iterations as 1 s); give them shorter times "
-            "or seat fewer search bots"
+            t(
+                "the bots of one game may think at most {most} together on this server, and "
+                "these ask {asked} (an iteration budget counts {iterations} iterations as 1 s); "
+                "give them shorter times or seat fewer search bots",
+                most=_seconds(settings.max_game_think),
+                asked=_seconds(total),
+                iterations=format(ITERATIONS_PER_SECOND, "g"),
+            )
         )
 
 

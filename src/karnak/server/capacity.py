@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import N_, t
 from karnak.server.db import GameRow, utcnow
 from karnak.server.http_limits import client_key
 from karnak.server.limits import LimitError, ServerSettings
@@ -150,16 +151,27 @@ def refusal(exc: CapacityError | ShareError, settings: ServerSettings) -> LimitE
     many games count, and how a place frees up."""
     hours = f"{settings.running_game_activity_hours:g}"
     if isinstance(exc, ShareError):
-        message = (
-            f"your {exc.who} already runs {exc.held} games, its most ({exc.share}) on this "
-            f"server; finish one (a game stops counting after {hours} hours without a move) "
-            "before creating another"
+        template = (
+            N_(
+                "your address already runs {held} games, its most ({share}) on this server; "
+                "finish one (a game stops counting after {hours} hours without a move) before "
+                "creating another"
+            )
+            if exc.who == "address"
+            else N_(
+                "your account already runs {held} games, its most ({share}) on this server; "
+                "finish one (a game stops counting after {hours} hours without a move) before "
+                "creating another"
+            )
         )
+        message = t(template, held=exc.held, share=exc.share, hours=hours)
     else:
-        message = (
-            f"this server already runs {exc.running} games, its most "
-            f"({settings.max_running_games}), counting those changed in the last {hours} "
-            "hours; try again when some have finished"
+        message = t(
+            "this server already runs {running} games, its most ({most}), counting those "
+            "changed in the last {hours} hours; try again when some have finished",
+            running=exc.running,
+            most=settings.max_running_games,
+            hours=hours,
         )
     reason = "share" if isinstance(exc, ShareError) else "cap"
     return LimitError(message, status=429, retry_after=RETRY_AFTER, reason=reason)

@@ -24,11 +24,12 @@ import logging
 import time
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import N_
 
 log = logging.getLogger("karnak.server")
 
 #: What a player is told.
-DISK_FULL = "the server's disk is full; your change was not saved, try again later"
+DISK_FULL = N_("the server's disk is full; your change was not saved, try again later")
 #: When to try again (seconds): an operator has to free space first.
 RETRY_AFTER = 300.0
 #: SQLite's result code for a full database (the primary code; extended codes keep it in

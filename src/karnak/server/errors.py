@@ -6,7 +6,8 @@ itself impossible to encode: a 500), its other refusals say ``{"detail": ...}``,
 exception nobody expected became a plain-text 500. Now:
 
 - a validation error names the field and what is wrong with it, for the first few errors,
-  quoting at most a few dozen characters of what was sent;
+  quoting at most a few dozen characters of what was sent, in the reader's language
+  (:data:`PROBLEMS`: the common cases in Karnak's own words rather than pydantic's English);
 - Starlette's refusals (no such route, wrong method, a body that is not JSON) keep their
   status and headers in the same format;
 - an unexpected exception is a 500 saying only that: its details go to the server's log,
@@ -32,6 +33,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import ENGLISH, KARNAK, N_, PSEUDO, _, current_language, ngettext, t
 from karnak.server.accounts.store import NameTakenError
 from karnak.server.conflicts import StaleWriteError
 from karnak.server.disk import DISK_FULL, is_disk_full
@@ -96,6 +98,16 @@ DESCRIPTIONS = {
 }
 
 
+def translated(message: str) -> str:
+    """``message`` in the reader's language where it is a text of Karnak's catalogue (a
+    module's constant, or a refusal made where the language was not known); any other
+    (already translated, a game's, a library's) as it is."""
+    language = current_language()
+    if not message or language in (ENGLISH, PSEUDO):
+        return message
+    return KARNAK.translations(language).gettext(message)
+
+
 def shorten(text: str, limit: int) -> str:
     """At most ``limit`` characters, with any lone surrogates written as escapes (they
     cannot be encoded as JSON text)."""
@@ -111,27 +123,131 @@ def quoted(value: Any) -> str | None:
     return None
 
 
+#: Where a parameter comes from, as a reader names it (``{name}``: the parameter's name).
+PARAMETERS = {
+    "query": N_("query parameter {name}"),
+    "path": N_("path parameter {name}"),
+    "header": N_("header {name}"),
+    "cookie": N_("cookie {name}"),
+}
+
+
 def field_path(loc: Sequence[Any]) -> str:
-    """``seats.0.name`` for a body field, ``query parameter limit`` for a parameter."""
+    """``seats.0.name`` for a body field, ``query parameter limit`` for a parameter (field
+    names are the API's and stay as they are; the words around them are translated)."""
     parts = [shorten(str(part), PATH_PART) for part in loc if part not in UNION_TAGS]
     if parts and parts[0] == "body":
-        return ".".join(parts[1:]) or "the body"
+        return ".".join(parts[1:]) or _("the body")
     if len(parts) >= 2:
-        return f"{parts[0]} parameter {'.'.join(parts[1:])}"
-    return ".".join(parts) or "the request"
+        name = ".".join(parts[1:])
+        template = PARAMETERS.get(parts[0])
+        return t(template, name=name) if template else f"{parts[0]} {name}"
+    return ".".join(parts) or _("the request")
+
+
+#: The common validation errors in Karnak's words, by pydantic's error type: a template
+#: read with the error's context (``{limit}``); those with a count are in :data:`COUNTED`.
+PROBLEMS = {
+    "missing": N_("is required"),
+    "extra_forbidden": N_("is not a field this request takes"),
+    "greater_than_equal": N_("is too small: at least {limit}"),
+    "greater_than": N_("is too small: more than {limit}"),
+    "less_than_equal": N_("is too large: at most {limit}"),
+    "less_than": N_("is too large: less than {limit}"),
+    "int_type": N_("should be a whole number"),
+    "int_parsing": N_("should be a whole number"),
+    "int_from_float": N_("should be a whole number"),
+    "whole_number": N_("should be a whole number"),
+    "float_type": N_("should be a number"),
+    "float_parsing": N_("should be a number"),
+    "string_type": N_("should be a text"),
+    "bool_type": N_("should be true or false"),
+    "bool_parsing": N_("should be true or false"),
+    "list_type": N_("should be a list"),
+    "dict_type": N_("should be a JSON object"),
+    "model_type": N_("should be a JSON object"),
+    "model_attributes_type": N_("should be a JSON object"),
+    "literal_error": N_("should be one of {expected}"),
+    "enum": N_("should be one of {expected}"),
+    "string_pattern_mismatch": N_(
+        "holds characters not allowed here (control characters, or nothing but spaces)"
+    ),
+    "union_tag_invalid": N_("is not of a kind this field takes"),
+    "union_tag_not_found": N_("is not of a kind this field takes"),
+    # the discriminated unions of karnak.server.inputs (their English is declared there)
+    "option_value": N_("an option's value is true, false, a whole number or a short text"),
+    "scalar": N_("a value here is null, true, false, a whole number or a short text"),
+    "action_value": N_(
+        "a value in a move is null, true, false, a whole number, a short text or a short "
+        "list of those"
+    ),
+    "action": N_("a move is its text or its JSON object"),
+}
+#: The errors about a length, with the key of the context holding the length.
+COUNTED = {
+    "string_too_long": "max_length",
+    "string_too_short": "min_length",
+    "too_long": "max_length",
+    "too_short": "min_length",
+}
+
+
+def counted(kind: str, n: int) -> str:
+    """An error about a length, with the plural the reader's language gives ``n``."""
+    if kind == "string_too_long":
+        text = ngettext(
+            "is too long: at most {n} character", "is too long: at most {n} characters", n
+        )
+    elif kind == "string_too_short":
+        text = ngettext(
+            "is too short: at least {n} character", "is too short: at least {n} characters", n
+        )
+    elif kind == "too_long":
+        text = ngettext(
+            "has too many items: at most {n} item", "has too many items: at most {n} items", n
+        )
+    else:
+        text = ngettext(
+            "has too few items: at least {n} item", "has too few items: at least {n} items", n
+        )
+    return text.format(n=n)
+
+
+def problem(error: Mapping[str, Any]) -> str:
+    """What is wrong, in the reader's language: the common cases in our words, any other
+    in the message it came with (a validator of ours writes it translated already)."""
+    kind = error.get("type")
+    context = error.get("ctx") or {}
+    if kind == "value_error" and context.get("error") is not None:
+        return str(context["error"])  # a validator's own words, without "Value error, "
+    if isinstance(kind, str) and kind in COUNTED:
+        count = context.get(COUNTED[kind])
+        if isinstance(count, int):
+            return counted(kind, count)
+    template = PROBLEMS.get(kind) if isinstance(kind, str) else None
+    if template is not None:
+        if "{limit}" in template:
+            limit = next((context[key] for key in ("ge", "gt", "le", "lt") if key in context), None)
+            if limit is None:
+                return str(error.get("msg", _("invalid")))
+            return t(template, limit=limit)
+        if "{expected}" in template:
+            return t(template, expected=shorten(str(context.get("expected", "")), MESSAGE))
+        return _(template)
+    return str(error.get("msg", _("invalid")))
 
 
 def describe_error(error: Mapping[str, Any]) -> str:
     """One validation error as ``field: what is wrong (got 'quote')``."""
     if error.get("type") == "json_invalid":
         reason = (error.get("ctx") or {}).get("error", "")
-        return shorten(f"the body is not valid JSON: {reason}", MESSAGE)
+        return shorten(t("the body is not valid JSON: {reason}", reason=reason), MESSAGE)
     where = field_path(error.get("loc", ()))
-    message = f"{where}: {error.get('msg', 'invalid')}"
+    message = t("{field}: {problem}", field=where, problem=problem(error))
     if error.get("type") not in ("missing", "extra_forbidden"):
         got = quoted(error.get("input"))
         if got is not None:
-            message += f" (got {got})"
+            message = t("{problem} (got {value})", problem=message, value=got)
     return shorten(message, MESSAGE)
 
 
@@ -139,8 +255,8 @@ def describe_validation(errors: Sequence[Mapping[str, Any]]) -> str:
     told = [describe_error(error) for error in errors[:ERRORS_TOLD]]
     more = len(errors) - len(told)
     if more > 0:
-        told.append(f"and {more} more problem{'s' if more > 1 else ''}")
-    return "; ".join(told) or "invalid request"
+        told.append(ngettext("and {n} more problem", "and {n} more problems", more).format(n=more))
+    return "; ".join(told) or _("invalid request")
 
 
 async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -150,18 +266,19 @@ async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 #: Starlette's refusals, in words that say what to do.
 HTTP_MESSAGES = {
-    404: "nothing is served at this address",
-    405: "this address does not take that method",
+    404: N_("nothing is served at this address"),
+    405: N_("this address does not take that method"),
 }
 
 
 async def http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    message = HTTP_MESSAGES.get(exc.status_code, str(exc.detail))
+    known = HTTP_MESSAGES.get(exc.status_code)
+    message = _(known) if known is not None else translated(str(exc.detail))
     if exc.status_code == 400 and isinstance(exc.__cause__, ValueError | RecursionError):
         # FastAPI's "There was an error parsing the body": invalid UTF-8, a number of
         # thousands of digits, or nesting deeper than the parser goes
-        message = "the body is not valid JSON (bad encoding, huge numbers or deep nesting)"
+        message = _("the body is not valid JSON (bad encoding, huge numbers or deep nesting)")
     return JSONResponse(
         {"error": shorten(message, MESSAGE)},
         status_code=exc.status_code,
@@ -180,7 +297,7 @@ async def server_error(_request: Request, exc: Exception) -> JSONResponse:
         full = as_api_error(exc).response()
         full.headers.update(headers)
         return full
-    return JSONResponse({"error": "internal server error"}, status_code=500, headers=headers)
+    return JSONResponse({"error": _("internal server error")}, status_code=500, headers=headers)
 
 
 # ---------------------------------------------------------------------- the domain's refusals
@@ -205,7 +322,9 @@ class ApiError(Exception):
     def response(self) -> JSONResponse:
         # The games' messages quote what they were given (a move's JSON form, option
         # names): bounded inputs make them bounded, and this cut keeps them short.
-        body: dict[str, Any] = {"error": shorten(self.message, MAX_DOMAIN_MESSAGE)}
+        # A message made where the request's language was not known (a module's constant)
+        # is looked up here: a text already translated, or none of ours, stays as it is.
+        body: dict[str, Any] = {"error": shorten(translated(self.message), MAX_DOMAIN_MESSAGE)}
         if self.version is not None:
             body["version"] = self.version
         headers = None

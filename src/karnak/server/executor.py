@@ -11,6 +11,7 @@ so no service uses it for the database.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,10 +38,11 @@ class DatabaseExecutor:
 
     async def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``call(*args, **kwargs)`` in a database thread (the event loop never waits on
-        the disk or the network)."""
-        if kwargs:
-            call = functools.partial(call, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call, *args)
+        the disk or the network). It runs in a copy of the caller's context, so that a
+        refusal made there speaks the request's language (:mod:`karnak.i18n.context`)."""
+        context = contextvars.copy_context()
+        bound = functools.partial(context.run, call, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, bound)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True)

@@ -50,6 +50,7 @@ from limits.errors import StorageError
 from limits.storage import MemoryStorage, RedisStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
+from karnak.i18n import N_, _, t, use_language
 from karnak.server.limits import LimitError, ServerSettings
 
 log = logging.getLogger("karnak.server")
@@ -79,6 +80,20 @@ async def answer(send: Send, status: int, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def early_language(scope: MutableMapping[str, Any]) -> str:
+    """The language of a request refused before the language's middleware runs: its
+    ``?lang``, cookie or ``Accept-Language`` (an account's setting is not looked up for a
+    request refused unread)."""
+    from karnak.server.language import _cookies, _header, _query_language, choose
+
+    language, _source = choose(
+        query=_query_language(scope),
+        cookie=_cookies(scope).get("karnak_lang"),
+        accept_language=_header(scope, b"accept-language"),
+    )
+    return language
+
+
 class BadContentLength(ValueError):
     pass
 
@@ -106,9 +121,12 @@ class BodyLimit:
         self.app = app
         self.max_bytes = max_bytes
 
-    @property
-    def refusal(self) -> str:
-        return f"the request body is too large: this server accepts at most {self.max_bytes} bytes"
+    def refusal(self, scope: MutableMapping[str, Any]) -> str:
+        with use_language(early_language(scope)):
+            return t(
+                "the request body is too large: this server accepts at most {limit} bytes",
+                limit=self.max_bytes,
+            )
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -117,10 +135,12 @@ class BodyLimit:
         try:
             declared = declared_length(scope.get("headers", []))
         except BadContentLength:
-            await answer(send, 400, "the Content-Length header is not a number of bytes")
+            with use_language(early_language(scope)):
+                refused = _("the Content-Length header is not a number of bytes")
+            await answer(send, 400, refused)
             return
         if declared is not None and declared > self.max_bytes:
-            await answer(send, 413, self.refusal)
+            await answer(send, 413, self.refusal(scope))
             return
 
         received = 0
@@ -136,7 +156,7 @@ class BodyLimit:
                 if received > self.max_bytes:
                     if not started:
                         answered = True
-                        await answer(send, 413, self.refusal)
+                        await answer(send, 413, self.refusal(scope))
                     return {"type": "http.disconnect"}
             return message
 
@@ -252,6 +272,27 @@ class Limiter:
             )
 
 
+#: The refusal of each counter, one whole sentence each (``{most}`` a minute, ``{seconds}``).
+TOO_MANY = {
+    "games": N_(
+        "too many requests from your address: at most {most} games a minute; "
+        "try again in {seconds} s"
+    ),
+    "moves": N_(
+        "too many requests from your address: at most {most} moves a minute; "
+        "try again in {seconds} s"
+    ),
+    "accounts": N_(
+        "too many requests from your address: at most {most} account attempts (sign-ups, "
+        "log-ins, password changes) a minute; try again in {seconds} s"
+    ),
+    "chat": N_(
+        "too many requests from your address: at most {most} chat lines a minute; "
+        "try again in {seconds} s"
+    ),
+}
+
+
 class RateLimits:
     """Per-client allowances for the requests that cost the server the most: creating
     games, and moves with undos (bots move inside the server and never pass here), account
@@ -266,28 +307,26 @@ class RateLimits:
         self.chat = RateLimitItemPerMinute(settings.chat_lines_per_minute)
 
     def create(self, host: str | None) -> None:
-        self._hit(self.creates, "games", "games", host)
+        self._hit(self.creates, "games", TOO_MANY["games"], host)
 
     def move(self, host: str | None) -> None:
-        self._hit(self.moves, "moves", "moves", host)
+        self._hit(self.moves, "moves", TOO_MANY["moves"], host)
 
     def account(self, host: str | None) -> None:
-        what = "account attempts (sign-ups, log-ins, password changes)"
-        self._hit(self.accounts, "accounts", what, host)
+        self._hit(self.accounts, "accounts", TOO_MANY["accounts"], host)
 
     def chat_line(self, host: str | None) -> None:
-        self._hit(self.chat, "chat", "chat lines", host)
+        self._hit(self.chat, "chat", TOO_MANY["chat"], host)
 
-    def _hit(self, item: RateLimitItem, name: str, what: str, host: str | None) -> None:
+    def _hit(self, item: RateLimitItem, name: str, refusal: str, host: str | None) -> None:
         """Count one request against the counter ``name``; LimitError (429, with when to
-        retry) past the allowance."""
+        retry, in the words of ``refusal``) past the allowance."""
         wait = self.limiter.hit(item, name, client_key(host))
         if wait is None:
             return
         wait = min(60.0, max(1.0, wait))
         raise LimitError(
-            f"too many requests from your address: at most {item.amount} {what} a minute; "
-            f"try again in {math.ceil(wait)} s",
+            t(refusal, most=item.amount, seconds=math.ceil(wait)),
             status=429,
             retry_after=wait,
             reason="rate",

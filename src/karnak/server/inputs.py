@@ -27,6 +27,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag
 from pydantic_core import PydanticCustomError
 
+from karnak.i18n import _
+
 #: The longest seat name (service.create checks the same after stripping spaces).
 MAX_NAME = 40
 #: Game names, bot specs, option names and the keys of a move's JSON form.
@@ -61,7 +63,7 @@ def no_surrogates(value: Any) -> Any:
     except UnicodeEncodeError as exc:
         raise PydanticCustomError(
             "surrogate",
-            "holds a lone UTF-16 surrogate (U+D800 to U+DFFF), which is not a character",
+            _("holds a lone UTF-16 surrogate (U+D800 to U+DFFF), which is not a character"),
         ) from exc
     return value
 
@@ -72,7 +74,7 @@ def printable_name(value: str) -> str:
         if unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS:
             raise PydanticCustomError(
                 "control_character",
-                "a name cannot hold control characters (found U+{code})",
+                _("a name cannot hold control characters (found U+{code})"),
                 {"code": f"{ord(char):04X}"},
             )
     return value
@@ -112,7 +114,7 @@ def whole_number(value: Any) -> Any:
     if not isinstance(value, float):
         return value
     if not value.is_integer():
-        raise PydanticCustomError("whole_number", "should be a whole number")
+        raise PydanticCustomError("whole_number", _("should be a whole number"))
     return int(value)
 
 

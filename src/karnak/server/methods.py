@@ -30,14 +30,22 @@ from typing import Any
 from starlette.routing import BaseRoute
 from starlette.staticfiles import StaticFiles
 
+from karnak.i18n import _, use_language
 from karnak.server.errors import HTTP_MESSAGES
-from karnak.server.http_limits import ASGIApp, Receive, Send
+from karnak.server.http_limits import ASGIApp, Receive, Send, early_language
 
 #: Answered here for every address the app serves.
 OPTIONS = "OPTIONS"
 #: What a folder of static files takes (StaticFiles refuses anything else).
 STATIC_METHODS = frozenset({"GET", "HEAD"})
 NOT_ALLOWED = json.dumps({"error": HTTP_MESSAGES[405]}, separators=(",", ":")).encode()
+
+
+def not_allowed(language: str) -> bytes:
+    """The 405 refusal in ``language`` (this middleware answers before the language's)."""
+    with use_language(language):
+        message = _(HTTP_MESSAGES[405])
+    return json.dumps({"error": message}, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 @dataclass(frozen=True)
@@ -133,10 +141,11 @@ class AllowedMethods:
             await send({"type": "http.response.start", "status": 204, "headers": [allow]})
             await send({"type": "http.response.body", "body": b""})
             return
+        body = not_allowed(early_language(scope))
         headers = [
             allow,
             (b"content-type", b"application/json"),
-            (b"content-length", str(len(NOT_ALLOWED)).encode()),
+            (b"content-length", str(len(body)).encode()),
         ]
         await send({"type": "http.response.start", "status": 405, "headers": headers})
-        await send({"type": "http.response.body", "body": NOT_ALLOWED})
+        await send({"type": "http.response.body", "body": body})

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from karnak.core.errors import KarnakError
 from karnak.core.rng import Rng
+from karnak.i18n import N_, t
 
 if TYPE_CHECKING:
     from karnak.core.actions import Action
@@ -292,7 +293,11 @@ class Room:
         mine = self.version_for(seat)
         if version > mine or version < 0:
             raise BadVersionError(
-                f"version {version} does not exist; the game is at version {mine}",
+                t(
+                    "version {version} does not exist; the game is at version {now}",
+                    version=version,
+                    now=mine,
+                ),
                 version=mine,
             )
         text = action.to_text()
@@ -305,11 +310,15 @@ class Room:
             if earlier.seat == seat and earlier.text == text:
                 return earlier
         if self.is_over:
-            raise GameOverError("the game is over", version=mine)
+            raise GameOverError(t("the game is over"), version=mine)
         if version < self.step_version_for(seat):
             raise StaleVersionError(
-                f"the game has moved on since version {version} (now {mine}); "
-                "look at the new position and choose again",
+                t(
+                    "the game has moved on since version {version} (now {now}); look at the "
+                    "new position and choose again",
+                    version=version,
+                    now=mine,
+                ),
                 version=mine,
             )
         movers = self.state.to_move()
@@ -317,19 +326,31 @@ class Room:
         if seat not in movers and not legal:  # a waiting seat may have optional moves
             waiting = ", ".join(self.state.players[s] for s in movers)
             raise NotYourDecisionError(
-                f"{self.state.players[seat]} has nothing to decide now; waiting for {waiting}",
+                t(
+                    "{name} has nothing to decide now; waiting for {waiting}",
+                    name=self.state.players[seat],
+                    waiting=waiting,
+                ),
                 version=mine,
             )
         own = self._own_move_since(seat, version)
         if own is not None:
             raise StaleVersionError(
-                f"you moved after version {version} ({own.text!r}; now version {mine}): "
-                "look at your new position and choose again",
+                t(
+                    "you moved after version {version} ({move}; now version {now}): look at "
+                    "your new position and choose again",
+                    version=version,
+                    move=repr(own.text),
+                    now=mine,
+                ),
                 version=mine,
             )
         if action not in legal:
             reason = self.state.explain_illegal(seat, action)
-            raise IllegalMoveError(f"{text!r} is not allowed now: {reason}", version=mine)
+            raise IllegalMoveError(
+                t("{move} is not allowed now: {reason}", move=repr(text), reason=reason),
+                version=mine,
+            )
         return None
 
     def prepare(self, seat: int, action: Action) -> Move:
@@ -425,21 +446,21 @@ class Room:
 
     def _undo_refusal(self, seat: int) -> str | None:
         if self.game.private_steps and len(self.seats) > 1:
-            return (
+            return N_(
                 "moves cannot be taken back in a game where the others decide in private "
                 "at the same time"
             )
         if not self.accepted:
-            return "there is no move to take back"
+            return N_("there is no move to take back")
         last = self.accepted[-1]
         if last.seat != seat:
-            return "only your own last move can be taken back, and the last move was not yours"
+            return N_("only your own last move can be taken back, and the last move was not yours")
         if any(i.left is not None and i.left.moves >= len(self.accepted) for i in self.seats):
-            return "a player has left the game since"  # a change everyone saw, like a move
+            return N_("a player has left the game since")  # a change everyone saw, like a move
         if last.by_timeout:
-            return "a move the server played when the timer ran out cannot be taken back"
+            return N_("a move the server played when the timer ran out cannot be taken back")
         if self.is_over:
-            return "the game is over"
+            return N_("the game is over")
         before = self._state_before_last()
         after = self.state
         action = self.game.parse_action(last.text)
@@ -449,13 +470,13 @@ class Room:
             and set(after.to_move()) == set(before.to_move()) - {seat}
         )
         if not same_turn:
-            return "your turn has passed"
+            return N_("your turn has passed")
         for viewer in self._undo_viewers(seat, before, after):
             seen = after.observation(viewer)
             for k in range(UNDO_WORLDS):
                 world = before.resample(viewer, Rng(k), history=False)
                 if action not in world.legal_actions(seat):
-                    return "the move depended on cards another player cannot see"
+                    return N_("the move depended on cards another player cannot see")
                 world.apply_unchecked(seat, action)
                 if world.observation(viewer) != seen:
                     return "the move revealed hidden information or a random draw"

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import t
 from karnak.server.http_limits import client_key
 from karnak.server.limits import ServerSettings
 
@@ -86,13 +87,19 @@ class SocketCounter:
         client = client_key(host)
         if self.clients.get(client, 0) >= self.per_client:
             raise TooManySocketsError(
-                f"too many open connections from this address ({self.per_client}): "
-                "close other tabs of this site"
+                t(
+                    "too many open connections from this address ({most}): close other tabs "
+                    "of this site",
+                    most=self.per_client,
+                )
             )
         if account is not None and self.accounts.get(account, 0) >= self.per_account:
             raise TooManySocketsError(
-                f"too many open connections of this account ({self.per_account}): "
-                "close other tabs of this site"
+                t(
+                    "too many open connections of this account ({most}): close other tabs of "
+                    "this site",
+                    most=self.per_account,
+                )
             )
         self.clients[client] = self.clients.get(client, 0) + 1
         if account is not None:

@@ -34,6 +34,7 @@ import math
 
 from limits import RateLimitItemPerMinute
 
+from karnak.i18n import t
 from karnak.server.accounts.store import name_key
 from karnak.server.http_limits import Limiter
 from karnak.server.limits import LimitError, ServerSettings
@@ -66,8 +67,13 @@ class NameAttempts:
             return
         wait = min(60.0 * self.minutes, max(1.0, wait))
         raise LimitError(
-            f"too many log-in attempts at this name: at most {self.most} in "
-            f"{self.minutes} minutes, from anywhere; try again in {math.ceil(wait)} s",
+            t(
+                "too many log-in attempts at this name: at most {most} in {minutes} minutes, "
+                "from anywhere; try again in {seconds} s",
+                most=self.most,
+                minutes=self.minutes,
+                seconds=math.ceil(wait),
+            ),
             status=429,
             retry_after=wait,
         )

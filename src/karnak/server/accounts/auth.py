@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from fastapi import Request, WebSocket
 from fastapi.responses import Response
 
+from karnak.i18n import t
 from karnak.server.accounts.store import SESSION_DAYS, Session
 from karnak.server.http_limits import client_key
 
@@ -64,8 +65,12 @@ def check_csrf(request: Request, session: Session) -> None:
     sent = request.headers.get(CSRF_HEADER, "")
     if not sent or not secrets.compare_digest(sent, session.csrf):
         raise CsrfError(
-            "this write was authenticated by your session cookie but came without its CSRF "
-            f"token: send the {CSRF_COOKIE} cookie's value in the {CSRF_HEADER} header"
+            t(
+                "this write was authenticated by your session cookie but came without its "
+                "CSRF token: send the {cookie} cookie's value in the {header} header",
+                cookie=CSRF_COOKIE,
+                header=CSRF_HEADER,
+            )
         )
 
 

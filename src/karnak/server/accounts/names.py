@@ -47,6 +47,7 @@ import unicodedata
 from importlib import resources
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import t
 
 MIN_NAME, MAX_NAME = 2, 40
 #: The longest skeleton stored as it is; a longer one is stored as its hash (one character
@@ -73,21 +74,30 @@ def shown_name(name: str) -> str:
         category = unicodedata.category(char)
         if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") or char in INVISIBLE:
             raise BadNameError(
-                "a name cannot hold control, format or invisible characters "
-                f"(found U+{ord(char):04X})"
+                t(
+                    "a name cannot hold control, format or invisible characters (found U+{code})",
+                    code=format(ord(char), "04X"),
+                )
             )
         if char.isspace() and char != " ":
             raise BadNameError(
-                f"a name's only space is the ordinary space (found U+{ord(char):04X})"
+                t(
+                    "a name's only space is the ordinary space (found U+{code})",
+                    code=format(ord(char), "04X"),
+                )
             )
     if len(name) < MIN_NAME or len(name) > MAX_NAME:
-        raise BadNameError(f"a name has {MIN_NAME} to {MAX_NAME} characters")
+        raise BadNameError(
+            t("a name has {least} to {most} characters", least=MIN_NAME, most=MAX_NAME)
+        )
     if "  " in name:
-        raise BadNameError("a name cannot hold two spaces in a row")
+        raise BadNameError(t("a name cannot hold two spaces in a row"))
     if not NAME.fullmatch(name):
         raise BadNameError(
-            "a name is made of letters, digits, spaces, dots, apostrophes, hyphens and "
-            "underscores, and begins and ends with a letter or a digit"
+            t(
+                "a name is made of letters, digits, spaces, dots, apostrophes, hyphens and "
+                "underscores, and begins and ends with a letter or a digit"
+            )
         )
     return name
 

@@ -28,6 +28,7 @@ from zxcvbn import zxcvbn  # type: ignore[import-untyped]  # no type hints shipp
 
 from karnak.core.errors import KarnakError
 from karnak.core.registry import plugins
+from karnak.i18n import N_, _, t
 
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
 #: The lowest zxcvbn score (0 to 4) a new password may have (see the module's docstring).
@@ -59,9 +60,9 @@ class PasswordError(KarnakError, ValueError):
 
 def check_length(password: str) -> None:
     if len(password) < MIN_PASSWORD:
-        raise PasswordError(f"a password has at least {MIN_PASSWORD} characters")
+        raise PasswordError(t("a password has at least {n} characters", n=MIN_PASSWORD))
     if len(password) > MAX_PASSWORD:
-        raise PasswordError(f"a password has at most {MAX_PASSWORD} characters")
+        raise PasswordError(t("a password has at most {n} characters", n=MAX_PASSWORD))
 
 
 def check_password(password: str, name: str) -> None:
@@ -72,25 +73,62 @@ def check_password(password: str, name: str) -> None:
     for char in password:
         if unicodedata.category(char) in ("Cc", "Cs"):
             raise PasswordError(
-                f"a password cannot hold control characters (found U+{ord(char):04X})"
+                t(
+                    "a password cannot hold control characters (found U+{code})",
+                    code=format(ord(char), "04X"),
+                )
             )
     if not password.strip():
-        raise PasswordError("a password cannot be made of spaces alone")
+        raise PasswordError(_("a password cannot be made of spaces alone"))
     known = [name, *name.split(), *site_words()]
     result = zxcvbn(password[:SCORED_LENGTH], user_inputs=known)
     if result["score"] >= MIN_SCORE:
         return
     feedback = result.get("feedback") or {}
     advice = " ".join(
-        part.strip()
+        _(part.strip())  # zxcvbn's English advice, translated in ZXCVBN_ADVICE
         for part in (feedback.get("warning") or "", *(feedback.get("suggestions") or []))
         if part and part.strip()
     )
     raise PasswordError(
-        "this password is too easy to guess: "
-        + (advice or "add another word or two; uncommon words are better.")
-        + " A few ordinary words in a row make a strong one."
+        t(
+            "this password is too easy to guess: {advice} A few ordinary words in a row make "
+            "a strong one.",
+            advice=advice or _("add another word or two; uncommon words are better."),
+        )
     )
+
+
+#: zxcvbn's advice, in its English: marked here so that the catalogue translates it.
+ZXCVBN_ADVICE = (
+    N_("A word by itself is easy to guess."),
+    N_("Add another word or two. Uncommon words are better."),
+    N_("All-uppercase is almost as easy to guess as all-lowercase."),
+    N_("Avoid dates and years that are associated with you."),
+    N_("Avoid recent years."),
+    N_("Avoid repeated words and characters."),
+    N_("Avoid sequences."),
+    N_("Avoid years that are associated with you."),
+    N_("Capitalization doesn't help very much."),
+    N_("Common names and surnames are easy to guess."),
+    N_("Dates are often easy to guess."),
+    N_("Names and surnames by themselves are easy to guess."),
+    N_("No need for symbols, digits, or uppercase letters."),
+    N_("Predictable substitutions like '@' instead of 'a' don't help very much."),
+    N_("Recent years are easy to guess."),
+    N_('Repeats like "aaa" are easy to guess.'),
+    N_('Repeats like "abcabcabc" are only slightly harder to guess than "abc".'),
+    N_("Reversed words aren't much harder to guess."),
+    N_('Sequences like "abc" or "6543" are easy to guess.'),
+    N_("Short keyboard patterns are easy to guess."),
+    N_("Straight rows of keys are easy to guess."),
+    N_("This is a top-10 common password."),
+    N_("This is a top-100 common password."),
+    N_("This is a very common password."),
+    N_("This is similar to a commonly used password."),
+    N_("Use a few words, avoid common phrases."),
+    N_("Use a longer keyboard pattern with more turns."),
+)
 
 
 def hash_password(password: str) -> str:

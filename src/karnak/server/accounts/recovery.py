@@ -42,6 +42,7 @@ from sqlalchemy import CursorResult, delete, func, or_, select
 from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import N_, _, t
 from karnak.server.accounts.passwords import check_password, hash_password
 from karnak.server.accounts.service import REVOKED, SESSIONS_TOPIC
 from karnak.server.accounts.store import AccountStore
@@ -64,12 +65,12 @@ log = logging.getLogger("karnak.server")
 Clock = Callable[[], dt.datetime]
 
 #: The answer to every request, whatever exists.
-REQUESTED = (
+REQUESTED = N_(
     "if an account has this name or this confirmed e-mail address, a link to choose a new "
     "password is on its way to that address; it works once, within {minutes} minutes"
 )
 #: The answer to every link that does not work, whatever the reason.
-INVALID_LINK = (
+INVALID_LINK = N_(
     "this password reset link does not work: it is unknown, was used already, has expired, "
     "or a newer one was sent; ask for a new one"
 )
@@ -244,7 +245,7 @@ class RecoveryService:
 
     def answer(self) -> str:
         """What every request is told."""
-        return REQUESTED.format(minutes=self.minutes)
+        return t(REQUESTED, minutes=self.minutes)
 
     # ------------------------------------------------------------------ asking
     def requested(self, asked: str) -> None:
@@ -306,12 +307,12 @@ class RecoveryService:
         token_hash = digest(token)
         name = await self.executor.run(self.store.holder, token_hash, self.clock())
         if name is None:
-            raise ResetLinkError(INVALID_LINK)
+            raise ResetLinkError(_(INVALID_LINK))
         # both slow on purpose, on the CPU: off the event loop and the database threads
         await asyncio.to_thread(check_password, password, name)
         new_hash = await asyncio.to_thread(hash_password, password)
         account = await self.executor.run(self.store.use, token_hash, new_hash, self.clock())
         if account is None:
-            raise ResetLinkError(INVALID_LINK)
+            raise ResetLinkError(_(INVALID_LINK))
         self.hub.publish(SESSIONS_TOPIC, REVOKED, {"account": account})
         return account

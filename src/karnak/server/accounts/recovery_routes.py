@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from limits import RateLimitItemPerHour
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from karnak.i18n import t
 from karnak.server.accounts.passwords import MAX_PASSWORD
 from karnak.server.accounts.recovery import MAX_ASKED, RecoveryService
 from karnak.server.accounts.routes import attempts_allowed
@@ -99,8 +100,12 @@ async def requests_allowed(request: Request) -> None:
         return
     wait = min(3600.0, max(1.0, wait))
     raise LimitError(
-        f"too many requests from your address: at most {allowed} password resets an hour; "
-        f"try again in {math.ceil(wait / 60)} min",
+        t(
+            "too many requests from your address: at most {most} password resets an hour; "
+            "try again in {minutes} min",
+            most=allowed,
+            minutes=math.ceil(wait / 60),
+        ),
         status=429,
         retry_after=wait,
     )

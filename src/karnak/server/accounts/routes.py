@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from karnak.i18n import _
 from karnak.server.accounts.attempts import NameAttempts
 from karnak.server.accounts.auth import (
     CsrfError,
@@ -27,6 +28,7 @@ from karnak.server.accounts.passwords import MAX_PASSWORD
 from karnak.server.accounts.store import Session
 from karnak.server.api import ApiError, check_game_id, service_of
 from karnak.server.errors import error_responses
+from karnak.server.forced_moves import router as forced_moves_router
 from karnak.server.http_limits import RateLimits
 from karnak.server.inputs import ShortText
 
@@ -84,7 +86,7 @@ async def logged_in(request: Request, *, writing: bool) -> Session:
     """The request's session (401 without one); a write must carry the CSRF token (403)."""
     session = await session_of(request)
     if session is None:
-        raise ApiError(401, "log in first")
+        raise ApiError(401, _("log in first"))
     if writing:
         try:
             check_csrf(request, session)
@@ -134,7 +136,7 @@ async def log_in(request: Request, body: Credentials) -> Response:
     NameAttempts(limits.limiter, request.app.state.settings).count(body.name)
     opened = await accounts_of(request).log_in(body.name, body.password)
     if opened is None:
-        raise ApiError(401, "that name and password do not match an account")
+        raise ApiError(401, _("that name and password do not match an account"))
     return with_session(request, *opened)
 
 
@@ -184,6 +186,10 @@ async def claim_seat(
     room = await service.room(game_id)
     seat = service.seat_of(room, token)
     if seat is None:
-        raise ApiError(403, "claim a seat with its link's token")
+        raise ApiError(403, _("claim a seat with its link's token"))
     await service.claim_seat(room, seat, session.account.id)
     return {"game_id": room.id, "seat": seat, "account": session.account.name}
+
+
+# The setting of moves that need no click (karnak.server.forced_moves): /api/forced-moves.
+router.include_router(forced_moves_router)

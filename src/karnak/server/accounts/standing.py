@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import _, t
 from karnak.server.accounts.tables import AccountRow
 
 ACTIVE, SUSPENDED, BANNED = "active", "suspended", "banned"
@@ -36,21 +37,22 @@ def refusal(row: AccountRow, now: dt.datetime) -> str | None:
     """Why the account may not be used now (banned, or suspended until a time still to
     come), or None."""
     if row.status == BANNED:
-        return "this account is banned from this server"
+        return _("this account is banned from this server")
     if row.status == SUSPENDED:
         until = row.suspended_until
         if until is None:
-            return "this account is suspended"
+            return _("this account is suspended")
         if aware(until) > now:
-            return f"this account is suspended until {shown(until)}"
+            return t("this account is suspended until {time}", time=shown(until))
     return None
 
 
 def muted(row: AccountRow, now: dt.datetime) -> str | None:
     """Why the account may not write in chat now, or None."""
     if row.muted_until is not None and aware(row.muted_until) > now:
-        return (
-            f"an administrator muted this account until {shown(row.muted_until)}: "
-            "its chat lines are refused until then"
+        return t(
+            "an administrator muted this account until {time}: its chat lines are refused "
+            "until then",
+            time=shown(row.muted_until),
         )
     return None

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import _, t
 from karnak.server.accounts import standing
 from karnak.server.accounts.names import BadNameError, name_skeleton, shown_name
 from karnak.server.accounts.passwords import (
@@ -109,11 +110,15 @@ class AccountStore:
     @staticmethod
     def _taken(shown: str, other: str) -> NameTakenError:
         if name_key(other) == name_key(shown):
-            return NameTakenError(f"the name {shown!r} is taken; choose another")
+            return NameTakenError(t("the name {name} is taken; choose another", name=repr(shown)))
         return LookAlikeError(
-            f"the name {shown!r} looks like {other!r}, the name of another account "
-            "(names are compared by how they look: case, spaces and look-alike letters of "
-            "other scripts aside); choose another"
+            t(
+                "the name {name} looks like {other}, the name of another account (names are "
+                "compared by how they look: case, spaces and look-alike letters of other "
+                "scripts aside); choose another",
+                name=repr(shown),
+                other=repr(other),
+            )
         )
 
     def look_alike(self, name: str) -> Account | None:
@@ -170,7 +175,7 @@ class AccountStore:
         with self.sessions.begin() as session:
             row = session.get(AccountRow, account_id)
             if row is None or not verify_password(row.password_hash, current):
-                raise AccountError("the current password is not right")
+                raise AccountError(_("the current password is not right"))
             row.password_hash = new_hash
             session.execute(
                 delete(SessionRow).where(

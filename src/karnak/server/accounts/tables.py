@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import ForeignKey, Integer, String
+from sqlalchemy import Boolean, ForeignKey, Integer, String, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from karnak.server.db import Base, utcnow
@@ -39,6 +39,9 @@ class AccountRow(Base):
     #: The language the account reads the site in (migration 0017_account_language,
     #: karnak.server.language): one of karnak.i18n.SUPPORTED, or None (the browser decides).
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    #: Whether the account's moves that need no click are played for it after a short pause
+    #: (migration 0018_forced_moves_setting, karnak.server.forced_moves): on by default.
+    forced_moves: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class SessionRow(Base):

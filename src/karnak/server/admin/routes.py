@@ -17,6 +17,7 @@ from fastapi import APIRouter, Path, Query, Request
 from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from karnak.i18n import _
 from karnak.server.accounts.routes import logged_in
 from karnak.server.admin.service import AdminService, Recovery
 from karnak.server.admin.store import Admin
@@ -45,7 +46,7 @@ def plain_text(value: str) -> str:
         if (unicodedata.category(char) == "Cc" and char != "\n") or char in BIDI_CONTROLS:
             raise PydanticCustomError(
                 "control_character",
-                "cannot hold control characters (found U+{code})",
+                _("cannot hold control characters (found U+{code})"),
                 {"code": f"{ord(char):04X}"},
             )
     return value
@@ -69,12 +70,12 @@ def iso_time(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     if len(value) > MAX_TIME_TEXT:
-        raise PydanticCustomError("time_too_long", "a time is at most 40 characters")
+        raise PydanticCustomError("time_too_long", _("a time is at most 40 characters"))
     try:
         return dt.datetime.fromisoformat(value)
     except ValueError:
         raise PydanticCustomError(
-            "time", "not a time: write it as 2030-01-31T18:00:00Z (ISO 8601)"
+            "time", _("not a time: write it as 2030-01-31T18:00:00Z (ISO 8601)")
         ) from None
 
 
@@ -267,7 +268,7 @@ async def administrator(request: Request, *, writing: bool = False) -> Admin:
     CSRF token or for an account that is not an administrator."""
     session = await logged_in(request, writing=writing)
     if not await admin_of(request).is_admin(session.account.id):
-        raise ApiError(403, "only administrators may do this, and this account is not one")
+        raise ApiError(403, _("only administrators may do this, and this account is not one"))
     return Admin(session.account.id, session.account.name)
 
 
@@ -296,7 +297,7 @@ async def find_users(
     its hash is stored), or by a game they hold seats of: one of the three."""
     await administrator(request)
     if game is not None and not GAME_ID.fullmatch(game):
-        raise ApiError(422, "query parameter game: not a game id")
+        raise ApiError(422, _("query parameter game: not a game id"))
     found = await admin_of(request).find(name=name, address=address, game=game, limit=limit)
     return [UserOut(**user) for user in found]
 
@@ -477,7 +478,7 @@ async def send_report(request: Request, body: ReportIn) -> ReportOut:
     else:
         details = {"player": body.player}
     if not body.reason.strip():
-        raise ApiError(422, "say what is wrong in reason")
+        raise ApiError(422, _("say what is wrong in reason"))
     reporter = (session.account.id, session.account.name)
     report = await admin_of(request).report(
         reporter, kind=body.kind, reason=body.reason.strip(), **details

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 from sqlalchemy import Engine
 
+from karnak.i18n import _, t
 from karnak.server.accounts.auth import client_hash
 from karnak.server.accounts.service import REVOKED, SESSIONS_TOPIC
 from karnak.server.accounts.standing import ADMIN, BANNED, PLAYER, SUSPENDED
@@ -53,16 +54,18 @@ def address_hash(address: str) -> str:
     try:
         parsed = ipaddress.ip_address(address.strip())
     except ValueError:
-        raise AdminError(f"{address.strip()[:50]!r} is not an IP address", 422) from None
+        raise AdminError(
+            t("{address} is not an IP address", address=repr(address.strip()[:50])), 422
+        ) from None
     return client_hash(str(parsed))
 
 
 def check_until(until: dt.datetime) -> dt.datetime:
     now = utcnow()
     if until <= now:
-        raise AdminError("that time has passed already: give a time to come", 422)
+        raise AdminError(_("that time has passed already: give a time to come"), 422)
     if until > now + dt.timedelta(days=MAX_DAYS):
-        raise AdminError(f"at most {MAX_DAYS} days ahead (longer is a ban)", 422)
+        raise AdminError(t("at most {n} days ahead (longer is a ban)", n=MAX_DAYS), 422)
     return until.astimezone(dt.UTC)
 
 
@@ -98,7 +101,7 @@ class AdminService:
         hold seats of (exactly one of the three)."""
         given = [x for x in (name, address, game) if x]
         if len(given) != 1:
-            raise AdminError("search by one of name, address or game", 422)
+            raise AdminError(_("search by one of name, address or game"), 422)
         if name:
             return await self.executor.run(self.store.by_name, name, limit)
         if address:
@@ -109,7 +112,7 @@ class AdminService:
     async def user(self, account_id: int) -> dict[str, Any]:
         found = await self.executor.run(self.store.user, account_id)
         if found is None:
-            raise AdminError("there is no account with this id", 404)
+            raise AdminError(_("there is no account with this id"), 404)
         return found
 
     def _sessions_ended(self, account_id: int) -> None:
@@ -147,10 +150,13 @@ class AdminService:
         found = await self.user(account_id)
         if not found["email_confirmed"]:
             raise AdminError(
-                f"{found['name']} has no confirmed e-mail address: a reset link cannot be sent"
+                t(
+                    "{name} has no confirmed e-mail address: a reset link cannot be sent",
+                    name=found["name"],
+                )
             )
         if recovery is None:
-            raise AdminError("password resets are not available on this server")
+            raise AdminError(_("password resets are not available on this server"))
         queued = await recovery.send_reset(account_id)
         await self.executor.run(self.store.audit_password_reset, admin, account_id, queued)
         return queued
@@ -177,7 +183,7 @@ class AdminService:
 
         async def attempt() -> Change[None]:
             if room.is_over:
-                raise AdminError(f"game {room.id} is over already")
+                raise AdminError(t("game {game} is over already", game=room.id))
             await self.executor.run(
                 self.store.abort_game,
                 admin,

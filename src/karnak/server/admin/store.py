@@ -15,6 +15,7 @@ from sqlalchemy import CursorResult, Engine, Result, delete, func, select, updat
 from sqlalchemy.orm import Session, sessionmaker
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import _, t
 from karnak.server.accounts import standing
 from karnak.server.accounts.standing import ADMIN, BANNED, SUSPENDED, aware
 from karnak.server.accounts.store import AccountStore, clean_name, name_key
@@ -168,7 +169,7 @@ class AdminStore:
             select(AccountRow).where(AccountRow.name_key == name_key(name.strip()))
         ).first()
         if row is None:
-            raise AdminError(f"there is no account named {name.strip()!r}", 404)
+            raise AdminError(t("there is no account named {name}", name=repr(name.strip())), 404)
         return row
 
     def check_free(self, name: str) -> str:
@@ -318,11 +319,14 @@ class AdminStore:
     def _target(self, session: Session, account_id: int) -> AccountRow:
         row = session.get(AccountRow, account_id)
         if row is None:
-            raise AdminError("there is no account with this id", 404)
+            raise AdminError(_("there is no account with this id"), 404)
         if row.role == ADMIN:
             raise AdminError(
-                f"{row.name} is an administrator: revoke the role first "
-                f"('karnak admin revoke {row.name}' on the server)"
+                t(
+                    "{name} is an administrator: revoke the role first ('karnak admin revoke "
+                    "{name}' on the server)",
+                    name=row.name,
+                )
             )
         return row
 
@@ -351,7 +355,7 @@ class AdminStore:
         with self.sessions.begin() as session:
             row = self._target(session, account_id)
             if row.status not in (SUSPENDED, BANNED):
-                raise AdminError(f"{row.name} is neither suspended nor banned")
+                raise AdminError(t("{name} is neither suspended nor banned", name=row.name))
             row.status = standing.ACTIVE
             row.suspended_until = None
             self._audit(session, admin, "unsuspend", "account", row.name, reason)
@@ -362,7 +366,7 @@ class AdminStore:
         with self.sessions.begin() as session:
             row = self._target(session, account_id)
             if until is None and row.muted_until is None:
-                raise AdminError(f"{row.name} is not muted")
+                raise AdminError(t("{name} is not muted", name=row.name))
             row.muted_until = until
             action = "mute" if until is not None else "unmute"
             detail = join(f"until {iso(until)}", reason) if until is not None else reason
@@ -373,7 +377,7 @@ class AdminStore:
         with self.sessions.begin() as session:
             row = session.get(AccountRow, account_id)
             if row is None:
-                raise AdminError("there is no account with this id", 404)
+                raise AdminError(_("there is no account with this id"), 404)
             detail = "a reset link was queued" if queued else "no mail could be queued"
             self._audit(session, admin, "password_reset", "account", row.name, detail)
             return row.name
@@ -464,7 +468,13 @@ class AdminStore:
                 if stored is None:
                     raise UnknownGameError(f"game {game_id} vanished from the database")
                 if stored != "running":
-                    raise AdminError(f"game {game_id} is not running (it is {stored})")
+                    raise AdminError(
+                        t(
+                            "game {game} is not running (it is {status})",
+                            game=game_id,
+                            status=stored,
+                        )
+                    )
                 raise StaleWriteError(f"game {game_id} changed while it was aborted")
             self._audit(session, admin, "abort_game", "game", game_id, reason)
         return result
@@ -520,9 +530,13 @@ class AdminStore:
                 )
             ).first()
             if line is None:
-                raise AdminError(f"game {game_id} has no chat line {number}", 404)
+                raise AdminError(
+                    t("game {game} has no chat line {line}", game=game_id, line=number), 404
+                )
             if line.hidden_at is not None:
-                raise AdminError(f"line {number} of game {game_id} is hidden already")
+                raise AdminError(
+                    t("line {line} of game {game} is hidden already", line=number, game=game_id)
+                )
             line.hidden_at = utcnow()
             line.hidden_by = admin.name[:40]
             target = f"{game_id} line {number}"
@@ -575,9 +589,9 @@ class AdminStore:
                     select(AccountRow).where(AccountRow.name_key == name_key(player.strip()))
                 ).first()
                 if target is None:
-                    raise AdminError("there is no player of that name", 404)
+                    raise AdminError(_("there is no player of that name"), 404)
                 if target.id == reporter_id:
-                    raise AdminError("you cannot report yourself", 422)
+                    raise AdminError(_("you cannot report yourself"), 422)
                 row.target_id, row.target_name = target.id, target.name
                 same = ReportRow.target_id == target.id
             else:
@@ -591,10 +605,12 @@ class AdminStore:
                     )
                 ).first()
                 if chat is None:
-                    raise AdminError(f"game {game_id} has no chat line {line}", 404)
+                    raise AdminError(
+                        t("game {game} has no chat line {line}", game=game_id, line=line), 404
+                    )
                 found, account = chat
                 if found.account_id == reporter_id:
-                    raise AdminError("you cannot report your own line", 422)
+                    raise AdminError(_("you cannot report your own line"), 422)
                 row.target_id = found.account_id
                 row.target_name = account or found.seat_name
                 row.game_id, row.line, row.line_text = game_id, line, found.text
@@ -608,7 +624,7 @@ class AdminStore:
                 )
             )
             if duplicate is not None:
-                raise AdminError("you reported this already; an administrator will look at it")
+                raise AdminError(_("you reported this already; an administrator will look at it"))
             session.add(row)
             session.flush()
             return report_json(row)
@@ -626,9 +642,9 @@ class AdminStore:
         with self.sessions.begin() as session:
             row = session.get(ReportRow, report_id)
             if row is None:
-                raise AdminError("there is no report with this id", 404)
+                raise AdminError(_("there is no report with this id"), 404)
             if row.status != "open":
-                raise AdminError(f"report {report_id} is closed already")
+                raise AdminError(t("report {id} is closed already", id=report_id))
             row.status, row.closed_at, row.closed_by = "closed", utcnow(), admin.name[:40]
             row.note = note
             self._audit(session, admin, "close_report", "report", f"report {report_id}", note)

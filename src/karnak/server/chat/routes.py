@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from karnak.i18n import _
 from karnak.server.accounts.auth import session_of
 from karnak.server.api import (
     ApiError,
@@ -136,6 +137,6 @@ async def post_chat(
     if room.seats[seat].is_bot:
         # a person who left (or ran out of time) handed the seat to a bot: the seat's
         # voice went with them, so no line is signed by a seat its writer no longer plays
-        raise ApiError(403, "a bot plays this seat now: its chat is closed to this link")
+        raise ApiError(403, _("a bot plays this seat now: its chat is closed to this link"))
     line = await chat_of(request).post(room, seat, body.text)
     return {"line": line.to_json()}

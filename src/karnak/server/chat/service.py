@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import _, t
 from karnak.server.accounts import standing
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.chat.tables import ChatLineRow
@@ -58,14 +59,17 @@ def text_problem(text: str) -> str | None:
     so they are refused rather than stripped: a line is shown exactly as written or not at
     all. Lone surrogates cannot be stored; the API refuses them before this is asked."""
     if not text.strip():
-        return "a chat line needs some text"
+        return _("a chat line needs some text")
     if len(text) > MAX_TEXT:
-        return f"a chat line holds at most {MAX_TEXT} characters"
+        return t("a chat line holds at most {n} characters", n=MAX_TEXT)
     for char in text:
         if unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS:
-            return f"a chat line cannot hold control characters (found U+{ord(char):04X})"
+            return t(
+                "a chat line cannot hold control characters (found U+{code})",
+                code=format(ord(char), "04X"),
+            )
         if unicodedata.category(char) == "Cs":
-            return "a chat line cannot hold a lone UTF-16 surrogate"
+            return _("a chat line cannot hold a lone UTF-16 surrogate")
     return None
 
 
@@ -131,12 +135,12 @@ class ChatService:
     def _store(
         self, game_id: str, seat: int, name: str, account: int | None, text: str
     ) -> ChatLine:
-        for _ in range(3):  # another process may take the same number first
+        for _attempt in range(3):  # another process may take the same number first
             try:
                 return self._store_once(game_id, seat, name, account, text)
             except IntegrityError:
                 continue
-        raise ChatError("the chat is busy; send the line again", 409)
+        raise ChatError(_("the chat is busy; send the line again"), 409)
 
     def _store_once(
         self, game_id: str, seat: int, name: str, account: int | None, text: str
@@ -148,7 +152,10 @@ class ChatService:
             number = int(last or 0) + 1
             if number > MAX_LINES_PER_GAME:
                 raise ChatError(
-                    f"this game's chat is full: it keeps at most {MAX_LINES_PER_GAME} lines"
+                    t(
+                        "this game's chat is full: it keeps at most {n} lines",
+                        n=MAX_LINES_PER_GAME,
+                    )
                 )
             account_name = None
             if account is not None:

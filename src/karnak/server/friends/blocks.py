@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import _, t
 from karnak.server.accounts.store import Account, name_key
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.friends.tables import BlockRow, FriendshipRow, pair_key
@@ -97,10 +98,12 @@ class Blocks:
                     select(AccountRow).where(AccountRow.name_key == name_key(name.strip()))
                 ).first()
                 if row is None:
-                    raise BlockError(f"there is no account named {name.strip()!r}", 404)
+                    raise BlockError(
+                        t("there is no account named {name}", name=repr(name.strip())), 404
+                    )
                 other = Account(row.id, row.name)
                 if other.id == me:
-                    raise BlockError("you cannot block yourself")
+                    raise BlockError(_("you cannot block yourself"))
                 if is_blocked(session, me, other.id):
                     return other
                 count = session.scalar(
@@ -108,8 +111,11 @@ class Blocks:
                 )
                 if int(count or 0) >= self.most:
                     raise BlockError(
-                        f"you have blocked {self.most} players, the most this server allows: "
-                        "unblock one first"
+                        t(
+                            "you have blocked {n} players, the most this server allows: "
+                            "unblock one first",
+                            n=self.most,
+                        )
                     )
                 session.add(BlockRow(blocker_id=me, blocked_id=other.id))
                 # a friendship, or a request either way, ends with the block
@@ -137,7 +143,7 @@ class Blocks:
                 delete(BlockRow).where(BlockRow.blocker_id == me, BlockRow.blocked_id == other)
             )
             if not int(getattr(result, "rowcount", 0) or 0):
-                raise BlockError("you have not blocked that account", 404)
+                raise BlockError(_("you have not blocked that account"), 404)
 
     async def hidden_from(self, me: int) -> frozenset[int]:
         """The accounts whose chat lines ``me`` does not see."""

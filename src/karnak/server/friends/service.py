@@ -37,6 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import N_, _, t
 from karnak.server.accounts.store import Account, name_key
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.db import utcnow
@@ -166,8 +167,11 @@ class FriendService:
             return
         wait = min(3600.0, max(1.0, wait))
         raise LimitError(
-            f"too many friend requests: at most {self.limits.requests_per_hour} an hour; "
-            f"try again in {math.ceil(wait)} s",
+            t(
+                "too many friend requests: at most {most} an hour; try again in {seconds} s",
+                most=self.limits.requests_per_hour,
+                seconds=math.ceil(wait),
+            ),
             status=429,
             retry_after=wait,
         )
@@ -197,12 +201,12 @@ class FriendService:
         return outcome
 
     def _request(self, me: Account, name: str) -> Outcome:
-        for _ in range(3):  # a request crossing this one may take the pair's row first
+        for _attempt in range(3):  # a request crossing this one may take the pair's row first
             try:
                 return self._request_once(me, name)
             except IntegrityError:
                 continue
-        raise FriendError("the request met another one at the same moment; try again", 409)
+        raise FriendError(_("the request met another one at the same moment; try again"), 409)
 
     def _request_once(self, me: Account, name: str) -> Outcome:
         with self.sessions.begin() as session:
@@ -210,14 +214,18 @@ class FriendService:
                 select(AccountRow).where(AccountRow.name_key == name_key(name.strip()))
             ).first()
             if row is None:
-                raise FriendError(f"there is no account named {name.strip()!r}", 404)
+                raise FriendError(
+                    t("there is no account named {name}", name=repr(name.strip())), 404
+                )
             other = Account(row.id, row.name)
             if other.id == me.id:
-                raise FriendError("you cannot ask yourself to be your friend")
+                raise FriendError(_("you cannot ask yourself to be your friend"))
             if bounds.is_blocked(session, other.id, me.id):
-                raise FriendError("you cannot ask this player to be your friend", 403)
+                raise FriendError(_("you cannot ask this player to be your friend"), 403)
             if bounds.is_blocked(session, me.id, other.id):
-                raise FriendError(f"you blocked {other.name}: unblock them to ask", 409)
+                raise FriendError(
+                    t("you blocked {name}: unblock them to ask", name=other.name), 409
+                )
             found = session.scalars(
                 select(FriendshipRow).where(FriendshipRow.pair == pair_key(me.id, other.id))
             ).first()
@@ -231,7 +239,11 @@ class FriendService:
                 return Outcome("friends", other, accepted=True)
             if found is not None and found.requester_id == me.id:  # declined
                 raise FriendError(
-                    f"{other.name} declined your friend request; they can still ask you", 409
+                    t(
+                        "{name} declined your friend request; they can still ask you",
+                        name=other.name,
+                    ),
+                    409,
                 )
             self._check_pending(session, me.id)
             self._check_friends(session, me.id, other.id)
@@ -261,12 +273,18 @@ class FriendService:
         )
         if int(waiting or 0) >= self.limits.pending:
             raise FriendError(
-                f"you have {self.limits.pending} friend requests waiting for an answer, the "
-                "most this server allows: withdraw one or wait for the answers"
+                t(
+                    "you have {n} friend requests waiting for an answer, the most this server "
+                    "allows: withdraw one or wait for the answers",
+                    n=self.limits.pending,
+                )
             )
 
     def _check_friends(self, session: Session, me: int, other: int) -> None:
-        for account, whose in ((me, "you have"), (other, "they have")):
+        for account, refusal in (
+            (me, N_("you have {n} friends, the most this server allows")),
+            (other, N_("they have {n} friends, the most this server allows")),
+        ):
             count = session.scalar(
                 select(func.count())
                 .select_from(FriendshipRow)
@@ -278,9 +296,7 @@ class FriendService:
                 )
             )
             if int(count or 0) >= self.limits.friends:
-                raise FriendError(
-                    f"{whose} {self.limits.friends} friends, the most this server allows"
-                )
+                raise FriendError(t(refusal, n=self.limits.friends))
 
     # ------------------------------------------------------------------ answers
     async def answer(self, me: Account, requester: int, *, accept: bool) -> Account:
@@ -308,7 +324,7 @@ class FriendService:
             ).first()
             other = session.get(AccountRow, requester)
             if found is None or other is None:
-                raise FriendError("that account has no friend request waiting for you", 404)
+                raise FriendError(_("that account has no friend request waiting for you"), 404)
             if accept:
                 self._check_friends(session, me.id, requester)
             found.status = ACCEPTED if accept else DECLINED
@@ -331,7 +347,7 @@ class FriendService:
             if found is not None and found.status == PENDING and found.requester_id == me.id:
                 session.delete(found)
                 return "request"
-            raise FriendError("that account is not your friend, nor asked by you", 404)
+            raise FriendError(_("that account is not your friend, nor asked by you"), 404)
 
     # ------------------------------------------------------------------ lists
     async def listed(self, me: Account) -> Listed:

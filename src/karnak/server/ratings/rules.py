@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from karnak.bots.arena import RATING_MU, RATING_SIGMA, RatingBook
+from karnak.i18n import N_
 
 #: openskill's default drift per game (25/300), applied to people only.
 ACCOUNT_TAU = RATING_MU / 300
@@ -99,28 +100,28 @@ class Decision:
 def decide(seats: Sequence[Seat], result: Mapping[str, Any] | None) -> Decision:
     """Whether the game that ended with ``result`` is rated, and each seat's rated rank."""
     if len(seats) < 2:
-        return Decision(reason="a game of one player is not rated")
+        return Decision(reason=N_("a game of one player is not rated"))
     ranks = (result or {}).get("ranks")
     if not isinstance(ranks, list) or len(ranks) != len(seats):
-        return Decision(reason="the game's stored result has no ranks")
+        return Decision(reason=N_("the game's stored result has no ranks"))
     raw_left = (result or {}).get("left") or []
     left = {s for s in raw_left if isinstance(s, int) and 0 <= s < len(seats)}
     accounts = [s.account for s in seats if s.account is not None]
     if not accounts:
-        return Decision(reason="a game without an account is not rated")
+        return Decision(reason=N_("a game without an account is not rated"))
     if len(set(accounts)) != len(accounts):
-        return Decision(reason="one account held several seats")
+        return Decision(reason=N_("one account held several seats"))
     for seat in seats:
         if seat.account is not None:
             continue
         if seat.seat in left:
-            return Decision(reason="a player who left had no account")
+            return Decision(reason=N_("a player who left had no account"))
         if seat.kind != "bot":
             return Decision(
-                reason="a guest played (a game is rated when every player has an account)"
+                reason=N_("a guest played (a game is rated when every player has an account)")
             )
         if not seat.bot:
-            return Decision(reason="a bot seat without a spec")
+            return Decision(reason=N_("a bot seat without a spec"))
     stayed = [s for s in seats if s.seat not in left]
     last = max((int(ranks[s.seat]) for s in stayed), default=0) + 1
     rated = []

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
+from karnak.i18n import _
 from karnak.server.accounts.store import name_key
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.db import GameRow, SeatRow, utcnow
@@ -216,7 +217,8 @@ class RatingStore:
                 return {
                     "game_id": game_id,
                     "status": "unrated",
-                    "reason": marked.reason,
+                    # stored in English (karnak.server.ratings.rules), told in the reader's
+                    "reason": _(marked.reason) if marked.reason else marked.reason,
                     "seats": [],
                 }
             events = session.execute(

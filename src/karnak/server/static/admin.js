@@ -52,15 +52,15 @@ async function showUser(id) {
   $("user-panel").hidden = false;
   $("user-heading").textContent = `User: ${user.name}`;
   const facts = [
-    ["Role", user.role], ["Status", user.status], ["Suspended until", when(user.suspended_until)],
-    ["Muted until", when(user.muted_until)], ["Account made", when(user.created_at)],
-    ["Confirmed e-mail", user.email_confirmed ? "yes" : "no"],
+    [t("Role"), user.role], [t("Status"), user.status], [t("Suspended until"), when(user.suspended_until)],
+    [t("Muted until"), when(user.muted_until)], [t("Account made"), when(user.created_at)],
+    [t("Confirmed e-mail"), user.email_confirmed ? t("yes") : t("no")],
   ];
   $("user-facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]));
   $("user-games").replaceChildren(...(user.games.length ? user.games.map((g) => {
     const open = el("button", { type: "button", text: g.id });
     open.addEventListener("click", () => { $("game-id").value = g.id; showGame(g.id); });
-    return el("li", {}, open, ` · ${g.game} · ${g.status} · seat ${g.seat + 1} (${g.seat_name}) · ${when(g.created_at)}`);
+    return el("li", {}, open, " · ", t("{game} · {status} · seat {seat} ({name}) · {created}", { game: g.game, status: g.status, seat: g.seat + 1, name: g.seat_name, created: when(g.created_at) }));
   }) : [el("li", { class: "empty", text: t("No game.") })]));
   $("user-reports").replaceChildren(...(user.reports.length ? user.reports.map(reportLine) : [el("li", { class: "empty", text: t("No report.") })]));
 }
@@ -70,6 +70,20 @@ function until() {
   return value ? new Date(value).toISOString() : null;
 }
 
+// what each action says when it is done: one whole sentence each
+function userActionDone(action, name) {
+  switch (action) {
+    case "suspend": return t("{name} is suspended.", { name });
+    case "unsuspend": return t("{name}'s suspension or ban is lifted.", { name });
+    case "ban": return t("{name} is banned.", { name });
+    case "mute": return t("{name} is muted.", { name });
+    case "unmute": return t("{name} is no longer muted.", { name });
+    case "password-reset": return t("A password reset was sent to {name}.", { name });
+    case "delete": return t("{name}'s account is deleted.", { name });
+    default: return t("Done for {name}.", { name });
+  }
+}
+
 async function userAction(action) {
   if (!user) return;
   const reason = $("user-reason").value;
@@ -77,15 +91,15 @@ async function userAction(action) {
   let body = { reason };
   if (action === "suspend" || action === "mute") {
     const time = until();
-    if (!time) { fail("choose the time it lasts until first"); return; }
+    if (!time) { fail(t("choose the time it lasts until first")); return; }
     body = { until: time, reason };
   }
   if (action === "password-reset") body = undefined;
   if (action === "delete") {
     const typed = prompt(t("Deleting {name} cannot be undone: their seats become guests', their chat lines anonymous, their e-mail address, ratings and notifications go. Type the name to confirm.", { name: user.name }));
-    if (typed !== user.name) { fail("not deleted: the name typed did not match"); return; }
+    if (typed !== user.name) { fail(t("not deleted: the name typed did not match")); return; }
   }
-  const done = await act(path, body, t("{action}: done for {name}", { action: action.replace("-", " "), name: user.name }));
+  const done = await act(path, body, userActionDone(action, user.name));
   if (!done) return;
   if (action === "password-reset") say(done.message);
   if (action === "delete") { $("user-panel").hidden = true; user = null; } else showUser(user.id);
@@ -97,11 +111,11 @@ async function showGame(id) {
   try { seen = await getJson(`/api/admin/games/${encodeURIComponent(id)}`); } catch (error) { fail(error.message); return; }
   game = seen.view.game_id;
   const view = seen.view;
-  const players = view.players.map((p) => `${p.name}${p.kind === "bot" ? " (bot)" : ""}`).join(", ");
-  const holders = seen.holders.map((h) => h.name).join(", ") || "none";
+  const players = view.players.map((p) => (p.kind === "bot" ? t("{name} (bot)", { name: p.name }) : p.name)).join(", ");
+  const holders = seen.holders.map((h) => h.name).join(", ") || t("none");
   $("game-box").hidden = false;
   $("game-facts").replaceChildren(el("a", { href: `/games/${encodeURIComponent(game)}`, text: `${view.title} ${game}` }),
-    ` · ${view.status} · move ${view.version} · players: ${players} · accounts: ${holders}`);
+    " · ", t("{status} · move {move} · players: {players} · accounts: {accounts}", { status: view.status, move: view.version, players, accounts: holders }));
   try {
     const lines = await getJson(`/api/admin/games/${encodeURIComponent(game)}/chat`);
     $("game-chat").replaceChildren(...(lines.length ? lines.map(chatLine) : [el("li", { class: "empty", text: t("No chat.") })]));
@@ -115,7 +129,7 @@ function chatLine(line) {
   else {
     const hide = el("button", { type: "button", text: t("Hide") });
     hide.addEventListener("click", async () => {
-      if (await act(`/api/admin/games/${encodeURIComponent(game)}/chat/${line.n}/hide`, { reason: $("game-reason").value }, `line ${line.n} hidden`)) showGame(game);
+      if (await act(`/api/admin/games/${encodeURIComponent(game)}/chat/${line.n}/hide`, { reason: $("game-reason").value }, t("Line {line} is hidden.", { line: line.n }))) showGame(game);
     });
     item.append(" ", hide);
   }
@@ -125,24 +139,33 @@ function chatLine(line) {
 async function gameAction(action) {
   if (!game) return;
   if (action === "delete" && !confirm(t("Delete game {game} with its moves and chat? This cannot be undone.", { game }))) return;
-  const done = await act(`/api/admin/games/${encodeURIComponent(game)}/${action}`, { reason: $("game-reason").value }, `game ${game}: ${action} done`);
+  const said = action === "delete" ? t("Game {game} is deleted.", { game }) : t("Game {game} is aborted.", { game });
+  const done = await act(`/api/admin/games/${encodeURIComponent(game)}/${action}`, { reason: $("game-reason").value }, said);
   if (!done) return;
   if (action === "delete") { $("game-box").hidden = true; game = null; } else showGame(game);
 }
 
 // ------------------------------------------------------------------ reports
+// a translated sentence with the game's id (once) made a link to the game
+function linkedGame(text, gameId) {
+  const at = gameId ? text.indexOf(gameId) : -1;
+  if (at < 0) return [text];
+  return [text.slice(0, at), el("a", { href: `/games/${encodeURIComponent(gameId)}`, text: gameId }), text.slice(at + gameId.length)];
+}
+
 function reportLine(report) {
-  const about = report.kind === "chat"
-    ? [t("line {line} of game ", { line: report.line }), el("a", { href: `/games/${encodeURIComponent(report.game_id)}`, text: report.game_id }), `: “${report.line_text}” by ${report.target_name}`]
-    : [t("the player {target_name}", { target_name: report.target_name })];
-  const item = el("li", {}, `#${report.id} · ${when(report.created_at)} · ${report.reporter} reported `, ...about, el("br"),
-    el("span", { class: "note", text: `Reason: ${report.reason}` }));
+  // one whole sentence each, the game's id then linked where it stands in the sentence
+  const said = report.kind === "chat"
+    ? t("#{id} · {when} · {reporter} reported line {line} of game {game}: “{text}” by {target_name}", { id: report.id, when: when(report.created_at), reporter: report.reporter, line: report.line, game: report.game_id, text: report.line_text, target_name: report.target_name })
+    : t("#{id} · {when} · {reporter} reported the player {target_name}", { id: report.id, when: when(report.created_at), reporter: report.reporter, target_name: report.target_name });
+  const item = el("li", {}, ...linkedGame(said, report.kind === "chat" ? report.game_id : null), el("br"),
+    el("span", { class: "note", text: t("Reason: {reason}", { reason: report.reason }) }));
   if (report.status === "open") {
     const note = el("input", { maxlength: "500", placeholder: t("note (what was done)"), "aria-label": t("note for report {id}", { id: report.id }) });
     const close = el("button", { type: "button", text: t("Close") });
     close.addEventListener("click", async () => {
-      if (!note.value.trim()) { fail("write a note before closing"); return; }
-      if (await act(`/api/admin/reports/${report.id}/close`, { note: note.value }, `report ${report.id} closed`)) loadReports();
+      if (!note.value.trim()) { fail(t("write a note before closing")); return; }
+      if (await act(`/api/admin/reports/${report.id}/close`, { note: note.value }, t("Report {id} is closed.", { id: report.id }))) loadReports();
     });
     item.append(el("br"), note, " ", close);
   } else {
