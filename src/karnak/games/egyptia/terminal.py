@@ -28,9 +28,8 @@ from karnak.core import Game
 from karnak.core.actions import Action
 from karnak.core.terminal import CONFIDENCE_LOOK, View, confidence_legend, seat_text
 from karnak.games.egyptia import words
-from karnak.games.egyptia.i18n import _, t
+from karnak.games.egyptia.i18n import _, ngettext, pgettext, t
 from karnak.games.egyptia.rules.actions import (
-    PLAGUE_TITLES,
     PLAGUES,
     USAGE,
     Build,
@@ -40,8 +39,6 @@ from karnak.games.egyptia.rules.actions import (
     Plague,
     UseShip,
     bundle_text,
-    bundle_words,
-    plague_effect,
 )
 from karnak.games.egyptia.rules.pharaoh import EMPTY, city_gains
 from karnak.games.egyptia.rules.sheet import (
@@ -53,7 +50,7 @@ from karnak.games.egyptia.rules.sheet import (
     Hex,
     Sheet,
 )
-from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, TITLES, build_cost
+from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, build_cost
 from karnak.games.egyptia.view import (
     DieView,
     EgyptiaObservation,
@@ -118,7 +115,7 @@ def draw_map(
     for spot in hexes:
         rows.setdefault(spot.row, []).append(spot)
     lines: list[Text] = []
-    water = Text(WATER * span + "  river", style="blue")
+    water = Text(WATER * span + "  " + _("river"), style="blue")
     if river == "top":
         lines.append(water)
     for row in sorted(rows):
@@ -155,10 +152,16 @@ def map_legend(sacred_favor: int) -> Text:
     text = Text("", style="dim")
     for name, (code, style) in BUILDING_LOOK.items():
         text.append(code, style=style)
-        text.append(f" {TITLES[name]}  ")
+        text.append(f" {words.building(name)}  ")
     text.append(
-        f"\n{SACRED_MARK} Sacred Site (+{sacred_favor} favor, not for a Burial Mound)  "
-        f"{WATER} the Oasis (never built on) and the river  · empty  - forbidden this round",
+        "\n"
+        + t(
+            "{sacred} Sacred Site (+{n} favor, not for a Burial Mound)  {water} the Oasis "
+            "(never built on) and the river  · empty  - forbidden this round",
+            sacred=SACRED_MARK,
+            n=sacred_favor,
+            water=WATER,
+        ),
     )
     return text
 
@@ -200,17 +203,13 @@ def track_dots(name: str, entry: ResourceView, dots: int, red: int) -> Text:
     return text
 
 
-def _plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (many or word + 's')}"
-
-
 def _rank_chart(ranks: Sequence[Mapping[str, Any]]) -> str:
     parts = []
     for i, rank in enumerate(ranks):
         if i + 1 < len(ranks):
-            parts.append(f"{rank['name']} {rank['from']}-{ranks[i + 1]['from'] - 1}")
+            parts.append(f"{words.rank(rank['name'])} {rank['from']}-{ranks[i + 1]['from'] - 1}")
         else:
-            parts.append(f"{rank['name']} {rank['from']}+")
+            parts.append(f"{words.rank(rank['name'])} {rank['from']}+")
     return " · ".join(parts)
 
 
@@ -275,9 +274,15 @@ def _track_warning(sheet: Sheet, circled_now: Sequence[int], bundle: Bundle) -> 
         room = sheet.dots[i] - circled
         first_red = sheet.dots[i] - sheet.red[i]
         if room < amount:
-            notes.append(f"only {room} fit{'s' if room == 1 else ''} on the {RESOURCES[i]} track")
+            notes.append(
+                ngettext(
+                    "only {n} fits on the {resource} track",
+                    "only {n} fit on the {resource} track",
+                    room,
+                ).format(n=room, resource=words.resource(RESOURCES[i]))
+            )
         if sheet.red[i] and circled <= first_red < circled + min(amount, room):
-            notes.append("reaches a red dot: the game ends after this round")
+            notes.append(_("reaches a red dot: the game ends after this round"))
     return "".join(f" · {note}" for note in notes)
 
 
@@ -320,21 +325,35 @@ class EgyptiaRenderer:
 
     def _headline(self, obs: EgyptiaObservation, names: tuple[str, ...], seat: int) -> Text:
         text = Text()
-        text.append(f"Round {obs['round']}", style="bold")
+        text.append(t("Round {n}", n=obs["round"]), style="bold")
         text.append(" · ")
         text.append_text(seat_text(names, seat))
         you = obs.get("you")
-        stage = you["stage_name"] if you else None
+        stage = words.own_stage(you["stage"]) if you and you["stage_name"] else None
         if stage:
             text.append(f": {stage}", style="bold cyan")
         if len(names) > 1:
             stages = [p["stage"] for p in obs["players"]]
             if not obs["revealed"]:
                 waiting = sum(1 for s in stages if s == "choosing")
-                text.append(f" · {waiting} of {len(names)} builders still choosing (sealed)")
+                text.append(
+                    " · "
+                    + ngettext(
+                        "{n} of {total} builders still choosing (sealed)",
+                        "{n} of {total} builders still choosing (sealed)",
+                        waiting,
+                    ).format(n=waiting, total=len(names))
+                )
             else:
                 busy = sum(1 for s in stages if s == "building")
-                text.append(f" · columns revealed; {busy} of {len(names)} builders still building")
+                text.append(
+                    " · "
+                    + ngettext(
+                        "columns revealed; {n} of {total} builders still building",
+                        "columns revealed; {n} of {total} builders still building",
+                        busy,
+                    ).format(n=busy, total=len(names))
+                )
         return text
 
     def resource_board(self, obs: EgyptiaObservation, seat: int | None) -> Table:
@@ -415,17 +434,17 @@ class EgyptiaRenderer:
 
     def cards(self, obs: EgyptiaObservation, seat: int | None) -> Table:
         """The Pharaoh's five demands, with what each gives the seat's city now."""
-        table = Table(title="The Pharaoh's demands", title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("Card")
-        table.add_column("Scores")
+        table = Table(title=_("The Pharaoh's demands"), title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column(_("Card"))
+        table.add_column(_("Scores"))
         if seat is not None:
-            table.add_column("You now", justify="right")
+            table.add_column(_("You now"), justify="right")
         score = obs["players"][seat]["score"] if seat is not None else None
         for index, card in enumerate(obs["cards"]):
             colour, marker = CONFIDENCE_LOOK.get(card["confidence"], ("", ""))
             cells: list[RenderableType] = [
                 Text(card["id"], style="bold") + Text(marker, style=colour),
-                card["text"],
+                words.card_text(card["text"]),
             ]
             if score is not None:
                 line = score["cards"][index]
@@ -465,17 +484,18 @@ class EgyptiaRenderer:
         entry = obs["players"][seat]
         sheet = entry["sheet"]
         layout = obs["layout"]
-        title = Text("Your sheet", style="bold")
+        title = Text(_("Your sheet"), style="bold")
         title.append(" (")
         title.append_text(seat_text(names, seat))
-        title.append(f"): {sheet['buildings']} building(s)")
+        count = sheet["buildings"]
+        title.append("): " + ngettext("{n} building(s)", "{n} building(s)", count).format(n=count))
         drawing = draw_map(
             layout_hexes(layout), sheet["city"], river=layout["river"], blocked=blocked
         )
         block = Group(
             self._tracks(sheet, layout),
             *(
-                [Text("A red dot is circled: the game ends after this round.", "bold red")]
+                [Text(_("A red dot is circled: the game ends after this round."), "bold red")]
                 if sheet["red"]
                 else []
             ),
@@ -494,14 +514,14 @@ class EgyptiaRenderer:
         table = Table(
             box=None,
             padding=(0, 1, 0, 0),
-            title="Resources: ● circled ⊗ spent ○ empty; | red dots end the game",
+            title=_("Resources: ● circled ⊗ spent ○ empty; | red dots end the game"),
             title_justify="left",
             title_style="bold",
         )
         table.add_column("")
         table.add_column("")
-        table.add_column("have", justify="right")
-        table.add_column("productivity")
+        table.add_column(_("have"), justify="right")
+        table.add_column(_("productivity"))
         makers = {track: building for building, track in layout["productivity"].items()}
         steps = layout["steps"]
         for track in layout["tracks"]:
@@ -516,9 +536,9 @@ class EgyptiaRenderer:
                     else:
                         prod.append(f" +{value} ", style="grey50")
                 if name in makers:
-                    prod.append(f" {TITLES[makers[name]]}", style="dim")
+                    prod.append(f" {words.building(makers[name])}", style="dim")
             table.add_row(
-                _res(name),
+                _res(name, words.resource(name)),
                 track_dots(name, entry, track["dots"], track["red"]),
                 Text(str(entry["have"]), style="bold"),
                 prod,
@@ -527,7 +547,7 @@ class EgyptiaRenderer:
 
     def _plagues(self, sheet: SheetView) -> Text:
         """The plagues, those suffered struck out; Death is never crossed off."""
-        text = Text("Plagues ", style="bold")
+        text = Text(_("Plagues") + " ", style="bold")
         names = list(sheet["plagues"].items())
         half = (len(names) + 1) // 2
         for i, (name, crossed) in enumerate(names):
@@ -536,39 +556,47 @@ class EgyptiaRenderer:
             elif i:
                 text.append(" ")
             if crossed:
-                text.append(f"x{PLAGUE_TITLES[name]}", style="strike grey50")
+                text.append(f"x{words.plague(name)}", style="strike grey50")
             else:
-                text.append(PLAGUE_TITLES[name])
-        text.append(f" · Death: {_plural(sheet['deaths'], 'time')}", style="dim")
+                text.append(words.plague(name))
+        deaths = sheet["deaths"]
+        text.append(
+            " · " + ngettext("Death: {n} time", "Death: {n} times", deaths).format(n=deaths),
+            style="dim",
+        )
         return text
 
     def _ships(self, sheet: SheetView, layout: Layout) -> Text:
-        text = Text("Ships ", style="bold")
+        text = Text(_("Ships") + " ", style="bold")
         looks = {"unused": "bold", "used": "strike grey50", "lost": "strike red"}
+        said = {"unused": _("unused"), "used": _("used"), "lost": _("lost to Hail-fire")}
         for number, (state, gives) in enumerate(
             zip(sheet["ships"], layout["ships"], strict=True), start=1
         ):
             if number > 1:
                 text.append(" · ")
             text.append(f"{number}: {_cost_text(gives)}", style=looks.get(state, ""))
-            text.append(f" {state}" if state != "lost" else " lost to Hail-fire", style="dim")
+            text.append(f" {said.get(state, state)}", style="dim")
         return text
 
     def _points_now(self, score: ScoreView, obs: EgyptiaObservation, solo: bool) -> Text:
-        text = Text("If the game ended now: ", style="bold")
+        text = Text(_("If the game ended now:") + " ", style="bold")
         for line in score["cards"]:
             text.append(f"{line['card']} {line['points']} · ")
-        text.append(f"favor {score['favor_points']} ({score['favor']} favor) · ")
-        text.append(f"ships {score['ship_points']} · ")
-        text.append(f"pestilence -{score['pestilence']} · ")
-        text.append(f"total {score['total']}", style="bold")
+        text.append(
+            t("favor {points} ({favor} favor)", points=score["favor_points"], favor=score["favor"])
+            + " · "
+        )
+        text.append(t("ships {points}", points=score["ship_points"]) + " · ")
+        text.append(t("pestilence -{points}", points=score["pestilence"]) + " · ")
+        text.append(t("total {points}", points=score["total"]), style="bold")
         if solo:
             ranks = obs["layout"]["ranks"]
             status = ranks[0]["name"]
             for rank in ranks:
                 if score["total"] >= rank["from"]:
                     status = rank["name"]
-            text.append(f" ({status}; ", style="dim")
+            text.append(f" ({words.rank(status)}; ", style="dim")
             text.append(_rank_chart(ranks) + ")", style="dim")
         return text
 
@@ -578,16 +606,26 @@ class EgyptiaRenderer:
         players = obs["players"]
         count = len(players)
         order = list(range(count))
-        title = "Builders (sheets as of the last reveal or round end; score if it ended now)"
+        title = _("Builders (sheets as of the last reveal or round end; score if it ended now)")
         if count > SHOWN_BUILDERS:
             order.sort(key=lambda s: (-players[s]["score"]["total"], s))
             shown = order[: SHOWN_BUILDERS - 1]
             if seat is not None and seat not in shown:
                 shown.append(seat)
             place = order.index(seat) + 1 if seat is not None else None
-            title = f"Builders: the {SHOWN_BUILDERS - 1} leaders of {count} by score now" + (
-                f", and you ({_ordinal(place)})" if place and place >= SHOWN_BUILDERS else ""
-            )
+            if place and place >= SHOWN_BUILDERS:
+                title = t(
+                    "Builders: the {n} leaders of {total} by score now, and you ({place})",
+                    n=SHOWN_BUILDERS - 1,
+                    total=count,
+                    place=_ordinal(place),
+                )
+            else:
+                title = t(
+                    "Builders: the {n} leaders of {total} by score now",
+                    n=SHOWN_BUILDERS - 1,
+                    total=count,
+                )
             order = shown
         table = Table(
             title=title,
@@ -596,22 +634,23 @@ class EgyptiaRenderer:
             padding=(0, 1, 0, 0),
             pad_edge=False,
         )
-        table.add_column("Builder", ratio=1)
-        table.add_column("Now", no_wrap=True)
-        table.add_column("Column", no_wrap=True)
-        table.add_column("Buildings", ratio=1)
+        # short headers: nine columns share 80 (the translations keep the names whole)
+        table.add_column(pgettext("builders table", "Builder"), ratio=1)
+        table.add_column(pgettext("builders table", "Now"), no_wrap=True)
+        table.add_column(pgettext("builders table", "Column"), no_wrap=True)
+        table.add_column(pgettext("builders table", "Buildings"), ratio=1)
         table.add_column("g/d/s/f", justify="right", no_wrap=True)
-        table.add_column("Prod", justify="right", no_wrap=True)
-        table.add_column("Plagues", justify="right", no_wrap=True)
-        table.add_column("Ships", justify="right", no_wrap=True)
-        table.add_column("Score", justify="right", no_wrap=True)
+        table.add_column(pgettext("builders table", "Prod"), justify="right", no_wrap=True)
+        table.add_column(pgettext("builders table", "Plagues"), justify="right", no_wrap=True)
+        table.add_column(pgettext("builders table", "Ships"), justify="right", no_wrap=True)
+        table.add_column(pgettext("builders table", "Score"), justify="right", no_wrap=True)
         for s in order:
             entry = players[s]
             sheet = entry["sheet"]
             built = list(sheet["city"].values())
             who = seat_text(names, s)
             if s == seat:
-                who.append(" (you)", style="bold")
+                who.append(" " + _("(you)"), style="bold")
             buildings = Text()
             for building, letter in BUILDING_LETTERS.items():
                 if building in built:
@@ -622,8 +661,8 @@ class EgyptiaRenderer:
             prod = "/".join(str(p["bonus"]) for p in sheet["productivity"].values())
             table.add_row(
                 who,
-                entry["stage"],  # choosing, chosen (sealed), building or done
-                entry["column"] or "·",
+                _stage_word(entry["stage"]),  # choosing, chosen (sealed), building or done
+                words.resource(entry["column"]) if entry["column"] else "·",
                 buildings if buildings else Text("·", style="grey50"),
                 have,
                 prod,
@@ -631,7 +670,7 @@ class EgyptiaRenderer:
                 str(sum(1 for ship in sheet["ships"] if ship == "unused")),
                 Text(str(entry["score"]["total"]), style="bold"),
             )
-        table.caption = (
+        table.caption = _(
             "Buildings: P Pyramid, Q Quarry, M Mine, O Obelisk, F Field, B Burial Mound; "
             "g/d/s/f: grain, diamond, stone, favor left; Prod: grain/diamond/stone bonus; "
             "Plagues crossed off; Ships unused"
@@ -639,10 +678,12 @@ class EgyptiaRenderer:
         table.caption_justify = "left"
         table.caption_style = "dim"
         if count > len(order):
-            table.caption += (
-                f"\n{count - len(order)} more builder(s) not shown; the log command lists "
-                "every builder's moves"
-            )
+            hidden = count - len(order)
+            table.caption += "\n" + ngettext(
+                "{n} more builder(s) not shown; the log command lists every builder's moves",
+                "{n} more builder(s) not shown; the log command lists every builder's moves",
+                hidden,
+            ).format(n=hidden)
         return table
 
     def _build_options(self, sheet: Sheet, obs: EgyptiaObservation, seat: int) -> Table | None:
@@ -654,27 +695,31 @@ class EgyptiaRenderer:
         where = you.get("builds", {})
         offered: dict[str, bool] = dict(you.get("offered") or {})
         restriction = you["restriction"]
-        title = "What you may build"
+        title = _("What you may build")
         if restriction:
-            title += f" ({PLAGUE_TITLES[restriction]}: {plague_effect(restriction)})"
+            title = t(
+                "What you may build ({plague}: {effect})",
+                plague=words.plague(restriction),
+                effect=words.plague_effect(restriction),
+            )
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("Building")
-        table.add_column("Cost")
-        table.add_column("Hexes you can pay for", overflow="fold")
-        table.add_column("Best for the cards now")
+        table.add_column(_("Building"))
+        table.add_column(_("Cost"))
+        table.add_column(_("Hexes you can pay for"), overflow="fold")
+        table.add_column(_("Best for the cards now"))
         layout = obs["layout"]
         for building in [*offered, MOUND]:
-            label = Text(TITLES[building], style=BUILDING_LOOK[building][1])
+            label = Text(words.building(building), style=BUILDING_LOOK[building][1])
             if offered.get(building):
                 label.append(" (d20)", style="dim")
             if building == MOUND:
-                cost = "free; then 2 basic or 1 favor"
+                cost = t("free; then {basic} basic or {favor} favor", basic=2, favor=1)
             else:
                 extra = layout["wild_favor"] if offered.get(building) else 0
                 cost = _cost_text(layout["costs"][building])
                 if extra:
                     cost += f" +{extra}f (d20)"
-                cost += f"; Sacred Site +{layout['sacred_favor']}f"
+                cost += "; " + t("Sacred Site +{n}f", n=layout["sacred_favor"])
             hexes = where.get(building, [])
             best = ""
             if hexes:
@@ -682,15 +727,17 @@ class EgyptiaRenderer:
                 top = max(g for g, _ in gains)
                 best_hexes = [h for g, h in gains if g == top]
                 if len(best_hexes) == len(hexes):
-                    best = f"{_signed(top)} on any of them" if top else "·"
+                    best = t("{change} on any of them", change=_signed(top)) if top else "·"
                 else:
-                    best = f"{_signed(top)} on {', '.join(best_hexes[:4])}"
+                    best = t(
+                        "{change} on {hexes}", change=_signed(top), hexes=", ".join(best_hexes[:4])
+                    )
                     if len(best_hexes) > 4:
-                        best += f" (+{len(best_hexes) - 4} more)"
+                        best += " " + t("(+{n} more)", n=len(best_hexes) - 4)
             table.add_row(
                 label,
                 cost,
-                " ".join(hexes) if hexes else Text("none (cannot pay)", style="dim"),
+                " ".join(hexes) if hexes else Text(_("none (cannot pay)"), style="dim"),
                 best,
             )
         return table
@@ -920,35 +967,43 @@ class EgyptiaRenderer:
             bundle = [0, 0, 0, 0]
             bundle[column] = amount
             buildings = sorted(
-                {"any" if d["building"] == WILD else TITLES[d["building"]] for d in dice}
+                {_("any") if d["building"] == WILD else words.building(d["building"]) for d in dice}
             )
-            parts = [f"+{amount} {resource}"]
-            parts.append("builds " + (", ".join(buildings) if buildings else "only a Burial Mound"))
+            parts = ["+" + words.amount(amount, resource)]
+            parts.append(
+                t("builds {buildings}", buildings=", ".join(buildings))
+                if buildings
+                else _("builds only a Burial Mound")
+            )
             if len(dice) >= 3:
-                parts.append("plague!")
+                parts.append(_("plague!"))
             warning = _track_warning(sheet, circled, (bundle[0], bundle[1], bundle[2], bundle[3]))
             return " · ".join(parts) + warning
         if isinstance(action, UseShip):
             gives = sheet.ships[action.ship - 1]
-            return (
-                f"circle {bundle_words(gives)}; unused it scores {sheet.ship_points}"
-                + _track_warning(sheet, circled, gives)
-            )
+            return t(
+                "circle {what}; unused it scores {n}", what=words.bundle(gives), n=sheet.ship_points
+            ) + _track_warning(sheet, circled, gives)
         if isinstance(action, Plague):
             if action.name == "hail-fire":
                 gives = sheet.ships[action.ship - 1]
                 points = sheet.ship_points
-                return f"lose ship {action.ship} ({bundle_words(gives)}) and its {points} points"
-            effect = plague_effect(action.name, sheet.pestilence_points)
+                return t(
+                    "lose ship {ship} ({what}) and its {n} points",
+                    ship=action.ship,
+                    what=words.bundle(gives),
+                    n=points,
+                )
+            effect = words.plague_effect(action.name, sheet.pestilence_points)
             cost = PLAGUE_COST.get(action.name)
             if cost is not None and any(h < c for h, c in zip(have, cost, strict=True)):
-                effect += ", through the market"
+                effect = t("{effect}, through the market", effect=effect)
             return effect
         if isinstance(action, Build):
             if action.building == MOUND:
                 gain = card_gain(sheet, obs, seat, MOUND, action.hex)
-                return "free; gives 2 basic or 1 favor" + (
-                    f" · cards {_signed(gain)}" if gain else ""
+                return t("free; gives {basic} basic or {favor} favor", basic=2, favor=1) + (
+                    " · " + t("cards {change}", change=_signed(gain)) if gain else ""
                 )
             hex_index = sheet.by_label[action.hex]
             you = obs.get("you")
@@ -959,14 +1014,14 @@ class EgyptiaRenderer:
             if wild:
                 notes.append(f"d20 +{sheet.wild_favor}f")
             if sheet.hexes[hex_index].sacred:
-                notes.append(f"Sacred Site +{sheet.sacred_favor}f")
+                notes.append(t("Sacred Site +{n}f", n=sheet.sacred_favor))
             shown = bundle_text(cost) + (f" ({', '.join(notes)})" if notes else "")
             gain = card_gain(sheet, obs, seat, action.building, action.hex)
-            return f"{shown} · cards {_signed(gain)}"
+            return f"{shown} · " + t("cards {change}", change=_signed(gain))
         if isinstance(action, Pay):
-            return f"leaves {bundle_text(_add(have, action.bundle, -1))}"
+            return t("leaves {what}", what=bundle_text(_add(have, action.bundle, -1)))
         if isinstance(action, Gain):
-            return bundle_words(action.bundle) + _track_warning(sheet, circled, action.bundle)
+            return words.bundle(action.bundle) + _track_warning(sheet, circled, action.bundle)
         return ""
 
     def decision(self, game: Game, view: View) -> str:
@@ -981,27 +1036,35 @@ class EgyptiaRenderer:
         if obs["over"] or len(obs["players"]) == 1 or you is None:
             return text
         if you["stage"] == "choose":
-            return text + " Your column stays sealed until every builder has chosen."
-        return text + " The others see what you do now when the round ends."
+            return text + " " + _("Your column stays sealed until every builder has chosen.")
+        return text + " " + _("The others see what you do now when the round ends.")
 
     def help_lines(self) -> list[str]:
-        plagues = "; ".join(f"{p} {plague_effect(p)}" for p in PLAGUES)
+        plagues = "; ".join(f"{p} {words.plague_effect(p)}" for p in PLAGUES)
         return [
             USAGE[0].upper() + USAGE[1:] + ".",
-            "A round: choose a column of the resource board (sealed) and produce one resource "
-            "per die in it, plus your productivity; a column of 3 dice or more brings a "
-            "plague; then build one building a die of your column shows (the d20: any, for "
-            "a favor more), or a Burial Mound anywhere (free, gives 2 basic or 1 favor).",
-            "Hexes are written row letter and place: A1 is the left hex of the top row. "
-            "Buildings: pyramid, quarry, mine, obelisk, field, mound (Burial Mound).",
-            "Resources in pay and gain: g grain, d diamond, s stone, f favor, e.g. pay 1g+2d "
-            "or gain 1f. Market (any time, no marks): 2 basic for 1 other basic, 3 basic for "
-            "1 favor, 1 favor for 1 basic; costs with one way to pay are paid at once.",
-            f"Plagues: {plagues}.",
-            "ship N (any time): cross off an unused ship and circle what it carries.",
-            "The game ends when the maps are full or after a round in which a builder circled "
-            "a red dot. Score: the 5 cards, 1 per 2 favor left (3 basic left make 1 favor), "
-            "2 per unused ship, minus Pestilence.",
+            _(
+                "A round: choose a column of the resource board (sealed) and produce one resource "
+                "per die in it, plus your productivity; a column of 3 dice or more brings a "
+                "plague; then build one building a die of your column shows (the d20: any, for "
+                "a favor more), or a Burial Mound anywhere (free, gives 2 basic or 1 favor)."
+            ),
+            _(
+                "Hexes are written row letter and place: A1 is the left hex of the top row. "
+                "Buildings: pyramid, quarry, mine, obelisk, field, mound (Burial Mound)."
+            ),
+            _(
+                "Resources in pay and gain: g grain, d diamond, s stone, f favor, e.g. pay 1g+2d "
+                "or gain 1f. Market (any time, no marks): 2 basic for 1 other basic, 3 basic for "
+                "1 favor, 1 favor for 1 basic; costs with one way to pay are paid at once."
+            ),
+            t("Plagues: {plagues}.", plagues=plagues),
+            _("ship N (any time): cross off an unused ship and circle what it carries."),
+            _(
+                "The game ends when the maps are full or after a round in which a builder circled "
+                "a red dot. Score: the 5 cards, 1 per 2 favor left (3 basic left make 1 favor), "
+                "2 per unused ship, minus Pestilence."
+            ),
         ]
 
     def fold_log(self, game: Game, view: View, seat: int, lines: list[str]) -> list[str]:
@@ -1032,8 +1095,11 @@ class EgyptiaRenderer:
         if folded:
             kept.insert(
                 where,
-                f"({folded} line(s) about the other {len(names) - 1} builders; "
-                "type log to read them)",
+                ngettext(
+                    "({n} line(s) about the other {others} builders; type log to read them)",
+                    "({n} line(s) about the other {others} builders; type log to read them)",
+                    folded,
+                ).format(n=folded, others=len(names) - 1),
             )
         return kept
 
@@ -1072,7 +1138,7 @@ class EgyptiaRenderer:
         panels = []
         for s in shown:
             title = seat_text(names, s)
-            title.append(f" ({_plural(results[s]['total'], 'point')})", style="bold")
+            title.append(f" ({words.points(results[s]['total'])})", style="bold")
             city = obs["players"][s]["sheet"]["city"]
             panels.append(Group(title, draw_map(hexes, city, river=layout["river"])))
         return Columns(panels, padding=(1, 4)) if panels else None
@@ -1090,21 +1156,21 @@ class EgyptiaRenderer:
         else:
             shown = order
         table = Table(
-            title="Final scoring",
+            title=_("Final scoring"),
             title_justify="left",
             box=box.SIMPLE_HEAD,
             padding=(0, 1, 0, 0),
             pad_edge=False,
         )
-        table.add_column("Rank", justify="right", no_wrap=True)
-        table.add_column("Builder", ratio=1)
+        table.add_column(_("Rank"), justify="right", no_wrap=True)
+        table.add_column(_("Builder"), ratio=1)
         for card in obs["cards"]:
             table.add_column(card["id"], justify="right", no_wrap=True)
-        table.add_column("Favor", justify="right", no_wrap=True)
-        table.add_column("Ships", justify="right", no_wrap=True)
-        table.add_column("Pest.", justify="right", no_wrap=True)
-        table.add_column("Total", justify="right", no_wrap=True)
-        table.add_column("Plagues", justify="right", no_wrap=True)
+        table.add_column(_("Favor"), justify="right", no_wrap=True)
+        table.add_column(_("Ships"), justify="right", no_wrap=True)
+        table.add_column(_("Pest."), justify="right", no_wrap=True)
+        table.add_column(_("Total"), justify="right", no_wrap=True)
+        table.add_column(_("Plagues"), justify="right", no_wrap=True)
         detail = count == 1  # the book's example writes a card's points as 5+5+5+5+4
         for s in shown:
             result = results[s]
@@ -1122,16 +1188,18 @@ class EgyptiaRenderer:
                 str(result["plagues"]),
             ]
             table.add_row(*cells)
-        caption = (
+        caption = _(
             "Favor: points (favor left; 3 basic left count as 1) · Ships: points (unused "
             "ships) · Pest.: Pestilence · Plagues crossed off: a tie on points goes to fewer "
             "plagues, then to more favor left"
         )
         if len(shown) < count:
-            caption += (
-                f"\n{count - len(shown)} more builder(s) not shown; karnak replay FILE lists "
-                "them all"
-            )
+            hidden = count - len(shown)
+            caption += "\n" + ngettext(
+                "{n} more builder(s) not shown; karnak replay FILE lists them all",
+                "{n} more builder(s) not shown; karnak replay FILE lists them all",
+                hidden,
+            ).format(n=hidden)
         table.caption = caption
         table.caption_justify = "left"
         table.caption_style = "dim"
@@ -1143,12 +1211,14 @@ class EgyptiaRenderer:
         results = obs.get("final") or []
         if len(names) == 1:
             total = results[0]["total"]
-            line.append("Builder status: ", style="bold")
-            line.append(str(obs.get("solo_rank") or ""), style="bold green")
-            line.append(f" with {total} points ({_rank_chart(ranks)}).")
+            line.append(_("Builder status:") + " ", style="bold")
+            line.append(words.rank(str(obs.get("solo_rank") or "")), style="bold green")
+            line.append(" " + t("with {n} points ({chart}).", n=total, chart=_rank_chart(ranks)))
             return line
         winners = _winners(obs)
-        line.append("Winner: " if len(winners) == 1 else "Shared victory: ", style="bold")
+        line.append(
+            (_("Winner:") if len(winners) == 1 else _("Shared victory:")) + " ", style="bold"
+        )
         for i, s in enumerate(winners):
             if i:
                 line.append(", ")
@@ -1156,15 +1226,17 @@ class EgyptiaRenderer:
         top = max(r["total"] for r in results)
         tied = [r for r in results if r["total"] == top]
         if len(tied) > len(winners):
-            line.append(" (a tie on points broken by fewer plagues, then more unused favor)")
+            line.append(
+                " " + _("(a tie on points broken by fewer plagues, then more unused favor)")
+            )
         return line
 
     # ------------------------------------------------------------------ the sheet figures
     def figures(self, game: Game) -> list[RenderableType]:
         sheet: Sheet = game.sheet  # type: ignore[attr-defined]
-        source = "built-in" if sheet.source == str(DEFAULT_SHEET) else sheet.source
+        source = _("built-in") if sheet.source == str(DEFAULT_SHEET) else sheet.source
         return [
-            Text(f"Egyptia sheet ({source})", style="bold italic"),
+            Text(t("Egyptia sheet ({source})", source=source), style="bold italic"),
             self._dice_table(sheet),
             self._buildings_table(sheet),
             self._map_figure(sheet),
@@ -1177,7 +1249,7 @@ class EgyptiaRenderer:
     @staticmethod
     def _level(level: str) -> Text:
         colour, marker = CONFIDENCE_LOOK.get(level, ("", ""))
-        return Text(f"{level}{marker}", style=colour)
+        return Text(f"{_level_word(level)}{marker}", style=colour)
 
     def _raw_level(self, sheet: Sheet, table: str) -> str:
         entry = sheet.raw.get(table)
@@ -1187,19 +1259,21 @@ class EgyptiaRenderer:
 
     def _dice_table(self, sheet: Sheet) -> Table:
         table = Table(
-            title="Resource board: the die's value picks the column", title_justify="left"
+            title=_("Resource board: the die's value picks the column"), title_justify="left"
         )
-        table.add_column("Die")
-        table.add_column("Building")
+        table.add_column(_("Die"))
+        table.add_column(_("Building"))
         for name in RESOURCES:
-            table.add_column(_res(name), justify="center")
-        table.add_column("Confidence")
+            table.add_column(_res(name, words.resource(name)), justify="center")
+        table.add_column(_("Confidence"))
         for die in sheet.dice:
             cells: list[RenderableType] = [f"d{die.sides}"]
             if die.building == WILD:
-                cells.append(Text(f"any (+{sheet.wild_favor} favor)", style="bold"))
+                cells.append(Text(t("any (+{n} favor)", n=sheet.wild_favor), style="bold"))
             else:
-                cells.append(Text(TITLES[die.building], style=BUILDING_LOOK[die.building][1]))
+                cells.append(
+                    Text(words.building(die.building), style=BUILDING_LOOK[die.building][1])
+                )
             for column in range(len(RESOURCES)):
                 values = [v for v in range(1, die.sides + 1) if die.column_of(v) == column]
                 cells.append(_ranges(values))
@@ -1208,52 +1282,61 @@ class EgyptiaRenderer:
         return table
 
     def _buildings_table(self, sheet: Sheet) -> Table:
-        table = Table(title="Buildings", title_justify="left")
-        table.add_column("Building")
-        table.add_column("Cost")
-        table.add_column("Productivity")
-        table.add_column("Confidence")
+        table = Table(title=_("Buildings"), title_justify="left")
+        table.add_column(_("Building"))
+        table.add_column(_("Cost"))
+        table.add_column(_("Productivity"))
+        table.add_column(_("Confidence"))
         for building, cost in sheet.costs.items():
             track = sheet.productivity.get(building)
             table.add_row(
-                Text(TITLES[building], style=BUILDING_LOOK[building][1]),
-                bundle_words(cost),
-                f"{RESOURCES[track]} +1 step" if track is not None else "·",
+                Text(words.building(building), style=BUILDING_LOOK[building][1]),
+                words.bundle(cost),
+                t("{resource} +1 step", resource=words.resource(RESOURCES[track]))
+                if track is not None
+                else "·",
                 self._level(sheet.confidence.get(f"buildings.{building}", "printed")),
             )
         surcharges = self._level(self._raw_level(sheet, "surcharges"))
         table.add_row(
-            Text("Burial Mound", style=BUILDING_LOOK[MOUND][1]),
-            "free",
-            f"gives {sheet.mound_basic} basic or {sheet.mound_favor} favor",
+            Text(words.building(MOUND), style=BUILDING_LOOK[MOUND][1]),
+            _("free"),
+            t(
+                "gives {basic} basic or {favor} favor",
+                basic=sheet.mound_basic,
+                favor=sheet.mound_favor,
+            ),
             surcharges,
         )
-        table.add_row("through the d20", f"+{sheet.wild_favor} favor", "", surcharges)
+        table.add_row(_("through the d20"), t("+{n} favor", n=sheet.wild_favor), "", surcharges)
         table.add_row(
-            "on a Sacred Site", f"+{sheet.sacred_favor} favor (not a Burial Mound)", "", surcharges
+            _("on a Sacred Site"),
+            t("+{n} favor (not a Burial Mound)", n=sheet.sacred_favor),
+            "",
+            surcharges,
         )
         steps = ", ".join(f"+{s}" for s in sheet.steps)
         table.add_row(
-            "productivity steps", steps, "", self._level(self._raw_level(sheet, "productivity"))
+            _("productivity steps"), steps, "", self._level(self._raw_level(sheet, "productivity"))
         )
         return table
 
     def _map_figure(self, sheet: Sheet) -> Group:
-        title = Text("The player sheet's map ", style="bold")
+        title = Text(_("The player sheet's map") + " ", style="bold")
         title.append_text(self._level(sheet.confidence.get("map", "printed")))
         sacred = [h.label for h in sheet.hexes if h.sacred]
         oasis = sheet.hexes[sheet.oasis].label
         facts = Text(
-            f"{len(sheet.buildable)} hexes to build on (a game lasts at most as many rounds); "
-            f"Oasis {oasis}; Sacred Sites {', '.join(sacred) or 'none'}; river along the "
-            f"{sheet.river}.",
+            _river_facts(sheet.river).format(
+                n=len(sheet.buildable), oasis=oasis, sacred=", ".join(sacred) or _("none")
+            ),
             style="dim",
         )
-        ships = Text("Ships: ", style="bold")
+        ships = Text(_("Ships:") + " ", style="bold")
         for number, gives in enumerate(sheet.ships, start=1):
             if number > 1:
                 ships.append(" · ")
-            ships.append(f"{number}: {bundle_words(gives)} ")
+            ships.append(f"{number}: {words.bundle(gives)} ")
             ships.append_text(self._level(sheet.confidence.get(f"ship.{number}", "printed")))
         return Group(
             title,
@@ -1265,28 +1348,32 @@ class EgyptiaRenderer:
 
     def _tracks_table(self, sheet: Sheet) -> Table:
         level = self._level(sheet.confidence.get("tracks", "printed"))
-        table = Table(title="Resource tracks", title_justify="left")
-        table.add_column("Track")
-        table.add_column("Dots", justify="right")
-        table.add_column("Circled at the start", justify="right")
-        table.add_column("Red dots (end the game)", justify="right")
-        table.add_column("Confidence")
+        table = Table(title=_("Resource tracks"), title_justify="left")
+        table.add_column(_("Track"))
+        table.add_column(_("Dots"), justify="right")
+        table.add_column(_("Circled at the start"), justify="right")
+        table.add_column(_("Red dots (end the game)"), justify="right")
+        table.add_column(_("Confidence"))
         for i, name in enumerate(RESOURCES):
             table.add_row(
-                _res(name), str(sheet.dots[i]), str(sheet.start[i]), str(sheet.red[i]), level
+                _res(name, words.resource(name)),
+                str(sheet.dots[i]),
+                str(sheet.start[i]),
+                str(sheet.red[i]),
+                level,
             )
         return table
 
     def _cards_table(self, sheet: Sheet) -> Table:
-        table = Table(title="Pharaoh cards (one of each letter per game)", title_justify="left")
-        table.add_column("Card")
-        table.add_column("Scores")
-        table.add_column("Points", overflow="fold")
-        table.add_column("Confidence")
+        table = Table(title=_("Pharaoh cards (one of each letter per game)"), title_justify="left")
+        table.add_column(_("Card"))
+        table.add_column(_("Scores"))
+        table.add_column(_("Points"), overflow="fold")
+        table.add_column(_("Confidence"))
         for card in sheet.cards:
             table.add_row(
                 Text(card.id, style="bold"),
-                card.text,
+                words.card_text(card.text),
                 ", ".join(map(str, card.points)),
                 self._level(card.confidence),
             )
@@ -1294,23 +1381,27 @@ class EgyptiaRenderer:
 
     def _scoring_table(self, sheet: Sheet) -> Table:
         level = self._level(self._raw_level(sheet, "scoring"))
-        table = Table(title="Final scoring and solo ranks", title_justify="left")
-        table.add_column("Rule")
-        table.add_column("Value")
-        table.add_column("Confidence")
-        table.add_row("favor left per point", str(sheet.favor_per_point), level)
-        table.add_row("basic left per favor (end-game market)", str(sheet.basic_per_favor), level)
-        table.add_row("points per unused ship", str(sheet.ship_points), level)
-        table.add_row("Pestilence costs", f"{sheet.pestilence_points} points", level)
+        table = Table(title=_("Final scoring and solo ranks"), title_justify="left")
+        table.add_column(_("Rule"))
+        table.add_column(_("Value"))
+        table.add_column(_("Confidence"))
+        table.add_row(_("favor left per point"), str(sheet.favor_per_point), level)
+        table.add_row(
+            _("basic left per favor (end-game market)"), str(sheet.basic_per_favor), level
+        )
+        table.add_row(_("points per unused ship"), str(sheet.ship_points), level)
+        table.add_row(_("Pestilence costs"), words.points(sheet.pestilence_points), level)
         ranks = [{"name": r.name, "from": r.low} for r in sheet.ranks]
-        table.add_row("solo builder status", _rank_chart(ranks), self._level("printed"))
+        table.add_row(_("solo builder status"), _rank_chart(ranks), self._level("printed"))
         return table
 
     def _legend(self) -> Text:
         return confidence_legend(
             "egyptia",
-            "printed: stated by the rule book (or shown by its examples); reconstructed: our "
-            "best reading of a figure the rule text does not give.",
+            _(
+                "printed: stated by the rule book (or shown by its examples); reconstructed: "
+                "our best reading of a figure the rule text does not give."
+            ),
         )
 
 
@@ -1341,11 +1432,58 @@ def _ranges(values: list[int]) -> str:
 
 
 def _ordinal(number: int) -> str:
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    """``11th``, ``21st`` in the reader's language (``11.``, ``11e``)."""
+    last = 0 if 10 <= number % 100 <= 20 else number % 10
+    if last == 1:
+        return pgettext("ordinal", "{n}st").format(n=number)
+    if last == 2:
+        return pgettext("ordinal", "{n}nd").format(n=number)
+    if last == 3:
+        return pgettext("ordinal", "{n}rd").format(n=number)
+    return pgettext("ordinal", "{n}th").format(n=number)
+
+
+def _stage_word(stage: str) -> str:
+    """A builder's stage in the table of builders, as the others may know it."""
+    said = {
+        "choosing": pgettext("builder stage", "choosing"),
+        "chosen": pgettext("builder stage", "chosen"),
+        "building": pgettext("builder stage", "building"),
+        "done": pgettext("builder stage", "done"),
+    }
+    return said.get(stage, stage)
+
+
+def _level_word(level: str) -> str:
+    """How sure a figure is (``printed``, ``one source``, ``reconstructed``)."""
+    said = {
+        "printed": pgettext("confidence", "printed"),
+        "one source": pgettext("confidence", "one source"),
+        "reconstructed": pgettext("confidence", "reconstructed"),
+    }
+    return said.get(level, level)
+
+
+def _river_facts(side: str) -> str:
+    """The map's facts (``{n}`` hexes, ``{oasis}``, ``{sacred}`` sites) with its river's side."""
+    if side == "top":
+        return _(
+            "{n} hexes to build on (a game lasts at most as many rounds); Oasis {oasis}; "
+            "Sacred Sites {sacred}; river along the top."
+        )
+    if side == "bottom":
+        return _(
+            "{n} hexes to build on (a game lasts at most as many rounds); Oasis {oasis}; "
+            "Sacred Sites {sacred}; river along the bottom."
+        )
+    return t(
+        "{n} hexes to build on (a game lasts at most as many rounds); Oasis {oasis}; "
+        "Sacred Sites {sacred}; river along the {side}.",
+        n="{n}",
+        oasis="{oasis}",
+        sacred="{sacred}",
+        side=side,
+    )
 
 
 __all__ = ["EgyptiaRenderer", "draw_map"]
