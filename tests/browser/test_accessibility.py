@@ -88,6 +88,10 @@ def test_no_serious_accessibility_violation(browser: Any, server_url: str, viewp
         page = context.new_page()
         page.goto(url)
         if name == "lobby" or name.startswith("the lobby"):
+            page.wait_for_selector(".game-card .play-now")
+            # the games' cards and the form folded under "More options" (opened: checked too)
+            if not page.locator("#more-options").evaluate("d => d.open"):
+                page.click("#more-options summary")
             page.wait_for_selector(".seat-row")
             page.wait_for_function("() => !document.querySelector('#running:empty')")
         elif name == "the account page":

@@ -5,6 +5,7 @@ ship, payments and rewards), then the page on a phone and at a table of 99 build
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ def test_play_a_solo_egyptia_game_in_the_browser(
 
     page.goto(server_url + "/")
     page.wait_for_selector("#game option[value='egyptia']", state="attached")
+    page.click("#more-options summary")  # the full form is folded (issue 33)
     page.select_option("#game", "egyptia")
     counts = page.locator("#players option").all_inner_texts()
     assert counts[0] == "1 player (solo)" and counts[-1] == "99 players" and len(counts) == 99
@@ -54,8 +56,8 @@ def test_play_a_solo_egyptia_game_in_the_browser(
     page.select_option("[data-card-letter='C']", "C3")
     page.select_option("[data-card-letter='E']", "E3")
     page.click("#create")
-    page.wait_for_selector("#created:not([hidden])")
-    page.locator("a.seat-link").first.click()
+    # a solo game: the lobby opens the player's seat at once
+    page.wait_for_url(re.compile(r"/games/[^?]+\?token="))
 
     page.wait_for_selector("svg.egyptia-board")
     page.wait_for_selector("svg.egyptia-sheet")

@@ -281,6 +281,15 @@ def test_the_replay_shows_every_full_sheet(browser: Any, server_url: str, tmp_pa
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{server_url}/games/{game_id}?replay=1")
+    # a replay opens at the start (issue 33): to the end first
+    page.wait_for_function(
+        "() => document.querySelector('#replay-label').textContent.startsWith('move 0 ')"
+    )
+    page.click("#replay-end")
+    page.wait_for_function(
+        "() => document.querySelector('#replay-label').textContent.split(' ')[1] === "
+        "document.querySelector('#replay-label').textContent.split(' ')[3]"
+    )
     page.wait_for_function("() => document.querySelectorAll('.replay-sheet svg').length === 3")
     captions = page.locator(".replay-sheet figcaption").all_inner_texts()
     assert [c.split(":")[0] for c in captions] == ["Hatshepsut", "Senenmut", "Thutmose"]

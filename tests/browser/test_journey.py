@@ -114,6 +114,7 @@ def test_two_people_meet_play_hear_by_e_mail_rematch_and_are_ranked(
     # Ana opens a table with an open seat; Bes finds it in the lobby and joins: it starts
     ana.goto(url + "/")
     ana.wait_for_selector("#game option[value='aton']", state="attached")
+    ana.click("#more-options summary")  # the full form is folded (issue 33)
     ana.select_option("#game", "aton")
     ana.select_option('.seat-row[data-seat="1"] .kind', "open")
     ana.click("#create")

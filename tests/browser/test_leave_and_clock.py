@@ -183,16 +183,20 @@ def test_the_lobby_creates_a_game_with_a_time_bank(browser: Any, server_url: str
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server_url)
     page.wait_for_selector("#game option", state="attached")
+    page.click("#more-options summary")  # the full form is folded (issue 33)
     page.select_option("#turn-timer", "60")
     page.select_option("#time-control", "86400,259200")
     assert page.input_value("#turn-timer") == ""  # one or the other
     page.click("#create")
-    page.wait_for_selector("#links .seat-link")
-    href = page.get_attribute("#links .seat-link", "href") or ""
-    game_id = href.split("/")[2].split("?")[0]
+    # against bots alone the lobby opens the player's seat at once
+    page.wait_for_url(re.compile(r"/games/[^?]+\?token="))
+    game_id = page.url.split("/games/")[1].split("?")[0]
     seen = httpx.get(f"{server_url}/api/games/{game_id}").json()
     assert seen["time_control"] == {"per_move": DAY, "bank": 3 * DAY}
     assert seen["turn_timer"] is None
+    page.goto(server_url)
+    page.wait_for_selector("#game option", state="attached")  # "More options" stays open
+    page.select_option("#time-control", "86400,259200")
     page.select_option("#turn-timer", "180")
     assert page.input_value("#time-control") == ""
     assert errors == []
@@ -206,6 +210,7 @@ def test_an_open_table_from_the_lobby_keeps_its_time_bank(browser: Any, server_u
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server_url)
     page.wait_for_selector("#game option[value='aton']", state="attached")
+    page.click("#more-options summary")  # the full form is folded (issue 33)
     page.select_option("#game", "aton")
     page.select_option('.seat-row[data-seat="1"] .kind', "open")
     page.select_option("#time-control", "86400,259200")

@@ -5,6 +5,7 @@ the turn timer's warnings, tooltips, keyboard play, the phone layout, replays an
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -362,13 +363,17 @@ def test_a_finished_game_links_to_its_replay_whose_buttons_work(
         "() => document.querySelector('#replay-label').textContent.includes('of')"
     )
     steps = int(page.inner_text("#replay-label").split()[-1])
-    assert page.inner_text("#replay-label") == f"move {steps} of {steps}"
+    # a replay opens at the start, as the game did (issue 33), and counts every move
+    assert page.inner_text("#replay-label") == f"move 0 of {steps}"
+    assert steps == httpx.get(f"{server_url}/api/games/{game_id}/replay").json()["steps"]
     for button in ("replay-start", "replay-prev", "replay-next", "replay-end"):
         icon = page.locator(f"#{button} svg.icon").bounding_box()
         assert icon and icon["width"] >= 12 and icon["height"] >= 12, button
         assert page.get_attribute(f"#{button}", "aria-label")
 
     label = "s => document.querySelector('#replay-label').textContent === s"
+    page.click("#replay-end")
+    page.wait_for_function(label, arg=f"move {steps} of {steps}")
     page.click("#replay-prev")
     page.wait_for_function(label, arg=f"move {steps - 1} of {steps}")
     page.keyboard.press("ArrowLeft")
@@ -389,6 +394,10 @@ def test_a_finished_game_links_to_its_replay_whose_buttons_work(
     link = page.locator("#finished a.replay")
     link.wait_for()
     assert link.get_attribute("href") == f"/games/{game_id}?replay=1"
+    # and counts its moves as the replay does
+    moves = page.locator(f"#finished .game-item[data-game='{game_id}'] .moves")
+    assert moves.get_attribute("data-moves") == str(steps)
+    assert moves.inner_text() == f"{steps} moves"
     assert not errors, errors
 
 
@@ -398,18 +407,19 @@ def test_the_lobby_describes_each_game_and_names_bot_levels(browser: Any, server
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors = watch_errors(page)
     page.goto(server_url + "/")
-    page.wait_for_selector(".seat-row")
+    page.wait_for_selector(".game-card")
     catalogue = page.inner_text("#catalogue")
     for game in available:
         assert game["description"] in catalogue and game["playing_time"] in catalogue
     assert "3-5 players · about 90 minutes" in catalogue
     assert "1-99 players · 30-45 minutes" in catalogue
+    page.click("#more-options summary")  # the full form is folded (issue 33)
 
-    # every game and count: the first seat a person, the others bots at the default level
+    # every game and count: the first seat a person, the others bots at Medium (issue 33)
     for name, count, default in (
-        ("amunre", "4", "ismcts:1s"),
-        ("aton", "2", "ismcts:1s"),
-        ("egyptia", "4", "ismcts:1s"),
+        ("amunre", "4", "heuristic"),
+        ("aton", "2", "heuristic"),
+        ("egyptia", "4", "heuristic"),
         ("egyptia", "30", "heuristic"),
     ):
         page.select_option("#game", name)
@@ -434,9 +444,16 @@ def test_the_lobby_describes_each_game_and_names_bot_levels(browser: Any, server
     assert rows.nth(2).locator(".level").input_value() == "heuristic"
     page.select_option("#players", "3")
     page.click("#create")
-    page.wait_for_selector("#created:not([hidden])")
-    bots = page.inner_text("#links")
-    assert "bot (ismcts:0.25s)" in bots and "bot (ismcts:1s)" in bots
+    # against bots alone the lobby opens the seat; the bots are named by their level
+    page.wait_for_url(re.compile(r"/games/[^?]+\?token="))
+    game_id, token = page.url.split("/games/")[1].split("?token=")
+    seen = httpx.get(f"{server_url}/api/games/{game_id}", params={"token": token}).json()
+    assert [p["bot"] and (p["bot"]["level"], p["bot"]["spec"]) for p in seen["players"]] == [
+        None,
+        ("hard", "ismcts:0.25s"),
+        ("medium", "heuristic"),
+    ]
+    assert [p["name"] for p in seen["players"][1:]] == ["Hard bot", "Medium bot"]
     assert not errors, errors
 
 

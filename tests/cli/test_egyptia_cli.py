@@ -748,7 +748,10 @@ def test_two_people_take_turns_without_seeing_each_other_s_column(
     play_runner: CliRunner,
 ) -> None:
     args = ["play", "egyptia", "-p", "2", "--opponents", "human", "--seed", "3"]
-    result = play_runner.invoke(app, [*args, "--save", "h.json"], "1\n\n2\n\n1\nquit\n")
+    # Builder 2 asks for the full board (the compact screen shows only a count of those
+    # still deciding): it says that Builder 1 has chosen, never what.
+    answers = "1\n\nboard\n2\n\n1\nquit\n"
+    result = play_runner.invoke(app, [*args, "--save", "h.json"], answers)
     out = result.output
     assert result.exit_code == 0, out
     first_turn, rest = out.split("Pass the terminal to Builder 2.", 1)
@@ -756,6 +759,7 @@ def test_two_people_take_turns_without_seeing_each_other_s_column(
     assert "Builder 1 >" in first_turn
     assert "Builder 2 >" in second_turn and "Builder 1 >" not in second_turn
     assert "Builder 1 chooses" not in second_turn
+    assert "1 still deciding" in second_turn  # the compact screen: a count only
     assert re.search(r"Builder 1 +chosen +· ", second_turn)  # only that Builder 1 has chosen
     assert re.search(r"Builder 2 chooses the diamond column", second_turn) is None
     assert "Builder 1 chooses the grain column." in back

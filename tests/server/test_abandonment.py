@@ -51,7 +51,8 @@ def test_leaving_hands_the_seat_to_the_medium_bot_for_good(client: TestClient) -
     seen = view(client, game_id, tokens[(seat + 1) % 3])
     player = seen["players"][seat]
     assert player["name"] == names[seat] and player["kind"] == "bot"
-    assert player["bot"] == "heuristic" and player["replaced"] and player["left"] == "left"
+    assert player["bot"] == {"level": "medium", "spec": "heuristic", "label": "Medium bot"}
+    assert player["replaced"] and player["left"] == "left"
     assert [p["replaced"] for p in seen["players"]] == [s == seat for s in range(3)]
     line = f"{names[seat]} left the game: a bot (medium: rules of thumb, instant) plays the seat"
     assert line + " from here." in seen["log"]

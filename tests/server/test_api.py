@@ -145,7 +145,7 @@ def test_available_games_list_options(client: TestClient) -> None:
 
 def test_pages_and_static_files_are_served(client: TestClient) -> None:
     lobby = client.get("/")
-    assert lobby.status_code == 200 and "New game" in lobby.text
+    assert lobby.status_code == 200 and "Play now" in lobby.text and "More options" in lobby.text
     page = client.get("/games/anything")
     assert page.status_code == 200 and 'id="board"' in page.text
     for name in ("lobby.js", "game.js", "karnak.css"):

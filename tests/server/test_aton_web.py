@@ -19,6 +19,7 @@ from karnak.core.record import GameRecord
 from karnak.core.registry import get_game
 from karnak.games.aton.rules.state import AtonState
 from karnak.games.aton.web import board as aton_board
+from karnak.server.bot_names import bot_view
 from karnak.server.service import GameService
 
 from .conftest import wait_for
@@ -174,9 +175,9 @@ def test_a_person_plays_aton_against_a_bot(client: TestClient, bot: str) -> None
     assert final["status"] == "finished" and final["result"]["winners"]
     assert final["players"][1] == {
         "seat": 1,
-        "name": "Blue",
+        "name": bot_view(bot, "aton")["label"],  # a bot is named by its level: bot_names
         "kind": "bot",
-        "bot": bot,
+        "bot": bot_view(bot, "aton"),
         "held": False,  # no account holds a bot's seat
         "clock": None,  # nor does it keep a time bank
         "left": None,

@@ -284,7 +284,7 @@ def test_a_person_plays_egyptia_against_bots(client: TestClient) -> None:
     play_to_the_end(client, game_id, tokens, seed=2, check_every=5)
     final = view(client, game_id, tokens[0])
     assert final["status"] == "finished" and final["result"]["winners"]
-    assert [p["bot"] for p in final["players"][1:]] == BOTS
+    assert [p["bot"]["spec"] for p in final["players"][1:]] == BOTS
     assert len(final["observation"]["final"]) == len(seats)
 
 

@@ -26,7 +26,7 @@ def test_levels_are_offered_for_every_table_with_a_default(client: TestClient) -
     amunre = games["amunre"]["levels"]
     assert amunre[0]["bots_from"] == 1 and amunre[-1]["bots_to"] == 5
     first = amunre[0]
-    assert first["default"] == "expert"
+    assert first["default"] == "medium"  # bot seats start at Medium, not Expert (issue 33)
     assert [(lv["name"], lv["spec"]) for lv in first["levels"]] == [
         ("easy", "random"),
         ("medium", "heuristic"),

@@ -29,6 +29,7 @@ ADMIN_READ = {"200", "401", "403", "422"}
 ADMIN_WRITE = {"200", "400", "401", "403", "404", "409", "413", "422"}
 EXPECTED = {
     ("/api/games/available", "get"): {"200"},
+    ("/api/games/{game}/picture.svg", "get"): {"200", "404", "422"},  # a lobby card's picture
     ("/api/games", "get"): {"200", "422"},
     ("/api/games", "post"): {"201", "400", "401", "403", "413", "422", "429"},
     ("/api/games/{game_id}", "get"): {"200", "403", "404", "410", "422"},
@@ -57,6 +58,10 @@ EXPECTED = {
     ("/api/tables/{table_id}/withdraw", "post"): ACTING - {"410"},
     ("/api/games/{game_id}/rematch", "post"): {"200", "403", "404", "409", "410", "422", "429"},
     ("/api/me/games", "get"): {"200", "401"},
+    ("/api/games/{game_id}/rematch", "get"): {"200", "404", "410", "422"},
+    ("/api/forced-moves", "get"): {"200", "401"},
+    ("/api/forced-moves", "put"): {"200", "401", "403", "413", "422"},
+    ("/api/speeds", "get"): {"200"},
     ("/api/account/email", "get"): {"200", "401"},
     ("/api/account/email", "post"): {"200", "400", "401", "403", "409", "413", "422", "429"},
     ("/api/account/email/confirm", "post"): {"200", "400", "413", "422", "429"},

@@ -85,7 +85,7 @@ def test_the_pages_are_served(client: TestClient) -> None:
     assert 'id="friends-panel" hidden' in client.get("/players/Ana").text
     for asset in ("profile.js", "profile.css", "leaderboard.js", "rating-change.js"):
         assert client.get(f"/static/{asset}").status_code == 200
-    assert "leaderboard" in client.get("/static/lobby.js").text
+    assert "leaderboard" in client.get("/static/lobby_cards.js").text  # each game's card
 
 
 def public_texts(client: TestClient, game_id: str, names: list[str]) -> list[str]:

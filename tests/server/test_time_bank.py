@@ -268,7 +268,8 @@ def test_running_out_hands_the_seat_to_the_medium_bot(
     check(client, game_id)
     seen = view(client, game_id)
     player = seen["players"][first]
-    assert player["kind"] == "bot" and player["bot"] == "heuristic"
+    assert player["kind"] == "bot" and player["bot"]["spec"] == "heuristic"
+    assert player["bot"]["level"] == "medium"
     assert player["replaced"] and player["left"] == "timeout"
     assert any("time ran out" in line for line in seen["log"])
     # the bot plays the seat's turn

@@ -15,6 +15,10 @@ How a run is laid out:
 * Each bot gets its own generator derived from the game seed and its seat only
   (:func:`bot_rngs`, the same derivation ``karnak simulate`` uses), so any game of a run
   can be played again on its own.
+* With ``styled`` rows, each bot of those rows plays its seat's style in that game
+  (:func:`~karnak.core.knowledge.seat_style` of the game seed and the seat, as a server
+  gives it), so a row stands for its level with varied characters; other rows play the
+  plain weights. A style written in a spec (``heuristic@style=3``) is kept either way.
 * Bots are built afresh for every game, so nothing a bot caches leaks from one game into
   the next, and the outcome of a game does not depend on which process played it. With
   iteration budgets (or bots that do not search) the whole result is therefore identical
@@ -34,7 +38,7 @@ import math
 import os
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +48,7 @@ from openskill.models import PlackettLuce
 from karnak.bots.base import Bot, SeatView, make_bot
 from karnak.core.errors import KarnakError
 from karnak.core.game import Game
+from karnak.core.knowledge import seat_style
 from karnak.core.rng import Rng
 
 #: z for a two-sided 95% interval.
@@ -355,9 +360,15 @@ def bot_rngs(seed: int, seats: int) -> list[Rng]:
 
 
 def play_game(
-    game: Game, seats: Sequence[str], seed: int, options: Mapping[str, Any], index: int = 0
+    game: Game,
+    seats: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any],
+    index: int = 0,
+    styled: Collection[str] = (),
 ) -> GameOutcome:
-    """Play one arena game with fresh bots and time each decision.
+    """Play one arena game with fresh bots and time each decision; the bots of the specs in
+    ``styled`` play their seat's style (see the module's notes).
 
     The loop is :func:`karnak.bots.base.play_out` with a clock around ``choose``: the same
     order of seats and the same checked ``apply``, so the game is the one ``simulate``
@@ -365,7 +376,10 @@ def play_game(
     """
     try:
         names = game.seat_names(len(seats))
-        bots: list[Bot] = [make_bot(spec, game) for spec in seats]
+        bots: list[Bot] = [
+            make_bot(spec, game, style=seat_style(seed, seat) if spec in styled else None)
+            for seat, spec in enumerate(seats)
+        ]
         rngs = bot_rngs(seed, len(seats))
         state = game.new_state(names, seed=seed, options=dict(options))
         decisions = [0] * len(seats)
@@ -407,18 +421,18 @@ def _game_error(exc: Exception, seed: int, seats: tuple[str, ...]) -> ArenaGameE
 
 # What a worker process plays: set once per process by the pool's initializer, so the game
 # (with its board) is pickled once per worker rather than once per game.
-_WORKER: tuple[Game, dict[str, Any]] | None = None
+_WORKER: tuple[Game, dict[str, Any], frozenset[str]] | None = None
 
 
-def _init_worker(game: Game, options: dict[str, Any]) -> None:
+def _init_worker(game: Game, options: dict[str, Any], styled: frozenset[str] = frozenset()) -> None:
     global _WORKER
-    _WORKER = (game, options)
+    _WORKER = (game, options, styled)
 
 
 def _worker_game(index: int, seed: int, seats: tuple[str, ...]) -> GameOutcome:
     assert _WORKER is not None, "the arena worker was not initialised"
-    game, options = _WORKER
-    return play_game(game, seats, seed, options, index)
+    game, options, styled = _WORKER
+    return play_game(game, seats, seed, options, index, styled)
 
 
 def run_arena(
@@ -429,8 +443,10 @@ def run_arena(
     options: dict[str, Any],
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    styled: Collection[str] = (),
 ) -> ArenaResult:
-    """Play ``games`` games between ``specs`` (one per seat) and total them per bot spec.
+    """Play ``games`` games between ``specs`` (one per seat) and total them per bot spec;
+    the bots of the specs in ``styled`` play their seat's style in each game.
 
     ``len(specs)`` is the number of players. Use a multiple of it for ``games`` so that
     every entry sits in every seat equally often. ``jobs`` > 1 plays games in that many
@@ -448,6 +464,7 @@ def run_arena(
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     labels = [normalise_spec(spec) for spec in specs]
+    styles = frozenset(normalise_spec(spec) for spec in styled)
     game.check_player_count(len(labels))
     resolved = game.resolve_options(options)
     for label in dict.fromkeys(labels):
@@ -458,11 +475,11 @@ def run_arena(
     if jobs == 1:
         outcomes = []
         for index, game_seed, seats in plan:
-            outcomes.append(play_game(game, seats, game_seed, resolved, index))
+            outcomes.append(play_game(game, seats, game_seed, resolved, index, styles))
             if progress is not None:
                 progress(len(outcomes))
     else:
-        outcomes = _run_parallel(game, resolved, plan, min(jobs, games), progress)
+        outcomes = _run_parallel(game, resolved, plan, min(jobs, games), progress, styles)
     elapsed = time.perf_counter() - started
 
     return _tally(game, labels, games, seed, resolved, outcomes, elapsed)
@@ -474,6 +491,7 @@ def _run_parallel(
     plan: list[tuple[int, int, tuple[str, ...]]],
     jobs: int,
     progress: Callable[[int], None] | None,
+    styled: frozenset[str] = frozenset(),
 ) -> list[GameOutcome]:
     """Play ``plan`` over ``jobs`` processes; stop at the first failure and re-raise it.
 
@@ -481,7 +499,7 @@ def _run_parallel(
     engine does not make the user sit through the rest of the run first.
     """
     executor = ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init_worker, initargs=(game, options)
+        max_workers=jobs, initializer=_init_worker, initargs=(game, options, styled)
     )
     outcomes: list[GameOutcome] = []
     try:

@@ -1,5 +1,11 @@
 """The registry that builds bots from specs like ``ismcts:1s``, and their think budgets.
 
+A spec may end with a style, ``heuristic@style=3`` or ``ismcts:1s@style=3``
+(:class:`~karnak.core.knowledge.Style`: a mild, seeded variation of the game's weights and
+random tie-breaks, so that bots of one level differ); ``@style=0`` or none plays the bot's
+plain weights. A caller that seats bots (a server, the arena) may also give a style for
+each seat (:func:`~karnak.core.knowledge.seat_style`); a style written in the spec wins.
+
 The bot contract itself (:class:`Bot`, :class:`SeatView`) lives in :mod:`karnak.core.agent`,
 so that a game's own heuristic can implement it without importing this layer.
 """
@@ -13,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from karnak.core.agent import Bot, SeatView
 from karnak.core.errors import KarnakError
+from karnak.core.knowledge import STYLES, Style, make_style
 from karnak.core.rng import Rng
+from karnak.i18n import t
 
 if TYPE_CHECKING:
     from karnak.core.game import Game
@@ -53,10 +61,10 @@ def parse_budget(text: str) -> Budget:
     if unit in ("s", "ms"):
         seconds = value / 1000 if unit == "ms" else value
         if seconds <= 0:
-            raise BotSpecError("a think time must be positive")
+            raise BotSpecError(t("a think time must be positive"))
         return Budget(seconds=seconds)
     if value != int(value) or value < 1:
-        raise BotSpecError("an iteration budget is a whole number of at least 1")
+        raise BotSpecError(t("an iteration budget is a whole number of at least 1"))
     return Budget(iterations=int(value))
 
 
@@ -122,18 +130,69 @@ def takes_budget(name: str) -> bool:
     return entry is not None and entry.takes_budget
 
 
-def make_bot(spec: str, game: Game) -> Bot:
-    """Build a bot from ``name`` or ``name:budget`` (``ismcts:1s``, ``ismcts:2000``)."""
+_STYLE = re.compile(r"^style=(?P<number>\d{1,6})$")
+
+
+def split_style(spec: str) -> tuple[str, int | None]:
+    """``ismcts:1s@style=3`` -> (``ismcts:1s``, 3); a spec without a style -> (spec, None).
+    BotSpecError for a style that is not ``style=<number>`` in 0 .. STYLES."""
+    base, at, tail = spec.strip().lower().partition("@")
+    if not at:
+        return base, None
+    match = _STYLE.match(tail.strip())
+    if not match or int(match["number"]) > STYLES:
+        raise BotSpecError(
+            f"cannot read the style {tail!r}: write it like @style=3 (a number from 0 to "
+            f"{STYLES}; 0 is none)"
+        )
+    return base.strip(), int(match["number"])
+
+
+def game_style(game: Game, number: int) -> Style:
+    """Style ``number`` of ``game``: a variation of the weights its knowledge declares
+    (random tie-breaks only for a game that declares none)."""
+    from karnak.core.registry import plugin_for
+
+    knowledge = plugin_for(game).load_knowledge()
+    return make_style(number, knowledge.style_weights if knowledge is not None else {})
+
+
+def make_bot(spec: str, game: Game, *, style: int | None = None) -> Bot:
+    """Build a bot from ``name`` or ``name:budget`` (``ismcts:1s``, ``ismcts:2000``),
+    optionally followed by ``@style=N``; ``style`` (a seat's style number) applies when the
+    spec names none."""
     _load_builtin_bots()
-    name, _, budget_text = spec.strip().lower().partition(":")
+    spec, written = split_style(spec)
+    number = written if written is not None else style
+    bot = _make_plain(spec, game)
+    if number:
+        bot = bot.with_style(game_style(game, number))
+    return bot
+
+
+def _make_plain(spec: str, game: Game) -> Bot:
+    name, _, budget_text = spec.partition(":")
     entry = _REGISTRY.get(name)
     if entry is None or not _plays(entry, game):
         known = ", ".join(available_bots(game))
-        raise UnknownBotError(f"unknown bot {spec!r} for {game.title}; bots: {known}")
+        raise UnknownBotError(
+            t(
+                "unknown bot {spec} for {game}; bots: {known}",
+                spec=repr(spec),
+                game=game.title,
+                known=known,
+            )
+        )
     budget = None
     if budget_text:
         if not entry.takes_budget:
-            raise BotSpecError(f"the {name} bot takes no budget (got {budget_text!r})")
+            raise BotSpecError(
+                t(
+                    "the {name} bot takes no budget (got {budget})",
+                    name=name,
+                    budget=repr(budget_text),
+                )
+            )
         budget = parse_budget(budget_text)
     return entry.factory(game, budget)
 

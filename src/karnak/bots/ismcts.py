@@ -48,7 +48,12 @@ second of search is only about a thousand noisy rollouts:
 
 Both are asked once per decision at the root, from the first world sampled: a policy and a
 move filter must judge from what the seat sees (the heuristic modules do, and draw nothing
-from the generator), so every world of the information set gets the same answer.
+from the generator but to break exact ties), so every world of the information set gets
+the same answer.
+
+A bot with a style (:class:`~karnak.core.knowledge.Style`, see :meth:`ISMCTSBot.with_style`)
+plays its own moves in rollouts, its move filter and its progressive bias with the style's
+weights, and models the other seats with the plain ones: it does not know their styles.
 """
 
 from __future__ import annotations
@@ -67,7 +72,10 @@ from karnak.core.knowledge import (
     Knowledge,
     Policy,
     Reward,
+    Style,
     final_rewards,
+    styled_candidates,
+    styled_policy,
 )
 from karnak.core.registry import plugin_for
 from karnak.core.rng import Rng
@@ -132,6 +140,8 @@ class ISMCTSBot(Bot):
     ):
         self.budget = budget
         self.policy: Policy = policy or random_policy
+        #: The policy of the bot's own moves (the policy itself unless styled).
+        self.own_policy: Policy = self.policy
         self.evaluator = evaluator
         self.candidates = candidates
         self.reward: Reward = reward or final_rewards
@@ -160,6 +170,16 @@ class ISMCTSBot(Bot):
 
     def label(self) -> str:
         return f"ismcts:{self.budget}"
+
+    def with_style(self, style: Style) -> ISMCTSBot:
+        """This bot with ``style`` for its own moves: the policy and move filter of its seat
+        (rollouts, candidates, progressive bias) use the style's weights and tie-breaks;
+        the other seats are modelled with the plain policy."""
+        self.style = style
+        self.own_policy = styled_policy(self.policy, style)
+        if self.candidates is not None:
+            self.candidates = styled_candidates(self.candidates, style)
+        return self
 
     # ------------------------------------------------------------------ the search
     def choose(self, view: SeatView, rng: Rng) -> Action:
@@ -240,7 +260,7 @@ class ISMCTSBot(Bot):
         """The moves worth searching for ``me`` in ``world`` and the policy's preferred one."""
         if self.prior <= 0.0 and self.candidates is None:
             return actions, None
-        preferred = self.policy(world, me, rng)
+        preferred = self.own_policy(world, me, rng)
         if self.candidates is not None:
             moves = self.candidates(world, me, actions)
             if preferred not in moves:
@@ -319,7 +339,7 @@ class ISMCTSBot(Bot):
                 node.children[action] = _Node()
                 break
             node = child
-        reward = self._rollout(world, rng)[me]
+        reward = self._rollout(world, rng, me)[me]
         for owner, action in path:
             stat = owner.stats[me][action]
             stat.visits += 1
@@ -343,7 +363,7 @@ class ISMCTSBot(Bot):
             path.append((node, seat, action))
             world.apply_unchecked(seat, action)
             node = self._child(node, (seat, action), fresh)
-        rewards = self._rollout(world, rng)
+        rewards = self._rollout(world, rng, me)
         for owner, seat, action in path:
             stat = owner.stats[seat][action]
             stat.visits += 1
@@ -404,14 +424,15 @@ class ISMCTSBot(Bot):
             if fresh:
                 return None
 
-    def _rollout(self, world: State, rng: Rng) -> Sequence[float]:
+    def _rollout(self, world: State, rng: Rng, me: int) -> Sequence[float]:
         policy = self.policy
+        own = self.own_policy
         steps = self.rollout_depth
         while not world.is_over():
             if steps <= 0 and self.evaluator is not None:
                 return self.evaluator(world)
             seat = world.to_move()[0]
-            world.apply_unchecked(seat, policy(world, seat, rng))
+            world.apply_unchecked(seat, (own if seat == me else policy)(world, seat, rng))
             steps -= 1
         return self.reward(world)
 

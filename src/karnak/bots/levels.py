@@ -29,7 +29,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from karnak.bots.base import BotSpecError, available_bots, parse_budget, takes_budget
+from karnak.bots.base import (
+    BotSpecError,
+    available_bots,
+    parse_budget,
+    split_style,
+    takes_budget,
+)
 from karnak.core.registry import get_plugin
 
 if TYPE_CHECKING:
@@ -52,6 +58,40 @@ STANDARD_LEVELS = {
 def game_levels(name: str) -> dict[str, str]:
     """Each level's bot spec in the game ``name``."""
     return {**STANDARD_LEVELS, **get_plugin(name).levels}
+
+
+def level_of(spec: str, game: Game | str) -> str | None:
+    """The level whose bot the spec ``spec`` is in ``game`` (a game or its name), the
+    reverse of :func:`game_levels` and :func:`level_spec`: ``heuristic`` is "medium",
+    ``ismcts:1s`` "expert" in the three games. A searching level stepped down to a shorter
+    think time at a big table (:data:`LADDER`) is still its level; a style
+    (``heuristic@style=3``) changes nothing. None for a spec that is no level's bot
+    (``ismcts:5000``, an unknown name)."""
+    name = game if isinstance(game, str) else game.name
+    try:
+        base = split_style(spec)[0]
+    except BotSpecError:
+        return None
+    bot, _, budget = base.partition(":")
+    table = game_levels(name)
+    for level in LEVELS:
+        if table[level] == base:
+            return level
+    if not budget:
+        return None
+    try:
+        seconds = parse_budget(budget).seconds
+    except BotSpecError:
+        return None
+    if seconds is None or seconds not in LADDER:
+        return None
+    # A think time of the ladder: the weakest searching level of this bot that thinks at
+    # least that long (the level it was stepped down from).
+    for level in LEVELS:
+        own = table[level]
+        if own.partition(":")[0] == bot and think_seconds(own) >= seconds:
+            return level
+    return None
 
 
 #: The think times (seconds) a searching level steps down to when its own does not fit.
@@ -78,7 +118,7 @@ def is_level(name: str) -> bool:
 def think_seconds(spec: str) -> float:
     """The seconds a decision of the bot ``spec`` takes: its time budget, 0 for a bot that
     does not search (an iteration budget has no time of its own and counts 0 here)."""
-    name, _, budget = spec.partition(":")
+    name, _, budget = split_style(spec)[0].partition(":")
     if not budget or not takes_budget(name):
         return 0.0
     seconds = parse_budget(budget).seconds
@@ -87,7 +127,7 @@ def think_seconds(spec: str) -> float:
 
 def describe(spec: str) -> str:
     """What the bot ``spec`` is, in a few words for a person."""
-    name, _, _ = spec.partition(":")
+    name, _, _ = split_style(spec)[0].partition(":")
     seconds = think_seconds(spec)
     if seconds:
         return f"searches {seconds:g} s a move"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from karnak.core.knowledge import NO_STYLE, Style, playing
 from karnak.core.rng import Rng
 from karnak.core.state import InfoSet
 
@@ -54,5 +55,30 @@ class Bot(ABC):
         """One of ``view.legal_actions``."""
 
     def label(self) -> str:
-        """How the bot is named in tables (its spec)."""
+        """How the bot is named in tables (its spec, without a style)."""
         return self.name
+
+    #: The bot's character (:class:`~karnak.core.knowledge.Style`); none unless given.
+    style: Style = NO_STYLE
+
+    def with_style(self, style: Style) -> Bot:
+        """This bot playing ``style``: by default every decision is computed with the
+        style's weights and tie-breaks (a search bot overrides this to style its own
+        moves only, not its model of the others)."""
+        return StyledBot(self, style) if style else self
+
+
+class StyledBot(Bot):
+    """A bot whose every decision is computed under a style (see :meth:`Bot.with_style`)."""
+
+    def __init__(self, inner: Bot, style: Style):
+        self.inner = inner
+        self.style = style
+        self.name = inner.name
+
+    def choose(self, view: SeatView, rng: Rng) -> Action:
+        with playing(self.style):
+            return self.inner.choose(view, rng)
+
+    def label(self) -> str:
+        return self.inner.label()

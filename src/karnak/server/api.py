@@ -19,13 +19,14 @@ import contextlib
 import re
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, WebSocket
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.bots.base import available_bots
-from karnak.bots.levels import level_bands
-from karnak.core.registry import DEFAULT_GAME, available_games, get_game
+from karnak.bots.levels import LEVELS, level_bands
+from karnak.core.registry import DEFAULT_GAME, available_games, get_game, get_plugin
+from karnak.i18n import N_, t
 from karnak.server.accounts.auth import CsrfError, check_csrf, same_origin, session_of
 from karnak.server.capacity import Creator
 from karnak.server.errors import ApiError as ApiError
@@ -35,9 +36,12 @@ from karnak.server.game_pages import page_for
 from karnak.server.http_limits import RateLimits
 from karnak.server.inputs import WHOLE, Action, Options, SeatName, Version, Word
 from karnak.server.limits import ServerSettings
+from karnak.server.lobby_cards import card_picture, picture_url, play_now_seats
+from karnak.server.replays import replay_steps
 from karnak.server.rooms import Room
 from karnak.server.service import (
     DEFAULT_BOT,
+    DEFAULT_LEVEL,
     MAX_TURN_TIMER,
     GameService,
     SeatRequest,
@@ -190,10 +194,21 @@ async def resolve_seat(
     account = await account_of(request, token, writing=True)
     room, seat = await resolve(service, game_id, token, account)
     if seat is None:
-        raise ApiError(
-            403, f"spectators cannot {doing}: use a seat's link (its token) or log in to it"
-        )
+        refusal = SPECTATORS_CANNOT.get(doing)
+        raise ApiError(403, t(refusal) if refusal else t(SPECTATORS_CANNOT_DO, doing=doing))
     return room, seat
+
+
+#: What a spectator is told, by what was tried (a whole sentence each).
+SPECTATORS_CANNOT = {
+    "chat": N_("spectators cannot chat: use a seat's link (its token) or log in to it"),
+    "move": N_("spectators cannot move: use a seat's link (its token) or log in to it"),
+    "undo": N_("spectators cannot undo: use a seat's link (its token) or log in to it"),
+    "leave": N_("spectators cannot leave: use a seat's link (its token) or log in to it"),
+}
+SPECTATORS_CANNOT_DO = N_(
+    "spectators cannot {doing}: use a seat's link (its token) or log in to it"
+)
 
 
 def client_host(request: Request | WebSocket) -> str | None:
@@ -258,16 +273,18 @@ async def list_available_games(request: Request) -> list[dict[str, Any]]:
     for name in available_games():
         game = get_game(name)
         parts = page_for(name)
+        words = get_plugin(name).text_domain()  # the game's own texts, in the reader's language
+        said = words.gettext if words is not None else str
         result.append(
             {
                 "name": name,
                 "title": game.title,
-                "description": game.description,
-                "playing_time": game.playing_time,
+                "description": said(game.description),
+                "playing_time": said(game.playing_time),
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "bots": sorted(available_bots(game)),
-                "levels": level_bands(game, **limits),
+                "levels": medium_first(level_bands(game, **limits)),
                 "options": [
                     {
                         "name": spec.name,
@@ -279,9 +296,37 @@ async def list_available_games(request: Request) -> list[dict[str, Any]]:
                 ],
                 # what the lobby needs to offer the options well (Egyptia: the cards)
                 "lobby": parts.lobby(game) if parts is not None and parts.lobby else {},
+                # the lobby's card: a picture of the board, the "Play now" table's seats
+                "picture": picture_url(name),
+                "play_now": {"seats": play_now_seats(game), "level": DEFAULT_LEVEL},
             }
         )
     return result
+
+
+def medium_first(bands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's bands of levels with each band's default at most :data:`DEFAULT_LEVEL`
+    (Medium): a bot seat starts at Medium, or lower where a big table cannot carry it."""
+    cap = LEVELS.index(DEFAULT_LEVEL)
+    return [{**band, "default": LEVELS[min(cap, LEVELS.index(band["default"]))]} for band in bands]
+
+
+@router.get(
+    "/games/{game}/picture.svg",
+    operation_id="game_picture",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}, **error_responses(404, 422)},
+)
+async def game_picture(game: Annotated[str, Path(max_length=40)]) -> Response:
+    """A picture of the game's board at the start of a game (SVG, for the lobby's card)."""
+    svg = card_picture(game)
+    if svg is None:
+        raise ApiError(404, t("there is no game {game}", game=repr(game[:40])))
+    return Response(
+        content=svg,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
 
 
 @router.get("/games", operation_id="list_games", responses=error_responses(422))
@@ -305,7 +350,7 @@ async def create_game(request: Request, body: GameIn) -> GameCreated:
     mine = any(seat.mine for seat in body.seats)
     account = await account_of(request, None, writing=True) if mine else None
     if mine and account is None:
-        raise ApiError(401, "a seat marked 'mine' is for a logged-in account: log in first")
+        raise ApiError(401, t("a seat marked 'mine' is for a logged-in account: log in first"))
     holder = await request.app.state.accounts.account(account) if account is not None else None
     creator = account
     if creator is None:  # a logged-in creator's games count toward the account's share too
@@ -427,7 +472,9 @@ async def get_record(request: Request, game_id: str) -> dict[str, Any]:
     service = service_of(request)
     room, _ = await resolve(service, game_id, None)
     if not room.is_over:
-        raise ApiError(409, "the record is published when the game is over", room.version_for(None))
+        raise ApiError(
+            409, t("the record is published when the game is over"), room.version_for(None)
+        )
     return room.record().to_json()
 
 
@@ -435,7 +482,7 @@ async def get_record(request: Request, game_id: str) -> dict[str, Any]:
 async def replay_length(request: Request, game_id: str) -> dict[str, int]:
     """How many moves a finished game's replay has."""
     room = await finished_room(service_of(request), game_id)
-    return {"steps": len(room.accepted)}
+    return {"steps": replay_steps(room)}  # the lobby counts a finished game's moves alike
 
 
 @router.get("/games/{game_id}/replay/{step}", operation_id="replay_view", responses=FINISHED_ROUTE)
@@ -444,7 +491,10 @@ async def replay_view(request: Request, game_id: str, step: int) -> dict[str, An
     service = service_of(request)
     room = await finished_room(service, game_id)
     if not 0 <= step <= len(room.accepted):
-        raise ApiError(404, f"the replay has moves 0 to {len(room.accepted)}, not {step}")
+        raise ApiError(
+            404,
+            t("the replay has moves 0 to {last}, not {step}", last=len(room.accepted), step=step),
+        )
     replayed = service.replays.room_at(room, step)  # from a snapshot (karnak.server.replays)
     view = seat_view(replayed, None)
     parts = page_for(room.game.name)
@@ -457,7 +507,7 @@ async def replay_view(request: Request, game_id: str, step: int) -> dict[str, An
 async def finished_room(service: GameService, game_id: str) -> Room:
     room, _ = await resolve(service, game_id, None)
     if not room.is_over:
-        raise ApiError(409, "replays open when the game is over", room.version_for(None))
+        raise ApiError(409, t("replays open when the game is over"), room.version_for(None))
     return room
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import threading
 import time
@@ -43,7 +44,8 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from karnak.bots.base import SeatView, make_bot
+from karnak.bots.base import SeatView, game_style, make_bot, split_style
+from karnak.core.knowledge import seat_style
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
 from karnak.core.state import State
@@ -63,6 +65,13 @@ def bot_seed(game_seed: int, version: int, seat: int) -> int:
     return (game_seed * 1_000_003 + version * 7_919 + seat) % (1 << 63)
 
 
+def bot_style(game_seed: int, seat: int) -> int:
+    """The style of the bot in ``seat`` (:func:`~karnak.core.knowledge.seat_style`): its
+    own, for the whole game, so that two bots of one level at a table play differently; a
+    spec that names a style (``heuristic@style=3``) keeps its own."""
+    return seat_style(game_seed, seat)
+
+
 def position(state: State) -> dict[str, Any]:
     """What a worker is sent of ``state``: all of it (``State.to_json``: the position, the
     hidden facts, the generator and the moves) but the event log."""
@@ -78,18 +87,23 @@ def think(
     iterations: int,
     variant: dict[str, Any] | None = None,
     stop: Callable[[], bool] | None = None,
+    style: int | None = None,
 ) -> str:
     """Worker entry point: the text of the action the bot ``spec`` chooses for ``seat`` in
     the position ``state_json`` (``State.to_json``; ``variant``: the game's variant data,
     if it is not the game as shipped), decided within ``seconds`` and ``iterations``
-    whatever its own budget asks; ``stop()`` (in a thread only) ends the search early.
+    whatever its own budget asks; ``stop()`` (in a thread only) ends the search early;
+    ``style``: the seat's style (:func:`bot_style`) where the spec names none.
 
     The state stays here: the bot is given ``SeatView.of(state, seat)``, the seat's view."""
     game = get_game(str(state_json["game"]))
     if variant is not None:
         game = game.with_variant_data(variant)
     state = game.state_from_json(state_json)  # under the rules version the state names
-    bot = bound(make_bot(spec, state.game), seconds=seconds, iterations=iterations, stop=stop)
+    bot = make_bot(spec, state.game)
+    if style and split_style(spec)[1] is None:  # a style written in the spec is its own
+        bot = bot.with_style(game_style(state.game, style))
+    bot = bound(bot, seconds=seconds, iterations=iterations, stop=stop)
     return bot.choose(SeatView.of(state, seat), Rng(seed)).to_text()
 
 
@@ -176,12 +190,14 @@ class BotRunner:
                 limits.max_iterations,
                 room.game.variant_data(),
             )
+            style = bot_style(room.seed, seat)
             started = time.perf_counter()
             if self._pool is None:
-                text = await asyncio.to_thread(think, *args, stop=self._closed.is_set)
+                text = await asyncio.to_thread(think, *args, stop=self._closed.is_set, style=style)
             else:
                 loop = asyncio.get_running_loop()
-                text = await loop.run_in_executor(self._pool, think, *args)
+                work = functools.partial(think, *args, style=style)
+                text = await loop.run_in_executor(self._pool, work)
             self.probe.bot_thought(room.game.name, time.perf_counter() - started)
         return version, text
 

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from karnak.core.plugin import WebPage
 from karnak.core.registry import UnknownGameError, get_plugin, plugins
 from karnak.core.view_schema import observation_schema
+from karnak.i18n import t
 
 
 @cache
@@ -60,7 +61,7 @@ async def get_observation_schema(name: str) -> dict[str, Any]:
     try:
         plugin = get_plugin(name)
     except UnknownGameError:
-        raise ApiError(404, f"there is no game {name[:40]!r}") from None
+        raise ApiError(404, t("there is no game {game}", game=repr(name[:40]))) from None
     schema = _schema(plugin.name)
     if schema is None:
         raise ApiError(404, f"{plugin.name} declares no observation schema")

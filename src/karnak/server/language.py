@@ -166,9 +166,9 @@ def languages_of(app: Any) -> AccountLanguages | None:
     application has started)."""
     state = app.state
     found: AccountLanguages | None = getattr(state, "languages", None)
-    if found is None:
+    executor = getattr(state, "executor", None)
+    if found is None or found.executor is not executor:  # made again for each start
         accounts = getattr(state, "accounts", None)
-        executor = getattr(state, "executor", None)
         if accounts is None or executor is None:
             return None
         found = state.languages = AccountLanguages(accounts.store.engine, executor)

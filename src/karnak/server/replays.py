@@ -16,13 +16,27 @@ one replayed from the start, seats included (they are read from the game as it i
 At a table of 99 builders (2871 moves) a step took 0.2 to 0.9 s replayed from the start and
 takes under a millisecond from a snapshot (``bench/replay_steps.py``,
 ``bench/results/replay_steps.md``).
+
+A game's **moves** are the moves of its record, every one a seat played (the sealed ones
+too, which everyone sees once the game is over): a replay steps through them (``steps`` of
+``/api/games/<id>/replay``), and the lobby's list counts a finished game's moves the same
+way (:func:`move_counts`). A running game's "move n" is another count, the spectators'
+version (a seat's private steps not counted, and an undo counted as a change).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from sqlalchemy import func, select
+
+from karnak.server.db import ActionRow
 from karnak.server.rooms import Room
+
+if TYPE_CHECKING:
+    from karnak.server.store import GameStore
 
 #: A snapshot is kept after every this many moves of a game.
 SNAPSHOT_EVERY = 16
@@ -126,3 +140,24 @@ class ReplayCache:
         self._snapshots.move_to_end(key)
         while len(self._snapshots) > self.most:
             self._snapshots.popitem(last=False)
+
+
+def replay_steps(room: Room) -> int:
+    """How many moves ``room``'s replay steps through: every move of its record."""
+    return len(room.accepted)
+
+
+def move_counts(store: GameStore, game_ids: Iterable[str]) -> dict[str, int]:
+    """The moves of each game of ``game_ids`` as its replay counts them (the number of its
+    stored moves, which rebuild :attr:`Room.accepted` one to one); a game without moves is
+    left out."""
+    wanted = list(dict.fromkeys(game_ids))
+    if not wanted:
+        return {}
+    with store.sessions() as session:
+        rows = session.execute(
+            select(ActionRow.game_id, func.count())
+            .where(ActionRow.game_id.in_(wanted))
+            .group_by(ActionRow.game_id)
+        ).all()
+    return {game_id: int(count) for game_id, count in rows}

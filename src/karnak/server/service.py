@@ -38,26 +38,36 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import orjson
 
 from karnak.bots.base import Bot, SeatView, available_bots, make_bot
+from karnak.bots.levels import is_level, level_spec
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
+from karnak.core.forced import PAUSE_SECONDS, forced_move
 from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
-from karnak.i18n import current_language
+from karnak.i18n import current_language, t
 from karnak.server.bot_limits import check_bots
+from karnak.server.bot_names import default_bot_names
 from karnak.server.bot_runner import BotRunner, bot_seed
 from karnak.server.capacity import Creator, Quota, ShareError
 from karnak.server.capacity import refusal as capacity_refusal
 from karnak.server.cluster.leases import game_lease
 from karnak.server.conflicts import LeaseLostError, StaleWriteError
+from karnak.server.departures import (
+    departed_reader,
+    reader_left,
+    reader_seat,
+    with_departure,
+)
 from karnak.server.disk import DiskFullError, is_disk_full
 from karnak.server.disk import warn as warn_disk_full
 from karnak.server.executor import DatabaseExecutor
 from karnak.server.game_pages import page_for
 from karnak.server.hub import ALL_GAMES, Event, Hub, Subscription, game_topic
 from karnak.server.limits import ServerSettings
+from karnak.server.notifications.presence import Presence
 from karnak.server.observability.probe import SILENT, Probe
-from karnak.server.replays import ReplayCache
+from karnak.server.replays import ReplayCache, move_counts
 from karnak.server.room_cache import RoomCache
 from karnak.server.rooms import (
     BOT,
@@ -89,12 +99,15 @@ from karnak.server.views import seat_view
 if TYPE_CHECKING:
     from karnak.server.cluster.leases import LeaseKeeper
     from karnak.server.db import ActionRow, GameRow
+    from karnak.server.forced_moves import ForcedPlan
 
 T = TypeVar("T")
 
 #: The bot that plays a human seat's move when its turn timer runs out: quick and sensible.
 TIMEOUT_BOTS = ("heuristic", "random")  # the first one the game has
-DEFAULT_BOT = "ismcts:1s"
+#: The level of a bot seat that names none (a level or a spec may be asked for).
+DEFAULT_LEVEL = "medium"
+DEFAULT_BOT = DEFAULT_LEVEL  # (its old name: a bot seat without a spec)
 MAX_TURN_TIMER = 24 * 3600.0
 #: The most moves the timeout bot plays for one seat when its timer runs out.
 MAX_TIMEOUT_MOVES = 20
@@ -182,13 +195,17 @@ class Listener:
 
     seat: int | None
     #: The seat's version and the turn deadline of the newest view offered.
-    stamp: tuple[int, float | None] | None = None
+    stamp: tuple[int, float | None, tuple[float, ...]] | None = None
     latest: str | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     source: Callable[[], str] | None = None
     messages: deque[str] = field(default_factory=lambda: deque(maxlen=MAX_QUEUED_MESSAGES))
     #: Its subscription to the game's topic on the hub (cancelled when the socket closes).
     subscription: Subscription | None = None
+    #: The seat whose page this is, counted as open (karnak.server.notifications.presence),
+    #: and the seat its person left (a bot took it over: the page tells them why).
+    present: int | None = None
+    departed: int | None = None
 
     def push(self, text: str) -> None:
         """A message to send as it is, after those already waiting."""
@@ -235,13 +252,16 @@ class Position:
     view is built and encoded once.
     """
 
-    key: tuple[int, int, float | None]
+    key: tuple[int, int, float | None, tuple[float, ...]]
     #: The board, drawn once per language (its labels are words).
     boards: dict[str, str] = field(default_factory=dict)
     #: Only the encoded text is kept: a server holds one position per running game, and
     #: nested dicts would give the garbage collector many more objects to walk. Keyed by
     #: seat and language: a view holds words (the log, labels, the guide).
     views: dict[tuple[int | None, str], str] = field(default_factory=dict)
+    #: A spectator's view for the person who left a seat (by seat and language): it says
+    #: why (karnak.server.departures).
+    departed_views: dict[tuple[int, str], str] = field(default_factory=dict)
 
 
 def encode(value: Any) -> str:
@@ -283,6 +303,14 @@ class GameService:
         self._locks: dict[str, asyncio.Lock] = {}
         self.hub = hub or Hub()
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: Forced moves waiting their pause (karnak.server.forced_moves): tasks by game and
+        #: seat, and the plans the views show; ``forced_pause`` is the pause (seconds).
+        self._forced_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._forced_plans: dict[str, dict[int, ForcedPlan]] = {}
+        #: The (step, version) each seat's forced move was last looked at in, so a move the
+        #: person chose to click (the setting off) is not looked at again until it changes.
+        self._forced_seen: dict[tuple[str, int], tuple[int, int]] = {}
+        self.forced_pause = PAUSE_SECONDS
         #: Per game: the step and deadline its timer is armed for, and the timer's task.
         self._timer_tasks: dict[str, tuple[tuple[int, float], asyncio.Task[None]]] = {}
         self._positions: dict[str, Position] = {}
@@ -294,6 +322,10 @@ class GameService:
         # service built alone (tests, benchmarks) makes its own.
         self._own_executor = executor is None
         self.executor = executor or DatabaseExecutor(store.engine)
+        #: Whether each account's forced moves are played for it (karnak.server.forced_moves).
+        from karnak.server.forced_moves import ForcedMoveSettings  # (its API imports errors)
+
+        self.forced_settings = ForcedMoveSettings(store.engine, self.executor)
         #: Which games' background work runs here (None: every game's, one process alone).
         self.leases = leases
         #: Whether other processes may change the games too (a database server, not SQLite).
@@ -302,6 +334,13 @@ class GameService:
             leases.on_gain = self._gained
             leases.on_loss = self._lost
         self.hub.on_remote("game:", self._remote)
+        #: The seats whose pages are open (no "your turn" notice meanwhile).
+        self.presence = Presence(
+            store.engine,
+            self.executor,
+            leases.holder if leases is not None else "",
+            shared=self.shared,
+        )
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -396,6 +435,7 @@ class GameService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.presence.stop()
         if self.leases is not None:
             await self.leases.stop()
         self.bots.close()
@@ -466,34 +506,62 @@ class GameService:
         game.check_player_count(len(seats))
         resolved = game.resolve_options(options or {})
         if turn_timer is not None and not 1 <= turn_timer <= MAX_TURN_TIMER:
-            raise CreateError(f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds")
+            raise CreateError(
+                t(
+                    "a turn timer is between 1 second and {most} seconds",
+                    most=format(MAX_TURN_TIMER, "g"),
+                )
+            )
         try:
             control = timebank_clock.control_of(time_control)
         except TimeControlError as exc:
             raise CreateError(str(exc)) from exc
         if control is not None and turn_timer is not None:
-            raise CreateError("a game has a turn timer or a time control, not both")
+            raise CreateError(t("a game has a turn timer or a time control, not both"))
         infos: list[SeatInfo] = []
         tokens: list[str | None] = []
         accounts: set[int | None] = set()
         default_names = game.seat_names(len(seats))
+        # bots named by their level ("Medium bot"; karnak.server.bot_names) unless named
+        specs = [self._bot_spec(game, request, seats) for request in seats]
+        bot_names = default_bot_names(
+            [None if r.name and r.name.strip() else s for r, s in zip(seats, specs, strict=True)],
+            game,
+            taken=[r.name.strip() for r in seats if r.name and r.name.strip()],
+        )
         used: set[str] = set()
         for index, request in enumerate(seats):
             kind = request.kind.strip().lower()
             if kind not in (HUMAN, BOT):
-                raise CreateError(f"seat {index + 1}: a seat is 'human' or 'bot', not {kind!r}")
+                raise CreateError(
+                    t(
+                        "seat {seat}: a seat is 'human' or 'bot', not {kind}",
+                        seat=index + 1,
+                        kind=repr(kind),
+                    )
+                )
             bot = None
             if kind == BOT:
-                bot = (request.bot or DEFAULT_BOT).strip().lower()
+                bot = specs[index] or ""  # (a bot seat always has one: _bot_spec)
                 make_bot(bot, game)  # a bad name or budget is refused here, with the list
-            name = (request.name or "").strip() or default_names[index]
+            name = (
+                (request.name or "").strip()
+                or (bot_names[index] if kind == BOT else None)
+                or default_names[index]
+            )
             if len(name) > 40:
-                raise CreateError(f"seat {index + 1}: a name has at most 40 characters")
+                raise CreateError(
+                    t("seat {seat}: a name has at most 40 characters", seat=index + 1)
+                )
             if name.casefold() in used:
-                raise CreateError(f"two seats are named {name!r}; names must differ")
+                raise CreateError(
+                    t("two seats are named {name}; names must differ", name=repr(name))
+                )
             used.add(name.casefold())
             if request.account is not None and (kind == BOT or request.account in accounts):
-                raise CreateError(f"seat {index + 1}: an account holds one person's seat of a game")
+                raise CreateError(
+                    t("seat {seat}: an account holds one person's seat of a game", seat=index + 1)
+                )
             accounts.add(request.account)
             token = None if request.token_hash else new_token()
             tokens.append(token)
@@ -513,6 +581,21 @@ class GameService:
         self.running += 1
         self._adopt(room)
         return Created(room, tokens)
+
+    def _bot_spec(self, game: Game, request: SeatRequest, seats: list[SeatRequest]) -> str | None:
+        """A bot seat's spec: the one asked for, a level's (a level's name is taken too, as
+        the lobby sends it), or the default level's (Medium); None for a person's seat."""
+        if request.kind.strip().lower() != BOT:
+            return None
+        wanted = (request.bot or DEFAULT_LEVEL).strip().lower()
+        if not is_level(wanted):
+            return wanted
+        bots = sum(1 for r in seats if r.kind.strip().lower() == BOT)
+        limits = {
+            "max_think": self.settings.max_think,
+            "max_game_think": self.settings.max_game_think,
+        }
+        return level_spec(wanted, game, max(1, bots), **limits)
 
     async def _store_new(self, room: Room, quota: Quota) -> None:
         """Store a new game with its lease (held here from the start)."""
@@ -538,15 +621,22 @@ class GameService:
             except StoredGameError as exc:
                 reason = exc.reason
                 self._unavailable(game_id, reason, running=exc.running)
-        raise GameUnavailableError(f"game {game_id} is unavailable: {reason}")
+        raise GameUnavailableError(
+            t("game {game} is unavailable: {reason}", game=game_id, reason=reason)
+        )
 
     async def summaries(self, limit: int) -> list[dict[str, Any]]:
         """The public list of games, newest public activity first; a game that cannot be
         loaded shows as unavailable, with the reason."""
         rows = await self.database(self.store.summaries, limit)
+        # a finished game's moves, counted as its replay counts them (karnak.server.replays)
+        finished = [summary.id for summary in rows if summary.status == "finished"]
+        moves = await self.database(move_counts, self.store, finished) if finished else {}
         listed = []
         for summary in rows:
             line = dict(summary.__dict__)
+            if summary.status == "finished":
+                line["moves"] = moves.get(summary.id, 0)
             reason = self.cache.unavailable.get(summary.id)
             if reason is not None:
                 line["status"] = "unavailable"
@@ -558,15 +648,21 @@ class GameService:
         """The seat of ``token``, else the seat ``account`` holds; None for neither (a
         spectator); ForbiddenError for a token of no seat."""
         if not token:
-            return room.seat_for_account(account)
+            found = room.seat_for_account(account)
+            reader_left(room, None if found is not None else account)
+            return found
         seat = room.seat_for_token(token)
         if seat is None:
-            raise ForbiddenError("this link's token does not belong to any seat of the game")
+            raise ForbiddenError(t("this link's token does not belong to any seat of the game"))
         if room.seats[seat].left is not None:  # karnak.server.timebank.abandonment
             raise ForbiddenError(
-                "this seat's player left the game and a bot plays it now: its link opens "
-                f"nothing any more (watch the game at /games/{room.id})"
+                t(
+                    "this seat's player left the game and a bot plays it now: its link opens "
+                    "nothing any more (watch the game at {address})",
+                    address="/games/" + room.id,
+                )
             )
+        reader_seat(room, seat)
         return seat
 
     async def release_account(self, account: int) -> None:
@@ -593,17 +689,20 @@ class GameService:
         async def attempt() -> Change[None]:
             info = room.seats[seat]
             if room.is_over:  # its seats are its record: nobody's profile gains it now
-                raise ClaimError("the game is over: a finished game's seats cannot be claimed")
+                raise ClaimError(t("the game is over: a finished game's seats cannot be claimed"))
             if info.is_bot:
-                raise ClaimError("a bot's seat cannot be claimed")
+                raise ClaimError(t("a bot's seat cannot be claimed"))
             if info.account == account:
                 return None, False
             if info.account is not None:
-                raise ClaimError("another account holds this seat already")
+                raise ClaimError(t("another account holds this seat already"))
             held = room.seat_for_account(account)
             if held is not None:
                 raise ClaimError(
-                    f"your account holds seat {held + 1} of this game already; one seat each"
+                    t(
+                        "your account holds seat {seat} of this game already; one seat each",
+                        seat=held + 1,
+                    )
                 )
             await self.database(self.store.claim_seat, room.id, seat, account)
             room.seats[seat] = dataclasses.replace(info, account=account)
@@ -636,11 +735,18 @@ class GameService:
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
-    def view_json(self, room: Room, seat: int | None) -> str:
+    def view_json(self, room: Room, seat: int | None, departed: int | None = None) -> str:
         """The seat's view of the current position as JSON, built and encoded once per
-        language (the request's, :func:`karnak.i18n.current_language`)."""
+        language (the request's, :func:`karnak.i18n.current_language`). ``departed``: a
+        spectator's view for the person who left that seat (by default, the reader found
+        by :meth:`seat_of` in this request, karnak.server.departures)."""
+        if seat is None and departed is None:
+            departed = departed_reader(room)
+        if seat is None and departed is not None and departed >= 0:
+            return self._departed_view(room, departed)
         deadline = self.deadline(room)
-        key = (room.version, id(room.state), deadline)
+        plans = self.forced_plans(room)
+        key = (room.version, id(room.state), deadline, tuple(p.at for p in plans))
         position = self._positions.get(room.id)
         if position is None or position.key != key:
             position = self._positions[room.id] = Position(key)
@@ -653,8 +759,21 @@ class GameService:
                 board_svg = parts.board_svg(room.game, room.state.observation(None))
                 position.boards[language] = board_svg
             view = seat_view(room, seat, deadline=deadline, board_svg=board_svg)
+            if plans:  # public: decided from the public view (karnak.server.forced_moves)
+                mine = [p for p in plans if p.seat == seat]
+                view["forced"] = (mine or plans)[0].view()
             text = position.views[(seat, language)] = encode(view)
         return text
+
+    def _departed_view(self, room: Room, departed: int) -> str:
+        """A spectator's view with the banner for the person who left ``departed``."""
+        text = self.view_json(room, None, departed=-1)  # the position's spectator view
+        position = self._positions[room.id]
+        key = (departed, current_language())
+        found = position.departed_views.get(key)
+        if found is None:
+            found = position.departed_views[key] = with_departure(room, departed, text)
+        return found
 
     def deadline(self, room: Room) -> float | None:
         """When the turn timer of the current step runs out (None: no timer runs). Counted
@@ -698,7 +817,9 @@ class GameService:
                     await self._refresh(room)
                     refreshed = True
             else:
-                raise BusyError("the game changed several times while this was written: try again")
+                raise BusyError(
+                    t("the game changed several times while this was written: try again")
+                )
         if changed:
             self._after_change(room, here=True)
         return result
@@ -765,12 +886,18 @@ class GameService:
             mine = room.version_for(seat)
             if version != mine:
                 raise StaleVersionError(
-                    f"the game has moved on since version {version} (now {mine})",
+                    t(
+                        "the game has moved on since version {version} (now {now})",
+                        version=version,
+                        now=mine,
+                    ),
                     version=mine,
                 )
             reason = await asyncio.to_thread(room.undo_refusal, seat)  # CPU, not the database
             if reason is not None:
-                raise UndoRefusedError(f"cannot take the move back: {reason}", version=version)
+                raise UndoRefusedError(
+                    t("cannot take the move back: {reason}", reason=t(reason)), version=version
+                )
             last = room.accepted[-1]
             # after the undo: one version more, and one private move fewer if it was one
             public_version = room.version_for(None) + 1 + (1 if last.private else 0)
@@ -807,7 +934,9 @@ class GameService:
                 room.take_over(await self.database(self.store.load, room.id))
             except StoredGameError as exc:
                 self._unavailable(room.id, exc.reason, running=exc.running)
-                raise GameUnavailableError(f"game {room.id} is unavailable: {exc.reason}") from exc
+                raise GameUnavailableError(
+                    t("game {game} is unavailable: {reason}", game=room.id, reason=exc.reason)
+                ) from exc
         self._positions.pop(room.id, None)
 
     def _remote(self, event: Event) -> None:
@@ -857,17 +986,24 @@ class GameService:
     def subscribe(self, room: Room, seat: int | None) -> Listener:
         """A socket of ``seat`` (None: a spectator) on the game: it gets the view now, and
         whatever the hub publishes on the game's topic from now on."""
-        listener = Listener(seat, stamp=(room.version_for(seat), self.deadline(room)))
+        listener = Listener(seat, stamp=self._stamp(room, seat))
         listener.subscription = self.hub.subscribe(
             game_topic(room.id), functools.partial(self._deliver, room, listener)
         )
-        listener.offer(self.view_json(room, seat))
+        listener.departed = departed_reader(room) if seat is None else None
+        if seat is not None:
+            listener.present = seat
+            self.presence.opened(room.id, seat)
+        listener.offer(self.view_json(room, seat, departed=listener.departed))
         return listener
 
     def unsubscribe(self, room: Room, listener: Listener) -> None:
         if listener.subscription is not None:
             listener.subscription.cancel()
             listener.subscription = None
+        if listener.present is not None:
+            self.presence.closed(room.id, listener.present)
+            listener.present = None
 
     def _deliver(self, room: Room, listener: Listener, event: Event) -> None:
         """What one socket makes of an event on its game's topic.
@@ -881,11 +1017,20 @@ class GameService:
         """
         if event.kind == "changed":
             if listener.seat is not None and room.seats[listener.seat].left is not None:
-                listener.seat = None  # its person left (timebank): a bot's seat is only watched
-            stamp = (room.version_for(listener.seat), self.deadline(room))
+                # its person left (timebank): a bot's seat is only watched, and the page
+                # says why (karnak.server.departures)
+                listener.departed, listener.seat = listener.seat, None
+                if listener.present is not None:
+                    self.presence.closed(room.id, listener.present)
+                    listener.present = None
+            stamp = self._stamp(room, listener.seat)
             if stamp != listener.stamp:
                 listener.stamp = stamp
-                listener.stale(functools.partial(self.view_json, room, listener.seat))
+                listener.stale(
+                    functools.partial(
+                        self.view_json, room, listener.seat, departed=listener.departed
+                    )
+                )
             return
         message = event.payload.get("message")
         if message is None or (event.payload.get("seats_only") and listener.seat is None):
@@ -922,6 +1067,7 @@ class GameService:
                 key = (room.id, seat)
                 if key not in self._bot_tasks:
                     self._bot_tasks[key] = asyncio.create_task(self._bot_turns(room, seat))
+            self._schedule_forced(room)
         if announce:
             self.hub.publish_here(game_topic(room.id), "changed")
             if self.owns(room.id):
@@ -945,6 +1091,66 @@ class GameService:
                     return
         finally:
             self._bot_tasks.pop((room.id, seat), None)
+
+    def _stamp(self, room: Room, seat: int | None) -> tuple[int, float | None, tuple[float, ...]]:
+        """What a socket's view depends on beyond the position: the seat's version, the
+        timer's deadline and the forced moves waiting (all public but the version)."""
+        plans = tuple(plan.at for plan in self.forced_plans(room))
+        return room.version_for(seat), self.deadline(room), plans
+
+    def forced_plans(self, room: Room) -> list[ForcedPlan]:
+        """The forced moves of the current step waiting their pause, by seat."""
+        plans = self._forced_plans.get(room.id)
+        if not plans:
+            return []
+        return [plan for _, plan in sorted(plans.items()) if plan.step == room.step_started]
+
+    def _schedule_forced(self, room: Room) -> None:
+        """For each person to move whose only move is forced (karnak.core.forced), play it
+        after the pause (karnak.server.forced_moves)."""
+        if room.is_over:
+            for seat in range(len(room.seats)):
+                self._forced_seen.pop((room.id, seat), None)
+            return
+        for seat in room.humans_to_move():
+            key = (room.id, seat)
+            moment = (room.step_started, room.version_for(seat))
+            if key in self._forced_tasks or self._forced_seen.get(key) == moment:
+                continue
+            self._forced_seen[key] = moment
+            action = forced_move(room.state, seat)
+            if action is None:
+                continue
+            task = asyncio.create_task(self._forced_turn(room, seat, room.step_started, action))
+            self._forced_tasks[key] = task
+
+    async def _forced_turn(self, room: Room, seat: int, step: int, action: Action) -> None:
+        try:
+            if not await self.forced_settings.get(room.seats[seat].account):
+                return  # the person turned it off: they click
+            if room.step_started != step or not self.owns(room.id):
+                return
+            from karnak.server.forced_moves import ForcedPlan
+
+            plan = ForcedPlan(step, seat, action.to_text(), time.time() + self.forced_pause)
+            self._forced_plans.setdefault(room.id, {})[seat] = plan
+            self.hub.publish_here(game_topic(room.id), "changed")  # the pages show it
+            await asyncio.sleep(self.forced_pause)
+            if room.is_over or room.step_started != step or not self.owns(room.id):
+                return
+            if seat not in room.humans_to_move():
+                return
+            with contextlib.suppress(SubmitError, LeaseLostError):
+                await self.submit(room, seat, room.version_for(seat), action, automatic=True)
+        finally:
+            self._forced_tasks.pop((room.id, seat), None)
+            plans = self._forced_plans.get(room.id)
+            if plans is not None:
+                plans.pop(seat, None)
+                if not plans:
+                    del self._forced_plans[room.id]
+            if not room.is_over and self.owns(room.id):
+                self._schedule_forced(room)  # the next step may be forced too
 
     def _arm_timer(self, room: Room) -> None:
         deadline = self.deadline(room)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from karnak.i18n.log import log_lines
+from karnak.server.bot_names import bot_view
 from karnak.server.game_pages import client_assets, page_for
 from karnak.server.rooms import Room
 from karnak.server.timebank.views import add_time_and_departures
@@ -79,7 +80,8 @@ def seat_view(
                 "seat": info.seat,
                 "name": info.name,
                 "kind": info.kind,
-                "bot": info.bot,
+                # a bot by its level ("Medium bot"), its spec for a hover (bot_names)
+                "bot": bot_view(info.bot, room.game),
                 # an account holds the seat (public, like its name; see karnak.server.tables)
                 "held": info.account is not None,
             }

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from karnak.core.actions import Action
 from karnak.core.agent import Bot, SeatView
-from karnak.core.knowledge import Candidates, Evaluator, Knowledge, Policy
+from karnak.core.knowledge import Candidates, Evaluator, Knowledge, Policy, weight
 from karnak.core.rng import Rng
 from karnak.games.amunre.rules import actions as A
 from karnak.games.amunre.rules.board import CARD_KINDS, Board
@@ -122,6 +122,22 @@ BONUS_HELD_CHANCE: Final = 0.35
 WEALTH_WEIGHT: Final = 1.0
 EGYPT_BONUS, SIDE_BONUS, BANK_BONUS = K["egypt_bonus"], K["side_bonus"], K["bank_bonus"]
 CARD_BONUS: Final = K["card_bonus"]
+
+#: The weights a bot's style varies (:class:`~karnak.core.knowledge.Style`), each with the
+#: largest relative change: what gold is worth, how eagerly provinces are bid for, farmers
+#: and cards bought, and pyramids built for sets and later rounds. Mild, so that a styled
+#: heuristic keeps the level's strength (``bench/results/bot_styles.md``).
+STYLE_WEIGHTS: Final = {
+    "LAMBDA_EARLY": 0.1,
+    "LAMBDA_LATE": 0.1,
+    "CARD_VALUE": 0.15,
+    "SET_CREDIT": 0.25,
+    "PYRAMID_FUTURE": 0.3,
+    "BID_FRACTION": 0.1,
+    "CONTEST_PENALTY": 0.3,
+    "BLOCKADE_SURPLUS": 0.2,
+    "FARMER_MARGIN": 0.3,
+}
 ADJUST_UP, ADJUST_DOWN = A.Adjust(3), A.Adjust(-3)
 
 
@@ -193,7 +209,9 @@ def points_per_gold(state: AmunReState) -> float:
     """How many points a gold coin is worth now (falls as the game runs out)."""
     total = state.board.rounds_per_kingdom * state.board.kingdoms
     left = max(0, total - state.round)
-    return LAMBDA_LATE + (LAMBDA_EARLY - LAMBDA_LATE) * left / max(1, total - 1)
+    late = weight("LAMBDA_LATE", LAMBDA_LATE)
+    early = weight("LAMBDA_EARLY", LAMBDA_EARLY)
+    return late + (early - late) * left / max(1, total - 1)
 
 
 def expected_temple(state: AmunReState) -> float:
@@ -212,7 +230,9 @@ def _caravan_chance(state: AmunReState, tab: _Tables) -> float:
 
 
 def _card_value(state: AmunReState) -> float:
-    return CARD_VALUE_LAST if state.round >= state.board.rounds_per_kingdom * 2 else CARD_VALUE
+    if state.round >= state.board.rounds_per_kingdom * 2:
+        return CARD_VALUE_LAST
+    return weight("CARD_VALUE", CARD_VALUE)
 
 
 NileKeys = tuple[list[tuple[int, int]], list[tuple[int, int]]]
@@ -268,7 +288,7 @@ def pyramid_value(
     else:
         target = max(1, max(levels, default=0))
         if pyr[p] < target:
-            value += SET_CREDIT
+            value += weight("SET_CREDIT", SET_CREDIT)
     # Nile-side majority (ties share the points)
     mine, others = nile
     side = 1 if tab.east[p] else 0
@@ -280,7 +300,7 @@ def pyramid_value(
     elif won and mine[side][0] == pyr[p] and rival[0] >= pyr[p]:
         value += 1.0  # keeps a threatened majority
     if state.round <= state.board.rounds_per_kingdom:
-        value += PYRAMID_FUTURE
+        value += weight("PYRAMID_FUTURE", PYRAMID_FUTURE)
     return value
 
 
@@ -299,6 +319,8 @@ def _pyramid_values(state: AmunReState, seat: int, nile: NileKeys) -> list[float
     mine, others = nile
     east = tab.east
     future = state.round <= state.board.rounds_per_kingdom
+    set_credit = weight("SET_CREDIT", SET_CREDIT)
+    pyramid_future = weight("PYRAMID_FUTURE", PYRAMID_FUTURE)
     out = []
     for p, level in zip(own, levels, strict=True):
         value = 1.0
@@ -306,7 +328,7 @@ def _pyramid_values(state: AmunReState, seat: int, nile: NileKeys) -> list[float
             if single_low and level == low:
                 value += tab.set_points
         elif level < target:
-            value += SET_CREDIT
+            value += set_credit
         side = 1 if east[p] else 0
         mine_side, rival = mine[side], others[side]
         won = mine_side[0] > 0 and mine_side >= rival
@@ -315,7 +337,7 @@ def _pyramid_values(state: AmunReState, seat: int, nile: NileKeys) -> list[float
         elif won and mine_side[0] == level and rival[0] >= level:
             value += 1.0  # keeps a threatened majority
         if future:
-            value += PYRAMID_FUTURE
+            value += pyramid_future
         out.append(value)
     return out
 
@@ -364,7 +386,7 @@ def province_values(state: AmunReState, seat: int, provinces: list[int]) -> list
             if last_province:
                 points += tab.set_points * (min(own_low, pyr) if own else pyr)
             else:
-                points += SET_CREDIT * min(pyr, 2)
+                points += weight("SET_CREDIT", SET_CREDIT) * min(pyr, 2)
             side = 1 if tab.east[p] else 0
             rival = others[side]
             won = mine[side][0] > 0 and mine[side] >= rival
@@ -427,6 +449,8 @@ def _act_auction(state: AmunReState, seat: int) -> Action:
     candidates = state.on_auction
     values = province_values(state, seat, candidates)
     best_p, best_i, best_surplus, best_value = -1, 0, -1e9, 0.0
+    bid_fraction = weight("BID_FRACTION", BID_FRACTION)
+    contest = weight("CONTEST_PENALTY", CONTEST_PENALTY)
     for p, value in zip(candidates, values, strict=True):
         if p == here and not can_overbid:
             continue
@@ -434,11 +458,11 @@ def _act_auction(state: AmunReState, seat: int) -> Action:
         if low >= high:
             continue
         cost = spaces[low]
-        if cost > 0 and (cost > BID_FRACTION * value or cost > state.gold[seat] - BID_RESERVE):
+        if cost > 0 and (cost > bid_fraction * value or cost > state.gold[seat] - BID_RESERVE):
             continue
         surplus = value - cost
         if low > 0:
-            surplus -= CONTEST_PENALTY  # a contested card may be fought over again
+            surplus -= contest  # a contested card may be fought over again
         if surplus > best_surplus:
             best_p, best_i, best_surplus, best_value = p, low, surplus, value
     if best_p < 0:  # nothing worth its price: the best free card (one is always empty)
@@ -446,7 +470,11 @@ def _act_auction(state: AmunReState, seat: int) -> Action:
             if p != here and lowest.get(p, 0) == 0 and (best_p < 0 or value > best_value):
                 best_p, best_i, best_value, best_surplus = p, 0, value, value
     same = 1 if best_p == here else 0
-    block = 1 if can_block and best_surplus >= BLOCKADE_SURPLUS and best_i > 0 else 0
+    block = (
+        1
+        if can_block and best_surplus >= weight("BLOCKADE_SURPLUS", BLOCKADE_SURPLUS) and best_i > 0
+        else 0
+    )
     return state.cat.bids[block][best_p][same][best_i]
 
 
@@ -565,7 +593,7 @@ def _act_market(state: AmunReState, seat: int) -> Action:
                 return cat.buy_cards[best_c]
     if stage <= 1 and state.farmer_supply:
         k = state.bought_farmers + 1
-        if k <= gold and h * et - k >= FARMER_MARGIN:
+        if k <= gold and h * et - k >= weight("FARMER_MARGIN", FARMER_MARGIN):
             reserve = 0
             if round_in_kingdom(state) == state.board.rounds_per_kingdom:
                 reserve = _planned_stone_cost(state, seat, lam, nile)
@@ -833,7 +861,8 @@ def act(state: AmunReState, seat: int, rng: Rng) -> Action:
 
     Cheap enough for rollouts: no copies, no observation, no list of legal actions. It reads
     only what ``seat`` may see, so it can be called on any world sampled for that seat.
-    ``rng`` is accepted for the rollout interface; the rules of thumb are deterministic.
+    ``rng`` is accepted for the rollout interface; the rules of thumb are deterministic
+    (a style, :data:`STYLE_WEIGHTS`, changes their weights, not that).
     """
     return _PHASE_ACTS[state.phase](state, seat)
 
@@ -987,4 +1016,5 @@ KNOWLEDGE: Final = Knowledge(
     evaluator=cast("Evaluator", evaluate),
     candidates=cast("Candidates", candidates),
     rollout_depth=ROLLOUT_DEPTH,
+    style_weights=STYLE_WEIGHTS,
 )

@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from karnak.core.actions import Action
 from karnak.core.agent import Bot, SeatView
-from karnak.core.knowledge import Candidates, Evaluator, Knowledge, Policy
+from karnak.core.knowledge import Candidates, Evaluator, Knowledge, Policy, current_style, weight
 from karnak.core.rng import Rng
 from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.board import CARD_VALUES, Board
@@ -112,6 +112,18 @@ EXCHANGE_PIPS: Final = 3.0
 #: to the 40 that end the game.
 EVAL_WIDTH: Final = 3.0
 EVAL_WIDTH_PER_POINT: Final = 0.25
+
+#: The weights a bot's style varies (:class:`~karnak.core.knowledge.Style`), each with the
+#: largest relative change: the board against the scoring cartouche, the worth of moving
+#: first, and when a hand is exchanged. Mild, so that a styled heuristic keeps the level's
+#: strength (``bench/results/bot_styles.md``).
+STYLE_WEIGHTS: Final = {
+    "BOARD_WEIGHT": 0.15,
+    "OVERFLOW": 0.3,
+    "ORDER_BASE": 0.3,
+    "ORDER_SCORING": 0.25,
+    "EXCHANGE_PIPS": 0.2,
+}
 
 YELLOW, GREEN, BLACK, BLUE, BONUS = 0, 1, 2, 3, 4
 _COLOUR_CODES: Final = {
@@ -578,18 +590,19 @@ _PLANS: Final[dict[tuple[Any, ...], tuple[_Tables, dict[int, Plan]]]] = {}
 PLANS_KEPT: Final = 8192
 #: The last answer of :func:`arrangement_values` with the state it was for (a search asks
 #: :func:`act` and :func:`candidates` in turn about the same position).
-_LAST: Final[list[tuple[AtonState, int, int, Values]]] = []
+_LAST: Final[list[tuple[AtonState, int, int, int, Values]]] = []
 
 
 def arrangement_values(state: AtonState, seat: int) -> Values:
     """Each distinct arrangement of ``seat``'s hand with its one-round lookahead value."""
     moves = len(state.history)
+    style = current_style().number
     if _LAST:
-        last, last_seat, last_moves, values = _LAST[0]
-        if last is state and last_seat == seat and last_moves == moves:
+        last, last_seat, last_moves, last_style, values = _LAST[0]
+        if last is state and last_seat == seat and last_moves == moves and last_style == style:
             return values
     values = _arrangement_values(state, seat)
-    _LAST[:] = [(state, seat, moves, values)]
+    _LAST[:] = [(state, seat, moves, style, values)]
     return values
 
 
@@ -635,6 +648,10 @@ def _arrangement_values(state: AtonState, seat: int) -> Values:
         for reach, plan in found[1].items():
             plans[(amount, reach)] = plan
 
+    board_weight = weight("BOARD_WEIGHT", BOARD_WEIGHT)
+    overflow_weight = weight("OVERFLOW", OVERFLOW)
+    order_base = weight("ORDER_BASE", ORDER_BASE)
+    order_scoring = weight("ORDER_SCORING", ORDER_SCORING)
     score, other_score = state.score[seat], state.score[other]
     need, other_need = tab.win_points - score, tab.win_points - other_score
     values: Values = {}
@@ -646,7 +663,7 @@ def _arrangement_values(state: AtonState, seat: int) -> Values:
         count = min(c4, stock)
         placed = min(count, len(gains) - 1)
         overflow = count - placed
-        value = 2.0 * c1 + BOARD_WEIGHT * (removal + gains[placed]) - OVERFLOW * overflow
+        value = 2.0 * c1 + board_weight * (removal + gains[placed]) - overflow_weight * overflow
         key = (max(amount, 0), c3, count)
         win = wins.get(key)
         if win is None:
@@ -668,7 +685,7 @@ def _arrangement_values(state: AtonState, seat: int) -> Values:
             elif v > c1 and 2 * (v - c1) >= other_need:
                 value -= WIN * p
         scoring = kingdom + removed + overflow + OPPONENT_REMOVALS >= tab.kingdom
-        value += (1.0 - first) * (ORDER_BASE + (ORDER_SCORING if scoring else 0.0))
+        value += (1.0 - first) * (order_base + (order_scoring if scoring else 0.0))
         values[arr] = value
     return values
 
@@ -685,7 +702,7 @@ def _exchange_wanted(state: AtonState, seat: int) -> bool:
     if not size:
         return False
     mean = sum(v * c for v, c in enumerate(pile, start=1)) / size
-    return mean * len(hand) - sum(hand) >= EXCHANGE_PIPS
+    return mean * len(hand) - sum(hand) >= weight("EXCHANGE_PIPS", EXCHANGE_PIPS)
 
 
 def _act_allocate(state: AtonState, seat: int) -> Action:
@@ -929,4 +946,5 @@ KNOWLEDGE: Final = Knowledge(
     evaluator=cast("Evaluator", evaluate),
     candidates=cast("Candidates", candidates),
     rollout_depth=ROLLOUT_DEPTH,
+    style_weights=STYLE_WEIGHTS,
 )

@@ -62,7 +62,17 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from karnak.core.actions import Action
 from karnak.core.agent import Bot, SeatView
-from karnak.core.knowledge import Candidates, Evaluator, Knowledge, Policy, Reward
+from karnak.core.knowledge import (
+    Candidates,
+    Evaluator,
+    Knowledge,
+    Policy,
+    Reward,
+    current_style,
+    pick,
+    tastes,
+    weight,
+)
 from karnak.core.rng import Rng
 from karnak.games.egyptia.rules.actions import PLAGUES, Build, Choose, Gain, Pay, Plague, UseShip
 from karnak.games.egyptia.rules.market import any_three, payments
@@ -151,6 +161,27 @@ HAZARD: Final = 0.5
 #: Prior production per round and track for an opponent (weighted as this many rounds).
 PRIOR_RATE: Final = 1.3
 PRIOR_ROUNDS: Final = 2.0
+
+#: The weights a bot's style varies (:class:`~karnak.core.knowledge.Style`), each with the
+#: largest relative change: the balance of points now against the city's future, what a
+#: surplus and a kept favor are worth, and how readily ships, plagues and the end are
+#: chosen. Mild, so that a styled heuristic keeps the level's strength: the worth of
+#: resources themselves (``ETA``, ``CBAR``, ``P_BASE``) is left alone, since varying it by
+#: a tenth already cost a solo builder about a point (``bench/results/bot_styles.md``).
+STYLE_WEIGHTS: Final = {
+    "SURPLUS": 0.15,
+    "FAVOR_KEEP": 0.3,
+    "W_FUTURE": 0.25,
+    "W_PLAN": 0.2,
+    "SHIP_MARGIN": 0.3,
+    "CROSS_COST": 0.3,
+    "WIN_VALUE": 0.2,
+    "LOSS_VALUE": 0.2,
+}
+#: Points a style's taste for a hex may add or take (:func:`~karnak.core.knowledge.tastes`):
+#: hexes the rules of thumb rate alike (the sheet is symmetric, and every builder sees the
+#: same dice) are settled by each style's own preference instead of the first in order.
+HEX_TASTE: Final = 0.3
 
 PY, QU, MI, OB, FI, MD = range(6)  # building codes (pharaoh.py: PYRAMID ... MOUND)
 KINDS: Final = 5
@@ -536,6 +567,21 @@ class _Model:
     def __init__(self, me: _Me, with_city: bool = True):
         self.me = me
         tab = self.tab = me.tab
+        # the weights of the style being played (the constants themselves without one)
+        self.eta = weight("ETA", ETA)
+        self.cbar = weight("CBAR", CBAR)
+        self.p_base = weight("P_BASE", P_BASE)
+        self.surplus = weight("SURPLUS", SURPLUS)
+        self.favor_keep = weight("FAVOR_KEEP", FAVOR_KEEP)
+        self.w_future = weight("W_FUTURE", W_FUTURE)
+        self.w_plan = weight("W_PLAN", W_PLAN)
+        self.ship_margin = weight("SHIP_MARGIN", SHIP_MARGIN)
+        self.cross_cost = weight("CROSS_COST", CROSS_COST)
+        self.win_value = weight("WIN_VALUE", WIN_VALUE)
+        self.loss_value = weight("LOSS_VALUE", LOSS_VALUE)
+        style = current_style().number
+        self.style = style
+        self.taste = [HEX_TASTE * t for t in tastes(style, "hex", tab.hexes)] if style else None
         city = me.city
         self.empty = [h for h in tab.buildable if city[h] == EMPTY]
         #: the game ends with this round whatever the seat does
@@ -571,9 +617,9 @@ class _Model:
         r = self.rounds
         near = min(r, HORIZON)
         self.caps = (NEED[0] * near + 1.0, NEED[1] * near + 1.0, NEED[2] * near + 1.0)
-        self.flow = r * P_BASE
+        self.flow = r * self.p_base
         self.flow_per_mod = r * MOD_SHARE
-        self.absorb = CBAR * r
+        self.absorb = self.cbar * r
         mods = 0
         for t in range(3):
             if me.steps[t]:
@@ -604,13 +650,14 @@ class _Model:
         if final or self.rounds <= 0.0:
             return self.end_favor * (have[3] + (have[0] + have[1] + have[2]) * self.end_basic * 2)
         caps = self.caps
+        surplus = self.surplus
         eff = float(have[3])
         x, cap = have[0], caps[0]
-        eff += x if x <= cap else cap + SURPLUS * (x - cap)
+        eff += x if x <= cap else cap + surplus * (x - cap)
         x, cap = have[1], caps[1]
-        eff += x if x <= cap else cap + SURPLUS * (x - cap)
+        eff += x if x <= cap else cap + surplus * (x - cap)
         x, cap = have[2], caps[2]
-        eff += x if x <= cap else cap + SURPLUS * (x - cap)
+        eff += x if x <= cap else cap + surplus * (x - cap)
         lim = self.tab.limit
         room = 0
         for t in range(4):
@@ -628,7 +675,7 @@ class _Model:
             leftover = eff
         elif leftover < 0.0:
             leftover = 0.0
-        return ETA * usable + self.end_basic * leftover + FAVOR_KEEP * have[3]
+        return self.eta * usable + self.end_basic * leftover + self.favor_keep * have[3]
 
     def pay(self, have: Sequence[int], cost: Sequence[int], market: bool) -> list[int] | None:
         """What is left after paying ``cost`` from ``have`` the way that keeps what is scarce
@@ -703,7 +750,8 @@ class _Model:
             me.have, me.circled, self.mods, True
         )
         change = end_win - later_win
-        self._win = (WIN_VALUE if change > 0 else LOSS_VALUE) * change + KEEP_FUTURE * kept
+        stake = self.win_value if change > 0 else self.loss_value
+        self._win = stake * change + KEEP_FUTURE * kept
         return self._win
 
     def points_now(self) -> float:
@@ -750,7 +798,7 @@ class _Model:
         me, tab = self.me, self.tab
         city = me.city
         keep = math.ceil(self.rounds * SHARE) if self.rounds > 0 else 0
-        key = (id(tab), keep, me.rules, *city)
+        key = (id(tab), keep, me.rules, self.style, *city)
         found = _CITY_VALUES.get(key)
         if found is not None and found[0] is tab:
             _, self.gain, self.future, self.plan, self.best_on, self.best_end = found
@@ -780,7 +828,7 @@ class _Model:
         self.plan = plan
         # the best hex of each kind of building in each category of hex, with the future
         # (the game goes on) and without (it ends with this round)
-        self.best_on = self._best(gain, future, plan, W_FUTURE, W_PLAN)
+        self.best_on = self._best(gain, future, plan, self.w_future, self.w_plan)
         self.best_end = self._best(gain, future, plan, 0.0, 0.0) if keep > 0 else self.best_on
         if len(_CITY_VALUES) >= CITY_VALUES_KEPT:
             _CITY_VALUES.clear()
@@ -798,6 +846,7 @@ class _Model:
         Sites, and the best on one when it is worth more (it costs a favor more)."""
         cat = self.tab.cat
         empty = self.empty
+        taste = self.taste
         none = (-math.inf, -1)
         rows: dict[str | None, list[tuple[tuple[float, int], ...]]] = {
             None: [],
@@ -809,6 +858,8 @@ class _Model:
             bb = [none, none, none, none]
             for h in empty:
                 v = g[h] + weight * fu[h] + plan_weight * pl[h]
+                if taste is not None:
+                    v += taste[h]
                 c = cat[h]
                 if v > bb[c][0]:
                     bb[c] = (v, h)
@@ -1165,7 +1216,7 @@ def _plague_options(
     for name in PLAGUES:
         if name in crossed:
             continue
-        cross = CROSS_COST if name != "death" else 0.0
+        cross = model.cross_cost if name != "death" else 0.0
         if name in PLAGUE_COST:
             left = model.pay(have, PLAGUE_COST[name], True)
             if left is None:
@@ -1286,7 +1337,7 @@ def _build_values(me: _Me, model: _Model) -> list[tuple[float, Action]]:
         have = [me.have[t] + got[t] for t in range(4)]
         circled = [me.circled[t] + got[t] for t in range(4)]
         value = _round_value(model, have, circled, me.restriction, offered)
-        value += _ships_kept(me, model) - model.ship_worth() - SHIP_MARGIN
+        value += _ships_kept(me, model) - model.ship_worth() - model.ship_margin
         moves.append((value, UseShip(i + 1)))
     return moves
 
@@ -1327,9 +1378,12 @@ def rated(me: _Me) -> list[tuple[float, Action]]:
     raise ValueError(f"no decision at stage {stage!r}")
 
 
-def decide(me: _Me) -> Action:
-    """The heuristic's move for the seat described by ``me`` (the first of the best)."""
-    return max(rated(me), key=lambda m: m[0])[1]
+def decide(me: _Me, rng: Rng | None = None) -> Action:
+    """The heuristic's move for the seat described by ``me``: the first of the best, or with
+    a style being played and ``rng``, one of the best at random."""
+    if rng is None:
+        return max(rated(me), key=lambda m: m[0])[1]
+    return pick(rated(me), rng)
 
 
 def _pending_ways(me: _Me) -> tuple[tuple[int, int, int, int], ...]:
@@ -1352,9 +1406,9 @@ def act(state: EgyptiaState, seat: int, rng: Rng) -> Action:
     Cheap enough for rollouts: no copies, no observation, no list of legal actions. It reads
     only what ``seat`` may see (its own sheet, the dice, the cards and the published sheets
     of the others), so it can be called on any world sampled for that seat. ``rng`` is
-    accepted for the rollout interface; the rules are deterministic.
+    used only to break exact ties under a style; without one the rules are deterministic.
     """
-    return max(_rated_in(state, seat), key=lambda m: m[0])[1]
+    return pick(_rated_in(state, seat), rng)
 
 
 #: The last state, position (actions so far, the seat's stage and tracks) and rating:
@@ -1364,7 +1418,14 @@ _LAST: Final[list[tuple[Any, tuple[Any, ...], list[tuple[float, Action]]]]] = [(
 
 
 def _rated_in(state: EgyptiaState, seat: int) -> list[tuple[float, Action]]:
-    key = (len(state.history), seat, state.stage[seat], *state.circled[seat], *state.spent[seat])
+    key = (
+        len(state.history),
+        seat,
+        current_style().number,
+        state.stage[seat],
+        *state.circled[seat],
+        *state.spent[seat],
+    )
     last = _LAST[0]
     if last[0] is state and last[1] == key:
         return last[2]
@@ -1503,7 +1564,7 @@ class EgyptiaHeuristic(Bot):
         from karnak.games.egyptia.view import as_observation
 
         me = _me_from_observation(as_observation(view.observation), view.seat, sheet)
-        action = decide(me)
+        action = decide(me, rng)
         if action in view.legal_actions:
             return action
         # Never expected (the tests check every stage); stay legal rather than fail a game.
@@ -1523,4 +1584,5 @@ KNOWLEDGE: Final = Knowledge(
     candidates=cast("Candidates", candidates),
     reward=cast("Reward", reward),
     rollout_depth=ROLLOUT_DEPTH,
+    style_weights=STYLE_WEIGHTS,
 )

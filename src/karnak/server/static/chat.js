@@ -8,6 +8,7 @@
 // "<script>" or markup is shown as those characters and runs nothing.
 import { $, el } from "./dom.js";
 import { postJson, whoAmI, writeHeaders } from "./session.js";
+import { t } from "/static/i18n.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
@@ -41,20 +42,48 @@ function lineElement(line) {
   return el("p", { class: "chat-line", "data-n": line.n },
     el("time", { class: "chat-time", datetime: line.at, text: clockTime(line.at) }), " ",
     el("span", { class: `chat-author chat-seat-${line.seat % 5}`, text: `${author(line)}:` }), " ",
-    el("span", { class: "chat-text", text: line.text }), " ", reportButton(line));
+    el("span", { class: "chat-text" }, ...linkified(line.text)), " ", reportButton(line));
+}
+
+// A line's text as text nodes, with its http(s) addresses as links (DOM nodes, never markup):
+// a link opens in a new tab and tells the page it leads to nothing (noopener noreferrer) and
+// search engines not to follow it (nofollow). Any other scheme (javascript:, data:, ftp:)
+// stays plain text. A closing stop or bracket after an address belongs to the sentence.
+const ADDRESS = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+const TRAILING = /[.,;:!?)\]}'"]+$/;
+
+export function linkified(text) {
+  const parts = [];
+  let from = 0;
+  for (const match of text.matchAll(ADDRESS)) {
+    const address = match[0].replace(TRAILING, "");
+    let url = null;
+    try { url = new URL(address); } catch (_error) { url = null; }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) continue;
+    if (match.index > from) parts.push(document.createTextNode(text.slice(from, match.index)));
+    const link = document.createElement("a");
+    link.setAttribute("href", address);
+    link.rel = "noopener noreferrer nofollow";
+    link.target = "_blank";
+    link.textContent = address;
+    parts.push(link);
+    from = match.index + address.length;
+  }
+  if (from < text.length) parts.push(document.createTextNode(text.slice(from)));
+  return parts;
 }
 
 // "Report": a logged-in reader sends the line to the administrators, with a reason.
 function reportButton(line) {
-  const button = el("button", { type: "button", class: "chat-report", text: "Report", "data-tip": "Tell the administrators about this line" });
+  const button = el("button", { type: "button", class: "chat-report", text: t("Report"), "data-tip": t("Tell the administrators about this line") });
   button.addEventListener("click", async () => {
     const me = await whoAmI();
-    if (!me.account) { $("chat-error").textContent = "Log in to report a line."; return; }
-    const reason = prompt(`Why report line ${line.n} (${author(line)})? The administrators read it.`);
+    if (!me.account) { $("chat-error").textContent = t("Log in to report a line."); return; }
+    const reason = prompt(t("Why report line {n} ({author})? The administrators read it.", { n: line.n, author: author(line) }));
     if (!reason || !reason.trim()) return;
     const answer = await postJson("/api/reports", { kind: "chat", game_id: gameId, line: line.n, reason: reason.slice(0, 500) });
-    $("chat-error").textContent = answer.ok ? "Reported: thank you. An administrator will look at it."
-      : (answer.data && answer.data.error) || `The report was refused (${answer.status}).`;
+    $("chat-error").textContent = answer.ok ? t("Reported: thank you. An administrator will look at it.")
+      : (answer.data && answer.data.error) || t("The report was refused ({status}).", { status: answer.status });
   });
   return button;
 }
@@ -104,7 +133,7 @@ function offerEarlier() {
   let button = $("chat-earlier");
   if (oldest <= 1) { if (button) button.remove(); return; }
   if (!button) {
-    button = el("button", { type: "button", id: "chat-earlier", class: "chat-earlier", text: "Earlier lines" });
+    button = el("button", { type: "button", id: "chat-earlier", class: "chat-earlier", text: t("Earlier lines") });
     button.addEventListener("click", earlier);
     $("chat-lines").before(button);
   }
@@ -118,12 +147,12 @@ async function earlier() {
   try {
     const response = await fetch(`${chatUrl}?before=${oldest}&limit=${PAGE}`, { headers: token ? { "X-Karnak-Token": token } : {} });
     const body = await response.json();
-    if (!response.ok) { $("chat-error").textContent = body.error || "The earlier lines cannot be shown."; return; }
+    if (!response.ok) { $("chat-error").textContent = body.error || t("The earlier lines cannot be shown."); return; }
     const height = box.scrollHeight;
     for (const line of body.lines) add(line, false);
     box.scrollTop += box.scrollHeight - height; // the lines read before stay in place
   } catch (error) {
-    $("chat-error").textContent = `The earlier lines did not load (${error}).`;
+    $("chat-error").textContent = t("The earlier lines did not load ({error}).", { error: String(error) });
   } finally {
     button.disabled = false;
     offerEarlier();
@@ -136,7 +165,7 @@ async function load() {
     try {
       const response = await fetch(chatUrl, { headers: token ? { "X-Karnak-Token": token } : {} });
       const body = await response.json();
-      if (!response.ok) { $("chat-error").textContent = body.error || "The chat cannot be shown."; return; }
+      if (!response.ok) { $("chat-error").textContent = body.error || t("The chat cannot be shown."); return; }
       hidden = new Set(body.hidden || []);
       for (const line of body.lines) add(line);
       loaded = true;
@@ -145,10 +174,10 @@ async function load() {
       offerEarlier();
       const writes = body.can_write && !replayMode;
       $("chat-form").hidden = !writes;
-      $("chat-note").textContent = writes ? "Everyone who opens this game reads the chat, spectators too."
-        : replayMode ? "What the players wrote." : "Only the players write here; you read along.";
+      $("chat-note").textContent = writes ? t("Everyone who opens this game reads the chat, spectators too.")
+        : replayMode ? t("What the players wrote.") : t("Only the players write here; you read along.");
     } catch (error) {
-      $("chat-error").textContent = `The chat did not load (${error}).`;
+      $("chat-error").textContent = t("The chat did not load ({error}).", { error: String(error) });
     } finally {
       loading = null;
     }
@@ -171,10 +200,10 @@ async function send(event) {
       input.value = "";
       add(body.line);
     } else {
-      $("chat-error").textContent = body.error || `The line was refused (${response.status}).`;
+      $("chat-error").textContent = body.error || t("The line was refused ({status}).", { status: response.status });
     }
   } catch (error) {
-    $("chat-error").textContent = `The server did not answer (${error}); send the line again.`;
+    $("chat-error").textContent = t("The server did not answer ({error}); send the line again.", { error: String(error) });
   } finally {
     button.disabled = false;
     input.focus();

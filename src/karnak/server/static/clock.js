@@ -10,6 +10,7 @@
 //
 // Everything shown comes from the view, which holds only public facts about clocks and
 // departures. Text goes in through textContent only.
+import { t, nt } from "/static/i18n.js";
 import { $, el } from "./dom.js";
 
 const HOUR = 3600;
@@ -24,10 +25,10 @@ export function span(seconds) {
   const days = Math.floor(rest / 86400); rest -= days * 86400;
   const hours = Math.floor(rest / 3600); rest -= hours * 3600;
   const minutes = Math.floor(rest / 60); const secs = rest - minutes * 60;
-  if (days) return hours ? `${days} ${days === 1 ? "day" : "days"} ${hours} h` : `${days} ${days === 1 ? "day" : "days"}`;
-  if (hours) return minutes ? `${hours} h ${minutes} min` : `${hours} h`;
-  if (minutes) return secs ? `${minutes} min ${secs} s` : `${minutes} min`;
-  return `${secs} s`;
+  if (days) return hours ? nt("{n} day {hours} h", "{n} days {hours} h", days, { hours }) : nt("{n} day", "{n} days", days);
+  if (hours) return minutes ? t("{hours} h {minutes} min", { hours, minutes }) : t("{hours} h", { hours });
+  if (minutes) return secs ? t("{minutes} min {secs} s", { minutes, secs }) : t("{minutes} min", { minutes });
+  return t("{secs} s", { secs });
 }
 
 // What is left of a seat's bank at `now` (the wait in progress counted), as the server
@@ -70,9 +71,9 @@ export function renderTime(view, shell) {
   const canLeave = view.seat !== null && view.status === "running" && !shell.replayMode;
   const panel = ensurePanel();
   panel.hidden = !control && !replaced && !canLeave;
-  $("time-heading").textContent = control ? "Clocks" : replaced ? "Seats" : "Your seat";
+  $("time-heading").textContent = control ? t("Clocks") : replaced ? t("Seats") : t("Your seat");
   $("time-rule").textContent = control
-    ? `${span(control.per_move)} a move, then a bank of ${span(control.bank)} that never grows back; when both are gone, a bot takes the seat.`
+    ? t("{move} a move, then a bank of {bank} that never grows back; when both are gone, a bot takes the seat.", { move: span(control.per_move), bank: span(control.bank) })
     : "";
   $("time-rule").hidden = !control;
   drawSeats();
@@ -92,13 +93,13 @@ function drawSeats() {
     if (!player.replaced && !player.clock) continue;
     const you = player.seat === view.seat;
     const row = el("li", { class: "time-seat", "data-seat": player.seat },
-      page.chip(player.seat, you ? `${player.name} (you)` : player.name));
+      page.chip(player.seat, you ? t("{name} (you)", { name: player.name }) : player.name));
     if (player.replaced) {
       row.classList.add("replaced");
       row.dataset.left = player.left;
-      const why = player.left === "timeout" ? "time ran out" : "left the game";
-      row.append(el("span", { class: "time-what", text: `${why}: a bot plays here`,
-        "data-tip": "A bot (medium level) plays this seat to the end; for ratings the seat counts last" }));
+      const what = player.left === "timeout" ? t("time ran out: a bot plays here") : t("left the game: a bot plays here");
+      row.append(el("span", { class: "time-what", text: what,
+        "data-tip": t("A bot (medium level) plays this seat to the end; for ratings the seat counts last") }));
     } else if (player.clock) {
       const clock = player.clock;
       const bank = bankAt(control, clock, now);
@@ -108,11 +109,11 @@ function drawSeats() {
         if (you) own = level;
         row.classList.add("moving");
         if (level) row.classList.add(level === 2 ? "urgent" : "warn");
-        row.append(el("span", { class: "time-left", text: `to move: ${span(left)} left`,
-          "data-tip": "Time before a bot takes the seat: what is left of this move's time, then the bank" }));
+        row.append(el("span", { class: "time-left", text: t("to move: {time} left", { time: span(left) }),
+          "data-tip": t("Time before a bot takes the seat: what is left of this move's time, then the bank") }));
       }
-      row.append(el("span", { class: "time-bank", text: `bank ${span(bank)}`,
-        "data-tip": "What is left of the seat's bank (it never grows back)" }));
+      row.append(el("span", { class: "time-bank", text: t("bank {time}", { time: span(bank) }),
+        "data-tip": t("What is left of the seat's bank (it never grows back)") }));
     }
     rows.push(row);
   }
@@ -122,7 +123,7 @@ function drawSeats() {
   const warning = $("time-warning");
   if (own !== spokenStage) {
     spokenStage = own;
-    warning.textContent = own ? "Your time runs low: when it runs out, a bot takes your seat." : "";
+    warning.textContent = own ? t("Your time runs low: when it runs out, a bot takes your seat.") : "";
   }
   warning.hidden = !own;
 }
@@ -136,7 +137,7 @@ function renderLeave(canLeave) {
   if (!canLeave) { confirming = false; box.replaceChildren(); return; }
   if (confirming) return; // keep the question (and the focus) while the game goes on
   const button = el("button", { type: "button", id: "leave-game", class: "leave",
-    "data-tip": "Leave for good: a bot plays your seat to the end, and you count last for ratings", text: "Leave the game" });
+    "data-tip": t("Leave for good: a bot plays your seat to the end, and you count last for ratings"), text: t("Leave the game") });
   button.addEventListener("click", askToLeave);
   box.replaceChildren(button);
 }
@@ -144,14 +145,14 @@ function renderLeave(canLeave) {
 function askToLeave() {
   confirming = true;
   const box = $("leave-box");
-  const yes = el("button", { type: "button", id: "leave-confirm", class: "leave", text: "Yes, leave the game" });
-  const stay = el("button", { type: "button", id: "leave-cancel", text: "Stay" });
+  const yes = el("button", { type: "button", id: "leave-confirm", class: "leave", text: t("Yes, leave the game") });
+  const stay = el("button", { type: "button", id: "leave-cancel", text: t("Stay") });
   const error = el("p", { id: "leave-error", class: "error", role: "alert" });
   yes.addEventListener("click", () => leave(yes, error));
   stay.addEventListener("click", () => { confirming = false; renderLeave(true); $("leave-game").focus(); });
   box.replaceChildren(
     el("p", { id: "leave-question", class: "leave-question",
-      text: "Leave this game for good? A bot (medium level) plays your seat to the end, you count last for ratings, and this page will only let you watch." }),
+      text: t("Leave this game for good? A bot (medium level) plays your seat to the end, you count last for ratings, and this page will only let you watch.") }),
     el("div", { class: "leave-buttons" }, yes, stay), error);
   stay.focus();
 }
@@ -164,10 +165,10 @@ async function leave(button, error) {
       method: "POST", headers: page.headers(),
     });
     const answer = await response.json();
-    if (!response.ok) { error.textContent = answer.error || "The game could not be left."; button.disabled = false; return; }
+    if (!response.ok) { error.textContent = answer.error || t("The game could not be left."); button.disabled = false; return; }
     location.assign(answer.watch_url); // a spectator's page: the seat's link opens nothing now
   } catch (failure) {
-    error.textContent = `The server did not answer: ${failure}`;
+    error.textContent = t("The server did not answer: {error}", { error: String(failure) });
     button.disabled = false;
   }
 }

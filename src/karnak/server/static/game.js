@@ -139,12 +139,31 @@ function renderGuide() {
     el("div", { class: "guide-item" }, el("h3", { text: item.title }),
       el("ul", {}, ...item.lines.map((line) => el("li", { text: line }))))));
   rules.hidden = !guide.phases || !guide.phases.length;
-  rules.replaceChildren(el("h2", { text: "How the game runs" }),
+  // the list goes in the fold's body: the <details> (game.html) stays, open or folded as the
+  // reader left it (mountRulesFold)
+  $("rules-body").replaceChildren(
     el("ol", { class: "phases" }, ...(guide.phases || []).map((phase) =>
       el("li", { class: phase.key === guide.phase ? "phase current" : "phase", "aria-current": phase.key === guide.phase ? "step" : null },
         el("strong", { text: phase.name }), ` ${phase.text}`))),
     guide.next ? el("p", { class: "note", text: `Next: ${guide.next}` }) : "");
 }
+
+// "How the game runs" folds: open the first time, then as the reader last left it (this
+// browser's localStorage; a browser that refuses storage gets it open every time).
+const RULES_OPEN_KEY = "karnak.rules-open";
+function mountRulesFold() {
+  const details = $("rules-details");
+  if (!details || details.dataset.mounted) return;
+  details.dataset.mounted = "1";
+  try {
+    const stored = localStorage.getItem(RULES_OPEN_KEY);
+    if (stored !== null) details.open = stored === "1";
+  } catch (_error) { /* no storage: open */ }
+  details.addEventListener("toggle", () => {
+    try { localStorage.setItem(RULES_OPEN_KEY, details.open ? "1" : "0"); } catch (_error) { /* no storage */ }
+  });
+}
+mountRulesFold();
 
 // The part of the game in words: each game's observation says it (phase_name), as the
 // adding-a-game guide asks; a game that does not is named by its round alone.
@@ -180,11 +199,9 @@ function renderDecision() {
     const note = gameScript.decisionNote(view);
     if (note) parts.push(note);
   }
-  const timeouts = view.timeouts.length;
-  if (timeouts) {
-    const last = view.timeouts[timeouts - 1];
-    parts.push(`The timer ran out ${timeouts} time(s); last for ${view.players[last.seat].name}, whose move the server played.`);
-  }
+  if (view.timeouts_note) parts.push(view.timeouts_note); // written for its reader (timebank)
+  import("./departure.js").then((m) => m.showDepartureAndRematch(view)).catch(() => {}); // a bot took your seat; a rematch
+  import("./forced.js").then((m) => m.showForced(view)).catch(() => {}); // a move that needs no click, after a pause
   $("banner").className = isYourTurn() ? "banner yours" : "banner";
   const text = parts.map(sentence).join(" ");
   // a live region: written only when it changes, so that a screen reader says it once
@@ -628,7 +645,7 @@ async function startReplay() {
     e.preventDefault();
     show(to);
   });
-  show(meta.steps);
+  show(0); // a replay opens at the start (move 0), as a game does
 }
 
 // ------------------------------------------------------------------ start

@@ -1,8 +1,14 @@
-// The lobby: the games (what each is, for how many, how long), a new game's seats (people,
-// or bots by level), options and timer, its links, and the running and finished games.
+// The lobby: each game as a card with "Play now" (lobby_cards.js); behind "More options" a
+// new game's seats (people, or bots by level: Medium unless chosen), options and timer, its
+// links; the running and finished games. A game against bots alone opens the creator's seat
+// at once; invite links are shown where people are still to come.
 import { $, el, installTooltips } from "./dom.js";
+import { t, nt } from "./i18n.js";
 import { mountAccountBar, whoAmI, writeHeaders } from "./session.js";
 import { createTable, mountTables } from "./tables.js";
+import { ownSeatUrl, playerRange, renderCards } from "./lobby_cards.js";
+
+const MORE_KEY = "karnak.lobby.more"; // "More options" left open: this browser remembers it
 
 let games = [];
 
@@ -18,23 +24,24 @@ function rememberLinks(created) {
 
 function currentGame() { return games.find((g) => g.name === $("game").value); }
 
-function range(game) {
-  if (game.min_players === game.max_players) return `${game.min_players} players`;
-  return `${game.min_players}-${game.max_players} players`;
-}
+const range = playerRange;
 
 // ------------------------------------------------------------------ the games
 function renderCatalogue() {
-  $("catalogue").replaceChildren(...games.map((game) => el("li", { class: "catalogue-item" },
-    el("strong", { text: game.title }), " ",
-    el("span", { class: "facts", text: `${range(game)} · ${game.playing_time}` }), " ",
-    el("a", { href: `/leaderboard/${encodeURIComponent(game.name)}`, class: "leaderboard-link", "aria-label": `${game.title} leaderboard`, text: "leaderboard" }),
-    el("br"), el("span", { text: game.description }))));
+  renderCards($("catalogue"), games, rememberLinks);
 }
 
 function renderGameInfo() {
   const game = currentGame();
   $("game-info").textContent = `${range(game)} · ${game.playing_time}. ${game.description}`;
+}
+
+function wireMoreOptions() {
+  const more = $("more-options");
+  try { if (localStorage.getItem(MORE_KEY) === "open") more.open = true; } catch { /* private mode */ }
+  more.addEventListener("toggle", () => {
+    try { localStorage.setItem(MORE_KEY, more.open ? "open" : "closed"); } catch { /* private mode */ }
+  });
 }
 
 // ------------------------------------------------------------------ bot levels
@@ -51,24 +58,28 @@ function botCount() {
 }
 
 // A seat's level select offers the levels by name; each option's value is the bot spec
-// it stands for at this table. A level the person chose stays chosen; the others follow
-// the default.
+// it stands for at this table. A level the person chose stays chosen; the others start at
+// the band's default: Medium, or lower where a big table cannot carry it (the server says).
+function startLevel(current) {
+  return current.default;
+}
+
 function fillLevels(select, levels, fallback) {
   const wanted = select.dataset.chosen ? select.dataset.level : fallback;
   select.replaceChildren(...levels.map((level) =>
-    el("option", { value: level.spec, "data-level": level.name, text: level.label, selected: level.name === wanted ? "" : null })));
+    el("option", { value: level.spec, "data-level": level.name, text: level.label, title: level.spec, selected: level.name === wanted ? "" : null })));
   select.dataset.level = wanted;
 }
 
 function refreshLevels() {
   const current = band(Math.max(1, botCount()));
-  for (const select of document.querySelectorAll(".seat-row .level")) fillLevels(select, current.levels, current.default);
+  for (const select of document.querySelectorAll(".seat-row .level")) fillLevels(select, current.levels, startLevel(current));
   const fill = $("fill-kind");
   if (fill) {
     const keep = fill.value;
-    fill.replaceChildren(el("option", { value: "human", text: "Person" }),
-      ...current.levels.map((level) => el("option", { value: level.name, text: `Bot, ${level.label}` })));
-    fill.value = keep && [...fill.options].some((o) => o.value === keep) ? keep : current.default;
+    fill.replaceChildren(el("option", { value: "human", text: t("Person") }),
+      ...current.levels.map((level) => el("option", { value: level.name, text: t("Bot, {level}", { level: level.label }) })));
+    fill.value = keep && [...fill.options].some((o) => o.value === keep) ? keep : startLevel(current);
   }
 }
 
@@ -86,7 +97,7 @@ function renderPlayers(fresh = false) {
   const keep = Math.min(game.max_players, Math.max(game.min_players, wanted));
   select.replaceChildren();
   for (let n = game.min_players; n <= game.max_players; n++) {
-    const label = n === 1 ? "1 player (solo)" : `${n} players`;
+    const label = n === 1 ? t("1 player (solo)") : nt("{n} player", "{n} players", n, { n });
     select.append(el("option", { value: n, text: label, selected: n === keep ? "" : null }));
   }
   renderSeats(fresh);
@@ -95,8 +106,8 @@ function renderPlayers(fresh = false) {
 function renderFill(count) {
   // with many seats, one control sets every seat after the first
   if (count < 4) return;
-  const kind = el("select", { id: "fill-kind", "aria-label": "Every seat after the first" });
-  const apply = el("button", { type: "button", id: "fill-apply", text: "Apply" });
+  const kind = el("select", { id: "fill-kind", "aria-label": t("Every seat after the first") });
+  const apply = el("button", { type: "button", id: "fill-apply", text: t("Apply") });
   apply.addEventListener("click", () => {
     const human = kind.value === "human";
     for (const row of [...$("seats").querySelectorAll(".seat-row")].slice(1)) {
@@ -107,7 +118,7 @@ function renderFill(count) {
     }
     refreshLevels();
   });
-  $("seats").prepend(el("div", { class: "fill-row" }, el("span", { text: "Seats 2 and on:" }), kind, apply));
+  $("seats").prepend(el("div", { class: "fill-row" }, el("span", { text: t("Seats 2 and on:") }), kind, apply));
 }
 
 // fresh: a new game was chosen, so every seat starts again from the defaults (the first a
@@ -122,13 +133,13 @@ function renderSeats(fresh = false) {
     const previous = old[i];
     const kind = previous ? previous.querySelector(".kind").value : (i === 0 ? "human" : "bot");
     const row = el("div", { class: "seat-row", "data-seat": i });
-    const kindSelect = el("select", { class: "kind", "aria-label": `Seat ${i + 1}: person or bot` },
-      el("option", { value: "human", text: "Person", selected: kind === "human" ? "" : null }),
-      el("option", { value: "bot", text: "Bot", selected: kind === "bot" ? "" : null }),
-      el("option", { value: "open", text: "Open seat (anyone joins)", selected: kind === "open" ? "" : null }));
-    const name = el("input", { class: "name", placeholder: `Seat ${i + 1} name (optional)`, maxlength: 40,
-      "aria-label": `Seat ${i + 1} name`, value: previous ? previous.querySelector(".name").value : "" });
-    const level = el("select", { class: "level", "aria-label": `Seat ${i + 1} bot level` });
+    const kindSelect = el("select", { class: "kind", "aria-label": t("Seat {n}: person or bot", { n: i + 1 }) },
+      el("option", { value: "human", text: t("Person"), selected: kind === "human" ? "" : null }),
+      el("option", { value: "bot", text: t("Bot"), selected: kind === "bot" ? "" : null }),
+      el("option", { value: "open", text: t("Open seat (anyone joins)"), selected: kind === "open" ? "" : null }));
+    const name = el("input", { class: "name", placeholder: t("Seat {n} name (optional)", { n: i + 1 }), maxlength: 40,
+      "aria-label": t("Seat {n} name", { n: i + 1 }), value: previous ? previous.querySelector(".name").value : "" });
+    const level = el("select", { class: "level", "aria-label": t("Seat {n} bot level", { n: i + 1 }) });
     if (previous && previous.querySelector(".level").dataset.chosen) {
       level.dataset.chosen = "1";
       level.dataset.level = previous.querySelector(".level").dataset.level;
@@ -136,7 +147,7 @@ function renderSeats(fresh = false) {
     level.hidden = kind !== "bot";
     kindSelect.addEventListener("change", () => { level.hidden = kindSelect.value !== "bot"; refreshLevels(); });
     level.addEventListener("change", () => chooseLevel(level));
-    row.append(el("span", { class: "seat-label", text: `Seat ${i + 1}` }), kindSelect, name, level);
+    row.append(el("span", { class: "seat-label", text: t("Seat {n}", { n: i + 1 }) }), kindSelect, name, level);
     box.append(row);
   }
   renderFill(count);
@@ -146,7 +157,7 @@ function renderSeats(fresh = false) {
 // ------------------------------------------------------------------ options
 function renderOptions() {
   const box = $("options");
-  box.replaceChildren(el("legend", { text: "Options" }));
+  box.replaceChildren(el("legend", { text: t("Options") }));
   box.hidden = !currentGame().options.length; // Aton has none
   for (const option of currentGame().options) {
     let input;
@@ -170,10 +181,10 @@ function renderOptions() {
 // Egyptia's Pharaoh cards: one of each letter, chosen here or drawn at random.
 function cardChoices(cards, help) {
   const box = el("div", { class: "card-choices", "data-option-group": "cards", "data-tip": help },
-    el("p", { class: "note", text: "Pharaoh cards (one of each letter; left at random, it is drawn):" }));
+    el("p", { class: "note", text: t("Pharaoh cards (one of each letter; left at random, it is drawn):") }));
   for (const letter of ["A", "B", "C", "D", "E"]) {
-    const select = el("select", { "data-card-letter": letter, "aria-label": `Pharaoh card ${letter}` },
-      el("option", { value: "", text: `${letter}: drawn at random` }),
+    const select = el("select", { "data-card-letter": letter, "aria-label": t("Pharaoh card {letter}", { letter }) },
+      el("option", { value: "", text: t("{letter}: drawn at random", { letter }) }),
       ...cards.filter((c) => c.letter === letter).map((c) => el("option", { value: c.id, text: `${c.id}: ${c.text}` })));
     box.append(el("label", { class: "option" }, select));
   }
@@ -202,7 +213,8 @@ async function createGame(event) {
   try {
     if (seats.some((s) => s.kind === "open")) { await createTable(body); return; } // an open table: tables.js
     const first = seats.find((s) => s.kind === "human"); // a logged-in creator's own seat is theirs
-    if (first && (await whoAmI()).account) first.mine = true;
+    const mine = Boolean(first && (await whoAmI()).account);
+    if (mine) first.mine = true;
     const response = await fetch("/api/games", {
       method: "POST", headers: writeHeaders(), body: JSON.stringify(body),
     });
@@ -212,10 +224,13 @@ async function createGame(event) {
       return;
     }
     rememberLinks(answer);
+    // against bots alone the creator goes straight to the seat; with people to invite, the
+    // links are shown here (the creator's own among them)
+    if (seats.filter((s) => s.kind === "human").length <= 1) { location.assign(ownSeatUrl(answer, mine)); return; }
     showLinks(answer);
     refreshGames();
   } catch (error) {
-    $("create-error").textContent = `The server did not answer: ${error}`;
+    $("create-error").textContent = t("The server did not answer: {error}", { error: String(error) });
   } finally {
     $("create").disabled = false;
   }
@@ -226,17 +241,17 @@ function showLinks(created) {
   list.replaceChildren();
   for (const seat of created.seats) {
     if (!seat.url) {
-      list.append(el("li", {}, el("strong", { text: seat.name }), ` plays as bot (${seat.bot})`));
+      list.append(el("li", {}, el("strong", { text: seat.name, title: seat.bot }), " ", t("plays as a bot")));
       continue;
     }
     const full = new URL(seat.url, location.origin).href;
-    const copy = el("button", { type: "button", class: "copy", text: "Copy link", "aria-label": `Copy the link for ${seat.name}` });
+    const copy = el("button", { type: "button", class: "copy", text: t("Copy link"), "aria-label": t("Copy the link for {name}", { name: seat.name }) });
     copy.addEventListener("click", () => navigator.clipboard?.writeText(full));
     list.append(el("li", {}, el("strong", { text: seat.name }), " ",
-      el("a", { href: seat.url, class: "seat-link", "data-seat": seat.seat, text: "Play this seat" }), " ", copy,
-      el("input", { class: "link-text", readonly: "", value: full, "aria-label": `Link for ${seat.name}` })));
+      el("a", { href: seat.url, class: "seat-link", "data-seat": seat.seat, text: t("Play this seat") }), " ", copy,
+      el("input", { class: "link-text", readonly: "", value: full, "aria-label": t("Link for {name}", { name: seat.name }) })));
   }
-  list.append(el("li", {}, "Spectators: ", el("a", { href: created.spectator_url, text: "watch" })));
+  list.append(el("li", {}, t("Spectators:"), " ", el("a", { href: created.spectator_url, text: t("watch") })));
   $("created").hidden = false;
 }
 
@@ -264,41 +279,51 @@ async function refreshGames() {
   const running = $("running"), finished = $("finished");
   running.replaceChildren(); finished.replaceChildren();
   for (const game of list) {
-    const names = game.players.map((p) => p.kind === "bot" ? `${p.name} (bot)` : p.name);
+    // a bot by its name (its level: "Medium bot"), the bot behind it on hover
+    const people = game.players.map((p) => el("span", { class: p.kind === "bot" ? "player bot" : "player", text: p.name, title: p.kind === "bot" ? p.bot : null }));
     // a table of 99 builders is named by its first few
-    const who = names.length > 6 ? `${names.slice(0, 4).join(", ")} and ${names.length - 4} more` : names.join(", ");
-    const item = el("li", { class: "game-item" }, el("strong", { text: game.title }), ` ${who} · move ${game.version} `);
+    const shown = people.length > 6 ? people.slice(0, 4) : people;
+    const who = [];
+    shown.forEach((person, i) => { if (i) who.push(", "); who.push(person); });
+    if (shown.length < people.length) who.push(" ", t("and {n} more", { n: people.length - shown.length }));
+    // a finished game counts its moves as its replay does (every move of the record, the
+    // sealed ones too); a running game, the moves everyone has seen so far
+    const count = game.status === "finished" && Number.isInteger(game.moves)
+      ? el("span", { class: "moves", "data-moves": game.moves, text: nt("{n} move", "{n} moves", game.moves, { n: game.moves }) })
+      : el("span", { class: "moves", text: t("move {n}", { n: game.version }) });
+    const item = el("li", { class: "game-item", "data-game": game.id }, el("strong", { text: game.title }), " ", ...who, " · ", count, " ");
     if (game.status === "finished") {
-      const won = (game.winners || []).map((s) => game.players[s].name).join(" and ");
-      item.append(`· won by ${won} · `,
-        el("a", { href: `/games/${game.id}?replay=1`, class: "replay", text: "watch the replay" }), " · ",
-        el("a", { href: `/games/${game.id}`, text: "final scoring" }));
+      const won = (game.winners || []).map((s) => game.players[s].name).join(", ");
+      item.append("· ", t("won by {names}", { names: won }), " · ",
+        el("a", { href: `/games/${game.id}?replay=1`, class: "replay", text: t("watch the replay") }), " · ",
+        el("a", { href: `/games/${game.id}`, text: t("final scoring") }));
       finished.append(item);
     } else if (game.status === "expired") { // an idle game without a clock (karnak.server.expiry)
-      item.append("· ended unfinished: nobody moved · ", el("a", { href: `/games/${game.id}`, text: "the last position" }));
+      item.append("· ", t("ended unfinished: nobody moved"), " · ", el("a", { href: `/games/${game.id}`, text: t("the last position") }));
       finished.append(item);
     } else {
-      item.append(el("a", { href: `/games/${game.id}`, text: "watch" }));
+      item.append(el("a", { href: `/games/${game.id}`, text: t("watch") }));
       for (const seat of links[game.id] || []) {
-        item.append(" · ", el("a", { href: seat.url, text: `play ${seat.name}` }));
+        item.append(" · ", el("a", { href: seat.url, text: t("play {name}", { name: seat.name }) }));
       }
       running.append(item);
     }
   }
-  if (!running.children.length) running.append(el("li", { class: "empty", text: "none" }));
-  if (!finished.children.length) finished.append(el("li", { class: "empty", text: "none" }));
+  if (!running.children.length) running.append(el("li", { class: "empty", text: t("none") }));
+  if (!finished.children.length) finished.append(el("li", { class: "empty", text: t("none") }));
 }
 
 async function start() {
   installTooltips();
   games = await (await fetch("/api/games/available")).json();
   for (const game of games) {
-    $("game").append(el("option", { value: game.name, text: `${game.title} (${range(game)})` }));
+    $("game").append(el("option", { value: game.name, text: t("{game} ({players})", { game: game.title, players: range(game) }) }));
   }
   $("game").addEventListener("change", () => { renderGameInfo(); renderPlayers(true); renderOptions(); });
   $("players").addEventListener("change", () => renderSeats());
   $("create-form").addEventListener("submit", createGame);
   wireTimeControl();
+  wireMoreOptions();
   renderCatalogue();
   renderGameInfo();
   renderPlayers(true);

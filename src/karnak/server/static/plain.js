@@ -3,6 +3,8 @@
 // and the result. Any registered game plays in the browser with it, and a replay shows each
 // step's observation the same way.
 import { $, el } from "/static/dom.js";
+import { t } from "/static/i18n.js";
+import { resultHeadline } from "/static/result.js";
 
 // Panels of the built-in games' own scripts: a plain page leaves them hidden.
 const GAME_PANELS = ["hand-panel", "cartouche-panel", "builders-panel", "preview-panel", "sheet"];
@@ -37,7 +39,7 @@ function isScalar(value) {
 
 function scalarText(value) {
   if (value === null || value === undefined) return "—";
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
   return String(value);
 }
 
@@ -47,14 +49,14 @@ function valueNode(value, key, view, ctx) {
     return ctx.chip(value, view.players[value].name);
   }
   if (SEAT_KEYS.has(key) && Array.isArray(value) && value.every((s) => Number.isInteger(s) && view.players[s])) {
-    if (!value.length) return document.createTextNode("nobody");
+    if (!value.length) return document.createTextNode(t("nobody"));
     const span = el("span", { class: "plain-seats" });
     value.forEach((s, i) => span.append(i ? " " : "", ctx.chip(s, view.players[s].name)));
     return span;
   }
   if (isScalar(value)) return document.createTextNode(scalarText(value));
   if (Array.isArray(value)) {
-    if (!value.length) return el("span", { class: "empty", text: "none" });
+    if (!value.length) return el("span", { class: "empty", text: t("none") });
     if (value.every(isScalar)) return document.createTextNode(value.map(scalarText).join(" "));
     if (value.every((v) => v && typeof v === "object" && !Array.isArray(v))) return rowsTable(value, view, ctx);
     return el("ol", {}, ...value.map((v) => el("li", {}, valueNode(v, "", view, ctx))));
@@ -93,7 +95,7 @@ function renderObservation(view, ctx) {
     $("board").after(panel);
   }
   const obs = view.observation || {};
-  const heading = ctx.replayMode ? "The position" : view.seat === null ? "What everyone sees" : "What you see";
+  const heading = ctx.replayMode ? t("The position") : view.seat === null ? t("What everyone sees") : t("What you see");
   panel.replaceChildren(el("h2", { id: "plain-view-heading", text: heading }), fieldsTable(obs, view, ctx, SHOWN_ELSEWHERE));
 }
 
@@ -106,12 +108,12 @@ function renderMoves(view, ctx) {
   panel.hidden = false;
   if (view.can_undo) box.append(ctx.undoButton());
   if (!view.legal.length) {
-    $("moves-note").textContent = view.status !== "running" ? "The game is over." : "Nothing to decide now: waiting for the others.";
+    $("moves-note").textContent = view.status !== "running" ? t("The game is over.") : t("Nothing to decide now: waiting for the others.");
     return;
   }
   $("moves-note").textContent = view.sealed
-    ? "Your moves (sealed: the others learn yours only when everyone has chosen):"
-    : "Your moves:";
+    ? t("Your moves (sealed: the others learn yours only when everyone has chosen):")
+    : t("Your moves:");
   const button = (move) => {
     const node = el("button", { type: "button", class: "move", "data-move": move.text, text: move.text });
     node.addEventListener("click", () => ctx.play(move.text));
@@ -143,24 +145,32 @@ function renderPlayers(view, ctx) {
     const shown = seen[seat] && seen[seat].score;
     return typeof shown === "number" ? shown : "";
   };
-  table.replaceChildren(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Score" })));
+  table.replaceChildren(el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Score") })));
   view.players.forEach((player, seat) => {
     const name = el("td", {}, ctx.chip(seat, player.name));
-    if (player.kind === "bot") name.append(el("small", { text: ` bot ${player.bot}` }));
-    if (view.to_move.includes(seat) && view.status === "running") name.append(el("small", { class: "to-move", text: " · to move" }));
+    // a bot is named by its level ("Medium bot"); the bot behind it shows on hover
+    if (player.kind === "bot" && player.bot) {
+      name.title = player.bot.spec;
+      if (player.name !== player.bot.label) name.append(" ", botBadge(player.bot)); // a bot named otherwise
+    }
+    if (view.to_move.includes(seat) && view.status === "running") name.append(el("small", { class: "to-move", text: t(" · to move") }));
     table.append(el("tr", { class: seat === view.seat ? "me" : "" }, name, el("td", { class: "score", text: String(score(seat)) })));
   });
+}
+
+// A bot seat's level, with its spec on hover ("Medium bot", title "heuristic").
+export function botBadge(bot) {
+  return el("small", { class: "bot-level", "data-level": bot.level || "", title: bot.spec, "data-tip": bot.spec, text: bot.label || t("Bot") });
 }
 
 function renderResult(view, ctx) {
   const panel = $("result-panel");
   if (!view.result) { panel.hidden = true; return; }
   panel.hidden = false;
-  panel.querySelector("h2").textContent = "Result";
-  const names = view.result.winners.map((seat) => view.players[seat].name).join(" and ");
-  $("winners").textContent = view.result.winners.length > 1 ? `Shared victory: ${names}` : `Winner: ${names}`;
+  panel.querySelector("h2").textContent = t("Result");
+  $("winners").textContent = resultHeadline(view); // ranked as the ratings rank (result.js)
   const table = $("result");
-  table.replaceChildren(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Final score" }), el("th", { text: "Rank" })));
+  table.replaceChildren(el("tr", {}, el("th", { text: t("Player") }), el("th", { text: t("Final score") }), el("th", { text: t("Rank") })));
   view.players.forEach((player, seat) => {
     table.append(el("tr", { class: "total-row" }, el("td", {}, ctx.chip(seat, player.name)),
       el("td", { class: "final-score", text: String(view.result.scores[seat]) }),

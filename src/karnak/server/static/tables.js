@@ -5,6 +5,7 @@
 // is kept in this browser (localStorage "karnak.tickets"): it is their seat's link once the
 // game starts. Text goes in by textContent only (el(..., {text})): names are user text.
 import { $, el } from "./dom.js";
+import { t, nt } from "./i18n.js";
 import { listFriends } from "./friends.js";
 import { postJson, whoAmI, writeHeaders } from "./session.js";
 
@@ -38,10 +39,11 @@ function ticketPath(path, tableId) {
 }
 
 function seatText(seat) {
-  if (seat.state === "bot") return `${seat.name || "a bot"} (bot, ${seat.bot})`;
-  if (seat.state === "taken") return `${seat.name}${seat.by === "guest" ? " (guest)" : ""}`;
-  if (seat.state === "reserved") return seat.invited ? `kept for ${seat.invited}` : "kept for an invited player";
-  return "open";
+  // a bot seat not named yet is named by its level when the game starts ("Medium bot")
+  if (seat.state === "bot") return seat.name ? t("{name} (bot)", { name: seat.name }) : t("a bot");
+  if (seat.state === "taken") return seat.by === "guest" ? t("{name} (guest)", { name: seat.name }) : seat.name;
+  if (seat.state === "reserved") return seat.invited ? t("kept for {name}", { name: seat.invited }) : t("kept for an invited player");
+  return t("open");
 }
 
 function seatSummary(table) {
@@ -50,9 +52,9 @@ function seatSummary(table) {
 
 function ago(iso) {
   const minutes = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60000));
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  return `${Math.round(minutes / 60)} h ago`;
+  if (minutes < 1) return t("just now");
+  if (minutes < 60) return t("{n} min ago", { n: minutes });
+  return t("{n} h ago", { n: Math.round(minutes / 60) });
 }
 
 // ------------------------------------------------------------------ creating
@@ -66,7 +68,7 @@ export async function createTable(body) {
     return { kind: "open" };
   });
   const answer = await postJson("/api/tables", { game: body.game, seats, options: body.options, turn_timer: body.turn_timer, time_control: body.time_control || null });
-  if (!answer.ok) { $("create-error").textContent = (answer.data && answer.data.error) || `refused (${answer.status})`; return; }
+  if (!answer.ok) { $("create-error").textContent = (answer.data && answer.data.error) || t("refused ({status})", { status: answer.status }); return; }
   keepTicket(answer.data.table.id, answer.data.ticket);
   openTable(answer.data.table.id);
   refreshTables();
@@ -83,7 +85,7 @@ async function join(tableId, name, seat = null, errorBox = null) {
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", headers, body: JSON.stringify(body) });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    if (errorBox) errorBox.textContent = data.error || `refused (${response.status})`;
+    if (errorBox) errorBox.textContent = data.error || t("refused ({status})", { status: response.status });
     return;
   }
   keepTicket(tableId, data.ticket);
@@ -93,18 +95,18 @@ async function join(tableId, name, seat = null, errorBox = null) {
 
 // How fast a table plays, in words: its turn timer or its time bank, or nothing.
 function span(seconds) {
-  if (seconds >= 86400 && seconds % 86400 === 0) return `${seconds / 86400} day${seconds === 86400 ? "" : "s"}`;
-  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
-  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
+  if (seconds >= 86400 && seconds % 86400 === 0) return nt("{n} day", "{n} days", seconds / 86400, { n: seconds / 86400 });
+  if (seconds >= 3600 && seconds % 3600 === 0) return t("{n} h", { n: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return t("{n} min", { n: seconds / 60 });
+  return t("{n} s", { n: seconds });
 }
 
 function pace(table) {
   if (table.time_control) {
     const { per_move: move, bank } = table.time_control;
-    return ` · ${span(move)} a move${bank ? ` + a bank of ${span(bank)}` : ""}`;
+    return ` · ${bank ? t("{move} a move + a bank of {bank}", { move: span(move), bank: span(bank) }) : t("{move} a move", { move: span(move) })}`;
   }
-  return table.turn_timer ? ` · ${table.turn_timer} s a decision` : "";
+  return table.turn_timer ? ` · ${t("{n} s a decision", { n: table.turn_timer })}` : "";
 }
 
 async function refreshTables() {
@@ -117,20 +119,20 @@ async function refreshTables() {
   for (const table of tables) {
     const open = table.seats.filter((s) => s.state === "open").length;
     const item = el("li", { class: "table-item", "data-table": table.id },
-      el("strong", { text: table.title }), ` · ${table.players} players · ${open} open${pace(table)} · ${ago(table.created_at)}`,
+      el("strong", { text: table.title }), ` · ${nt("{n} player", "{n} players", table.players, { n: table.players })} · ${t("{n} open", { n: open })}${pace(table)} · ${ago(table.created_at)}`,
       el("div", { class: "note table-seats", text: seatSummary(table) }));
     const error = el("span", { class: "error", role: "alert" });
-    const look = el("button", { type: "button", class: "table-open", text: "Open" });
+    const look = el("button", { type: "button", class: "table-open", text: t("Open") });
     look.addEventListener("click", () => openTable(table.id));
     item.append(look, " ");
     if (open && !tickets()[table.id]) {
       if (me.account) {
-        const go = el("button", { type: "button", class: "table-join", text: `Join as ${me.account.name}` });
+        const go = el("button", { type: "button", class: "table-join", text: t("Join as {name}", { name: me.account.name }) });
         go.addEventListener("click", () => join(table.id, null, null, error));
         item.append(go);
       } else {
-        const name = el("input", { class: "guest-name", maxlength: 40, placeholder: "your name", "aria-label": `Your name at the ${table.title} table` });
-        const go = el("button", { type: "button", class: "table-join", text: "Join as a guest" });
+        const name = el("input", { class: "guest-name", maxlength: 40, placeholder: t("your name"), "aria-label": t("Your name at the {game} table", { game: table.title }) });
+        const go = el("button", { type: "button", class: "table-join", text: t("Join as a guest") });
         go.addEventListener("click", () => join(table.id, name.value.trim(), null, error));
         item.append(name, " ", go);
       }
@@ -138,7 +140,7 @@ async function refreshTables() {
     item.append(" ", error);
     list.append(item);
   }
-  if (!list.children.length) list.append(el("li", { class: "empty", text: "No table is waiting for players: create one with an open seat." }));
+  if (!list.children.length) list.append(el("li", { class: "empty", text: t("No table is waiting for players: create one with an open seat.") }));
 }
 
 // ------------------------------------------------------------------ the table one is at
@@ -184,7 +186,7 @@ async function showTable() {
   view.hidden = false;
   const body = $("table-body");
   if (!response.ok) {
-    body.replaceChildren(el("p", { class: "error", text: table.error || "This table cannot be shown." }));
+    body.replaceChildren(el("p", { class: "error", text: table.error || t("This table cannot be shown.") }));
     clearInterval(tableTimer);
     return;
   }
@@ -197,15 +199,15 @@ async function showTable() {
   if (shown !== tableId) return;
   for (const seat of table.seats) {
     const row = el("li", { "data-seat": seat.seat, class: `table-seat ${seat.state}` },
-      el("span", { text: seatText(seat) }), you && you.seat === seat.seat ? el("strong", { text: " (you)" }) : "");
+      el("span", { text: seatText(seat) }), you && you.seat === seat.seat ? el("strong", { text: ` ${t("(you)")}` }) : "");
     if (table.status === "open" && you && you.creator && seat.state === "open") {
-      const name = el("input", { class: "invite-name", maxlength: 40, placeholder: friends.length ? "a friend or any account" : "an account's name", "aria-label": `Invite to seat ${seat.seat + 1}`, list: "invite-friends" });
-      const invite = el("button", { type: "button", class: "invite", text: "Invite" });
+      const name = el("input", { class: "invite-name", maxlength: 40, placeholder: friends.length ? t("a friend or any account") : t("an account's name"), "aria-label": t("Invite to seat {n}", { n: seat.seat + 1 }), list: "invite-friends" });
+      const invite = el("button", { type: "button", class: "invite", text: t("Invite") });
       invite.addEventListener("click", () => act("invite", { seat: seat.seat, name: name.value.trim() }));
       row.append(" ", name, " ", invite);
     }
     if (table.status === "open" && you && you.creator && seat.state === "reserved") {
-      const withdraw = el("button", { type: "button", class: "withdraw", text: "Withdraw the invitation" });
+      const withdraw = el("button", { type: "button", class: "withdraw", text: t("Withdraw the invitation") });
       withdraw.addEventListener("click", () => act("withdraw", { seat: seat.seat }));
       row.append(" ", withdraw);
     }
@@ -213,48 +215,50 @@ async function showTable() {
   }
   const timer = pace(table);
   const parts = [
-    el("h3", { id: "table-title", text: `${table.title}: a table of ${table.players}${table.rematch_of ? " (a rematch)" : ""}` }),
-    el("p", { class: "note", text: `Created ${ago(table.created_at)}${timer}. ${table.status === "open" ? "It starts when every seat is taken, or when its creator fills the rest with bots." : "It has started."}` }),
+    el("h3", { id: "table-title", text: table.rematch_of
+      ? t("{game}: a table of {n} (a rematch)", { game: table.title, n: table.players })
+      : t("{game}: a table of {n}", { game: table.title, n: table.players }) }),
+    el("p", { class: "note", text: `${t("Created {when}", { when: ago(table.created_at) })}${timer}. ${table.status === "open" ? t("It starts when every seat is taken, or when its creator fills the rest with bots.") : t("It has started.")}` }),
     seats,
     el("datalist", { id: "invite-friends" }, ...friends.map((f) => el("option", { value: f.name }))),
   ];
   const tools = el("p", { class: "table-tools" });
   if (table.status === "started") {
     if (you && you.seat !== null && table.url) {
-      tools.append(el("a", { href: table.url, id: "table-game", text: "Your game has started: play it" }));
+      tools.append(el("a", { href: table.url, id: "table-game", text: t("Your game has started: play it") }));
       clearInterval(tableTimer);
       location.assign(table.url); // the seat's game: the session's, or the guest's link
     } else {
-      tools.append(el("a", { href: `/games/${encodeURIComponent(table.game_id)}`, text: "It has started: watch the game" }));
+      tools.append(el("a", { href: `/games/${encodeURIComponent(table.game_id)}`, text: t("It has started: watch the game") }));
       clearInterval(tableTimer);
     }
   } else {
     if (you && you.creator) {
-      const fill = el("button", { type: "button", id: "table-fill", text: "Fill the open seats with bots and start" });
+      const fill = el("button", { type: "button", id: "table-fill", text: t("Fill the open seats with bots and start") });
       fill.addEventListener("click", () => act("start", {}));
-      const cancel = el("button", { type: "button", id: "table-cancel", text: "Cancel the table" });
+      const cancel = el("button", { type: "button", id: "table-cancel", text: t("Cancel the table") });
       cancel.addEventListener("click", () => act("cancel"));
       tools.append(fill, " ", cancel, " ");
     }
     if (you && you.seat !== null && !you.creator) {
-      const leave = el("button", { type: "button", id: "table-leave", text: "Leave the table" });
+      const leave = el("button", { type: "button", id: "table-leave", text: t("Leave the table") });
       leave.addEventListener("click", () => act("leave"));
       tools.append(leave, " ");
     }
     if (you && you.seat === null && you.invited_seat !== null) {
-      const take = el("button", { type: "button", id: "table-take", text: `Take seat ${you.invited_seat + 1}, kept for you` });
+      const take = el("button", { type: "button", id: "table-take", text: t("Take seat {n}, kept for you", { n: you.invited_seat + 1 }) });
       take.addEventListener("click", () => join(tableId, null, you.invited_seat, $("table-error")));
-      const decline = el("button", { type: "button", id: "table-decline", text: "Decline" });
+      const decline = el("button", { type: "button", id: "table-decline", text: t("Decline") });
       decline.addEventListener("click", () => act("leave"));
       tools.append(take, " ", decline);
     } else if ((!you || you.seat === null) && table.seats.some((s) => s.state === "open")) {
       if (me.account) {
-        const go = el("button", { type: "button", id: "table-join", text: `Join as ${me.account.name}` });
+        const go = el("button", { type: "button", id: "table-join", text: t("Join as {name}", { name: me.account.name }) });
         go.addEventListener("click", () => join(tableId, null, null, $("table-error")));
         tools.append(go);
       } else {
-        const name = el("input", { id: "table-guest-name", maxlength: 40, placeholder: "your name", "aria-label": "Your name at this table" });
-        const go = el("button", { type: "button", id: "table-join", text: "Join as a guest" });
+        const name = el("input", { id: "table-guest-name", maxlength: 40, placeholder: t("your name"), "aria-label": t("Your name at this table") });
+        const go = el("button", { type: "button", id: "table-join", text: t("Join as a guest") });
         go.addEventListener("click", () => join(tableId, name.value.trim(), null, $("table-error")));
         tools.append(name, " ", go);
       }
@@ -262,7 +266,7 @@ async function showTable() {
   }
   parts.push(tools);
   if (you && you.seat !== null && tickets()[tableId] && table.status === "open") {
-    parts.push(el("p", { class: "note", text: "This browser keeps your ticket for this table: it opens your seat once the game starts." }));
+    parts.push(el("p", { class: "note", text: t("This browser keeps your ticket for this table: it opens your seat once the game starts.") }));
   }
   body.replaceChildren(...parts);
 }

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from karnak.core.registry import DEFAULT_GAME, get_game
+from karnak.i18n import t
 from karnak.server.accounts.auth import CsrfError, check_csrf, session_of
 from karnak.server.accounts.routes import logged_in
 from karnak.server.api import (
@@ -31,6 +32,7 @@ from karnak.server.api import (
 )
 from karnak.server.errors import error_responses
 from karnak.server.inputs import WHOLE, Options, SeatName, ShortText, Word
+from karnak.server.rematch_offers import announce, offer_of
 from karnak.server.rooms import hash_token
 from karnak.server.service import MAX_TURN_TIMER
 from karnak.server.tables.my_games import my_games
@@ -187,6 +189,10 @@ class ResultOut(BaseModel):
     rank: int | None
     score: Any
     winners: list[str]
+    #: A game of one player: its score and status, no winner (karnak.server.tables.my_games).
+    solo: bool = False
+    #: The account left the game (a bot finished its seat; it counts last).
+    left: bool = False
 
 
 class MyGameOut(BaseModel):
@@ -205,6 +211,12 @@ class MyGameOut(BaseModel):
     result: ResultOut | None
     url: str
     reason: str | None = None
+    #: What tells two games apart: the game's number (its id's start), the others at the
+    #: table, when it started (ISO, and in words of the reader's language).
+    number: str = ""
+    opponents: list[str] = Field(default_factory=list)
+    started_at: str | None = None
+    started: str | None = None
 
 
 class MyGamesOut(BaseModel):
@@ -221,7 +233,7 @@ def tables_of(request: Request) -> TableService:
 
 def check_table_id(table_id: str) -> None:
     if not TABLE_ID.fullmatch(table_id):
-        raise ApiError(404, "there is no table with this id")
+        raise ApiError(404, t("there is no table with this id"))
 
 
 async def actor_of(request: Request, ticket: str | None, *, writing: bool) -> Actor:
@@ -524,9 +536,26 @@ async def rematch(
         actor = await actor_of(request, None, writing=True)
     room, seat = await resolve(service_of(request), game_id, token, actor.account_id)
     if seat is None:
-        raise ApiError(403, "a rematch is asked for by a player: use your seat's link, or log in")
+        raise ApiError(
+            403, t("a rematch is asked for by a player: use your seat's link, or log in")
+        )
     outcome = await tables.rematch(room, seat, actor)
+    announce(service_of(request).hub, room, outcome.table)  # live on every seat's page
     return ticket_out(tables, outcome, actor, None)
+
+
+@router.get(
+    "/games/{game_id}/rematch",
+    operation_id="rematch_offer",
+    responses=error_responses(404, 410, 422),
+)
+async def rematch_offer(request: Request, game_id: str) -> dict[str, Any]:
+    """The rematch someone asked for after this game (``offer``: null when nobody did);
+    public facts only (karnak.server.rematch_offers)."""
+    room, _ = await resolve(service_of(request), game_id, None)
+    tables = tables_of(request)
+    found = await tables.executor.run(tables.store.by_rematch, room.id) if room.is_over else None
+    return {"offer": offer_of(room, found)}
 
 
 @router.get("/me/games", operation_id="my_games", responses=error_responses(401))

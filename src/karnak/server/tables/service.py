@@ -54,11 +54,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from karnak.bots.base import make_bot
-from karnak.bots.levels import default_level, is_level, level_spec
+from karnak.bots.levels import is_level, level_spec
 from karnak.core.errors import KarnakError
 from karnak.core.game import Game
 from karnak.core.registry import get_game
+from karnak.i18n import N_, _, t
 from karnak.server.bot_limits import check_bots
+from karnak.server.bot_names import default_bot_names
 from karnak.server.capacity import Creator
 from karnak.server.cluster.mutex import ClusterMutex
 from karnak.server.db import utcnow
@@ -66,7 +68,7 @@ from karnak.server.http_limits import client_key
 from karnak.server.limits import LimitError
 from karnak.server.notifications.bounds import Sender
 from karnak.server.rooms import BOT, HUMAN, hash_token, new_token
-from karnak.server.service import MAX_TURN_TIMER, SeatRequest
+from karnak.server.service import DEFAULT_LEVEL, MAX_TURN_TIMER, SeatRequest
 from karnak.server.tables.store import (
     OPEN,
     SEAT_ACCOUNT,
@@ -130,7 +132,7 @@ class TableInputError(TableError, ValueError):
     status = 422
 
 
-NO_TABLE = "there is no table with this id (it may have been cancelled, or it expired)"
+NO_TABLE = N_("there is no table with this id (it may have been cancelled, or it expired)")
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,7 @@ def unique_name(wanted: str, used: set[str]) -> str:
         if candidate.casefold() not in used and len(candidate) <= 40:
             used.add(candidate.casefold())
             return candidate
-    raise TableInputError("no free name for a bot")  # pragma: no cover - 200 tries
+    raise TableInputError(_("no free name for a bot"))  # pragma: no cover - 200 tries
 
 
 @dataclass
@@ -310,7 +312,7 @@ class TableService:
         await self._sweep()
         found = await self._db(self.store.load, table_id)
         if found is None or not self._alive(found):
-            raise NoTableError(NO_TABLE)
+            raise NoTableError(_(NO_TABLE))
         return found
 
     async def listed(self, limit: int) -> list[Table]:
@@ -329,7 +331,7 @@ class TableService:
         if actor.ticket_hash is None:
             return
         if seat_of(table, actor) is None and not is_creator(table, actor):
-            raise NotYoursError("this ticket belongs to nobody at this table")
+            raise NotYoursError(_("this ticket belongs to nobody at this table"))
 
     # ------------------------------------------------------------------ creating
     async def create(
@@ -348,19 +350,24 @@ class TableService:
         resolved = game.resolve_options(options or {})
         if turn_timer is not None and not 1 <= turn_timer <= MAX_TURN_TIMER:
             raise TableInputError(
-                f"a turn timer is between 1 second and {MAX_TURN_TIMER:g} seconds"
+                t(
+                    "a turn timer is between 1 second and {most} seconds",
+                    most=format(MAX_TURN_TIMER, "g"),
+                )
             )
         try:
             control = control_of(time_control)
         except TimeControlError as exc:
             raise TableInputError(str(exc)) from exc
         if control is not None and turn_timer is not None:
-            raise TableInputError("a game has a turn timer or a time bank, not both")
+            raise TableInputError(_("a game has a turn timer or a time bank, not both"))
         kinds = [wish.kind for wish in wishes]
         if kinds.count(WISH_HUMAN) > 1:
             raise TableInputError(
-                "at a table, a 'human' seat is your own (one at most): the others are "
-                "'open' (for anyone, or for an invited account) or 'bot'"
+                _(
+                    "at a table, a 'human' seat is your own (one at most): the others are "
+                    "'open' (for anyone, or for an invited account) or 'bot'"
+                )
             )
         ticket = new_token() if actor.account is None else None
         ticket_hash = hash_token(ticket) if ticket is not None else None
@@ -395,19 +402,27 @@ class TableService:
                     account = await self._invitee(wish.invite)
                     if account.id == actor.account_id or account.id in invited:
                         raise TableInputError(
-                            f"seat {index + 1}: {account.name} has a seat at this table already"
+                            t(
+                                "seat {seat}: {name} has a seat at this table already",
+                                seat=index + 1,
+                                name=account.name,
+                            )
                         )
                     await self.notifier.check(sender_of(actor), account.id, "invite this player")
                     invited.add(account.id)
                     seat = TableSeat(index, invited=account.id, invited_name=account.name)
             else:
-                raise TableInputError(f"seat {index + 1}: a seat is 'human', 'open' or 'bot'")
+                raise TableInputError(
+                    t("seat {seat}: a seat is 'human', 'open' or 'bot'", seat=index + 1)
+                )
             seats.append(seat)
         used: set[str] = set()
         for seat in seats:
             if seat.name:
                 if seat.name.casefold() in used:
-                    raise TableInputError(f"two seats are named {seat.name!r}; names must differ")
+                    raise TableInputError(
+                        t("two seats are named {name}; names must differ", name=repr(seat.name))
+                    )
                 used.add(seat.name.casefold())
         check_bots([seat.bot for seat in seats], game, self.settings)  # LimitError
         table = Table(
@@ -443,12 +458,12 @@ class TableService:
 
     def bot_spec(self, game: Game, wanted: str | None, bots: int) -> str:
         """A bot's spec from a level (easy to expert: the spec it is at a table of ``bots``
-        bot seats on this server), a spec, or nothing (the default level)."""
+        bot seats on this server), a spec, or nothing (the default level, Medium)."""
         limits = {
             "max_think": self.settings.max_think,
             "max_game_think": self.settings.max_game_think,
         }
-        text = (wanted or "").strip().lower() or default_level(game, max(1, bots), **limits)
+        text = (wanted or "").strip().lower() or DEFAULT_LEVEL  # Medium, not the strongest
         if is_level(text):
             return level_spec(text, game, max(1, bots), **limits)
         make_bot(text, game)  # a bad name or budget is refused here, with the list
@@ -459,33 +474,46 @@ class TableService:
         as account names are: karnak.server.accounts.names)."""
         if await self.accounts.look_alike(name) is not None:
             raise TableInputError(
-                f"the name {name!r} belongs to an account, or looks like an account's: log "
-                "in to play under it, or choose another name"
+                t(
+                    "the name {name} belongs to an account, or looks like an account's: log "
+                    "in to play under it, or choose another name",
+                    name=repr(name),
+                )
             )
 
     async def _invitee(self, name: str) -> Account:
         account = await self.accounts.by_name(name)
         if account is None:
-            raise TableInputError(f"there is no account named {name!r}")
+            raise TableInputError(t("there is no account named {name}", name=repr(name)))
         return account
 
     async def _check_held(self, actor: Actor) -> None:
         held = await self._db(self.store.held, actor.account_id, actor.client)
         most = self.settings.open_tables_per_client
         if held >= most:
-            who = "account" if actor.account is not None else "address"
-            raise LimitError(
-                f"you hold {held} open tables already, the most one {who} may "
-                f"({most}, open_tables_per_client): cancel or leave one, or wait for one "
-                "to start"
+            template = (
+                N_(
+                    "you hold {held} open tables already, the most one account may ({most}, "
+                    "open_tables_per_client): cancel or leave one, or wait for one to start"
+                )
+                if actor.account is not None
+                else N_(
+                    "you hold {held} open tables already, the most one address may ({most}, "
+                    "open_tables_per_client): cancel or leave one, or wait for one to start"
+                )
             )
+            raise LimitError(t(template, held=held, most=most))
 
     async def _check_capacity(self) -> None:
         count = await self._db(self.store.open_count)
         if count >= self.max_open:
             raise LimitError(
-                f"this server holds {count} open tables, its most ({self.max_open}); "
-                "join one of them, or try again later",
+                t(
+                    "this server holds {count} open tables, its most ({most}); join one of "
+                    "them, or try again later",
+                    count=count,
+                    most=self.max_open,
+                ),
                 status=429,
                 retry_after=FULL_RETRY_AFTER,
             )
@@ -499,7 +527,7 @@ class TableService:
             table = await self._open_table(table_id, actor)
             mine = seat_of(table, actor)
             if mine is not None:
-                raise TableError(f"you sit at this table already (seat {mine + 1})")
+                raise TableError(t("you sit at this table already (seat {seat})", seat=mine + 1))
             target = self._seat_to_take(table, actor, seat)
             ticket = None
             if actor.account is not None:
@@ -509,7 +537,7 @@ class TableService:
             else:
                 shown = (name or "").strip()
                 if not shown:
-                    raise TableInputError("a guest joins with a name (or logs in first)")
+                    raise TableInputError(_("a guest joins with a name (or logs in first)"))
                 await self._check_guest_name(shown)
                 ticket_hash = actor.ticket_hash  # the creator's own ticket, if so
                 if ticket_hash is None:
@@ -520,7 +548,7 @@ class TableService:
                 )
             assert taken.name is not None
             if taken.name.casefold() in taken_names(table):
-                raise TableError(f"the name {taken.name!r} is taken at this table")
+                raise TableError(t("the name {name} is taken at this table", name=repr(taken.name)))
             if not is_creator(table, actor):
                 await self._check_held(actor)
             table = self._drop_reservations(table, actor.account_id)
@@ -531,12 +559,14 @@ class TableService:
     def _seat_to_take(self, table: Table, actor: Actor, wanted: int | None) -> int:
         if wanted is not None:
             if not 0 <= wanted < len(table.seats):
-                raise TableInputError(f"this table has seats 0 to {len(table.seats) - 1}")
+                raise TableInputError(
+                    t("this table has seats 0 to {last}", last=len(table.seats) - 1)
+                )
             chosen = table.seats[wanted]
             if not chosen.is_open:
-                raise TableError(f"seat {wanted + 1} is taken")
+                raise TableError(t("seat {seat} is taken", seat=wanted + 1))
             if chosen.invited is not None and chosen.invited != actor.account_id:
-                raise TableError(f"seat {wanted + 1} is kept for an invited player")
+                raise TableError(t("seat {seat} is kept for an invited player", seat=wanted + 1))
             return wanted
         reserved = invited_seat(table, actor)
         if reserved is not None:
@@ -545,7 +575,7 @@ class TableService:
             if seat.is_open and seat.invited is None:
                 return seat.seat
         raise TableError(
-            "no seat is open at this table (the seats left are kept for invited players)"
+            _("no seat is open at this table (the seats left are kept for invited players)")
         )
 
     @staticmethod
@@ -574,7 +604,7 @@ class TableService:
             elif reserved is not None:
                 table = with_seat(table, TableSeat(reserved))
             else:
-                raise TableError("you have no seat at this table")
+                raise TableError(_("you have no seat at this table"))
             await self._db(self.store.save, table)
         return table
 
@@ -582,21 +612,28 @@ class TableService:
         table = await self.table(table_id)
         self.check_ticket(table, actor)
         if table.status != OPEN:
-            raise TableError(f"this table has started: its game is /games/{table.game_id}")
+            raise TableError(
+                t(
+                    "this table has started: its game is {address}",
+                    address="/games/" + str(table.game_id),
+                )
+            )
         return table
 
     # ------------------------------------------------------------------ the creator's
-    async def _creators_table(self, table_id: str, actor: Actor, doing: str) -> Table:
+    async def _creators_table(self, table_id: str, actor: Actor, refusal: str) -> Table:
         table = await self._open_table(table_id, actor)
         if not is_creator(table, actor):
-            raise NotYoursError(f"only the table's creator may {doing}")
+            raise NotYoursError(_(refusal))
         return table
 
     async def fill(self, actor: Actor, table_id: str, bot: str | None = None) -> Table:
         """Fill every open seat with a bot (``bot``: a level or spec) and start."""
         letters = Letters()
         async with self._mutex.hold():
-            table = await self._creators_table(table_id, actor, "fill it with bots")
+            table = await self._creators_table(
+                table_id, actor, N_("only the table's creator may fill it with bots")
+            )
             game = get_game(table.game)
             bots = sum(1 for s in table.seats if s.kind == SEAT_BOT or s.is_open)
             spec = self.bot_spec(game, bot, bots)
@@ -613,7 +650,9 @@ class TableService:
     async def cancel(self, actor: Actor, table_id: str) -> None:
         letters = Letters()
         async with self._mutex.hold():
-            table = await self._creators_table(table_id, actor, "cancel it")
+            table = await self._creators_table(
+                table_id, actor, N_("only the table's creator may cancel it")
+            )
             await self._db(self.store.delete, table.id)
             title = get_game(table.game).title
             for seat in table.seats:
@@ -627,24 +666,31 @@ class TableService:
         the asker, or the asker reached a bound of what they may notify it: refused)."""
         letters = Letters(sender=sender_of(actor))
         async with self._mutex.hold():
-            table = await self._creators_table(table_id, actor, "invite")
+            table = await self._creators_table(
+                table_id, actor, N_("only the table's creator may invite")
+            )
             if not 0 <= seat < len(table.seats):
-                raise TableInputError(f"this table has seats 0 to {len(table.seats) - 1}")
+                raise TableInputError(
+                    t("this table has seats 0 to {last}", last=len(table.seats) - 1)
+                )
             if not table.seats[seat].is_open:
-                raise TableError(f"seat {seat + 1} is taken")
+                raise TableError(t("seat {seat} is taken", seat=seat + 1))
             account = await self._invitee(name)
             if account.id == actor.account_id or any(
                 s.kind == SEAT_ACCOUNT and s.account == account.id for s in table.seats
             ):
-                raise TableError(f"{account.name} has a seat at this table already")
+                raise TableError(t("{name} has a seat at this table already", name=account.name))
             if table.seats[seat].invited == account.id:
                 return table  # kept for them already: nothing new to tell
             await self.notifier.check(sender_of(actor), account.id, "invite this player")
             sent = await self._db(self.store.invitations_sent, table.id)
             if sent >= INVITATIONS_PER_SEAT * len(table.seats):
                 raise LimitError(
-                    f"this table has sent {sent} invitations, its most "
-                    f"({INVITATIONS_PER_SEAT} a seat)"
+                    t(
+                        "this table has sent {sent} invitations, its most ({most} a seat)",
+                        sent=sent,
+                        most=INVITATIONS_PER_SEAT,
+                    )
                 )
             table = self._drop_reservations(table, account.id)
             reserved = TableSeat(seat, invited=account.id, invited_name=account.name)
@@ -657,11 +703,15 @@ class TableService:
     async def withdraw(self, actor: Actor, table_id: str, seat: int) -> Table:
         """Open a reserved seat to anyone again."""
         async with self._mutex.hold():
-            table = await self._creators_table(table_id, actor, "withdraw an invitation")
+            table = await self._creators_table(
+                table_id, actor, N_("only the table's creator may withdraw an invitation")
+            )
             if not 0 <= seat < len(table.seats):
-                raise TableInputError(f"this table has seats 0 to {len(table.seats) - 1}")
+                raise TableInputError(
+                    t("this table has seats 0 to {last}", last=len(table.seats) - 1)
+                )
             if not table.seats[seat].is_open or table.seats[seat].invited is None:
-                raise TableError(f"seat {seat + 1} is kept for nobody")
+                raise TableError(t("seat {seat} is kept for nobody", seat=seat + 1))
             table = with_seat(table, TableSeat(seat))
             await self._db(self.store.save, table)
         return table
@@ -670,7 +720,7 @@ class TableService:
     async def rematch(self, room: Room, seat: int, actor: Actor) -> Outcome:
         """The rematch of a finished game, asked for by the holder of ``seat``."""
         if not room.is_over:
-            raise TableError("a rematch can be asked for once the game is over")
+            raise TableError(_("a rematch can be asked for once the game is over"))
         letters = Letters(sender=sender_of(actor))
         async with self._mutex.hold():
             await self._sweep()
@@ -783,21 +833,27 @@ class TableService:
         """Create the table's game (nothing is stored of the table if that fails: the
         request that would have started it is refused, and the table stays as it was)."""
         game = get_game(table.game)
-        defaults = game.seat_names(len(table.seats))
+        # a bot seat nobody named is named by its level ("Medium bot": karnak.server.bot_names)
+        by_level = default_bot_names(
+            [s.bot if s.kind == SEAT_BOT and not s.name else None for s in table.seats],
+            game,
+            taken=[s.name for s in table.seats if s.name],
+        )
         used = {s.name.casefold() for s in table.seats if s.name}
         seats: list[TableSeat] = []
         requests: list[SeatRequest] = []
         for seat in table.seats:
             if seat.kind == SEAT_BOT:
                 if not seat.name:
-                    seat = dataclasses.replace(seat, name=unique_name(defaults[seat.seat], used))
+                    named = by_level[seat.seat] or f"Bot {seat.seat + 1}"
+                    seat = dataclasses.replace(seat, name=unique_name(named, used))
                 requests.append(SeatRequest(BOT, seat.name, seat.bot))
             elif seat.kind == SEAT_ACCOUNT:
                 requests.append(SeatRequest(HUMAN, seat.name, account=seat.account))
             elif seat.kind == SEAT_GUEST:
                 requests.append(SeatRequest(HUMAN, seat.name, token_hash=seat.ticket_hash))
             else:  # pragma: no cover - only a full table starts
-                raise TableError(f"seat {seat.seat + 1} is still open")
+                raise TableError(t("seat {seat} is still open", seat=seat.seat + 1))
             seats.append(seat)
         created = await self.games.create(
             table.game,

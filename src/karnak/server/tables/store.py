@@ -81,6 +81,8 @@ class MyGame:
     public_updated_at: dt.datetime
     finished_at: dt.datetime | None
     result: dict[str, Any] | None
+    #: When the game started (the /me page tells games apart by it).
+    created_at: dt.datetime | None = None
 
 
 def _seat_row(seat: TableSeat) -> TableSeatRow:
@@ -277,6 +279,7 @@ class TableStore:
                     public_updated_at=aware(game.public_updated_at),
                     finished_at=aware(game.finished_at) if game.finished_at else None,
                     result=game.result,
+                    created_at=aware(game.created_at) if game.created_at else None,
                 )
                 for game, seat in rows
             ]

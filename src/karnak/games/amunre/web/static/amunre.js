@@ -404,7 +404,11 @@ function renderPlayers() {
     const mark = letter(seat);
     const name = el("td", {}, ctx.chip(seat, p.name),
       el("span", { class: "seat-letter", "data-tip": t("{player}'s markers on the board carry the letter {letter}", { player: p.name, letter: mark }), "aria-label": t("board letter {letter}", { letter: mark }) }, mark));
-    if (info.kind === "bot") name.append(el("small", { text: " " + t("bot {name}", { name: info.bot }) }));
+    // a bot by its level ("Medium bot"), the bot behind it on hover (the view's seat.bot)
+    if (info.kind === "bot" && info.bot) {
+      name.title = info.bot.spec;
+      if (info.name !== info.bot.label) name.append(el("small", { text: " " + t("bot {name}", { name: info.bot.label }) }));
+    }
     if (obs.start_player === seat) name.append(el("small", { text: " " + t("(start)"), "data-tip": t("The start player: first to bid, to buy and to collect") }));
     if (view.to_move.includes(seat) && view.status !== "finished") name.append(el("small", { class: "to-move", text: " · " + t("to move") }));
     const cardTip = seat === view.seat

@@ -439,7 +439,11 @@ function renderPlayers(view, ctx) {
   obs.players.forEach((p, seat) => {
     const info = view.players[seat];
     const name = el("td", {}, ctx.chip(seat, p.name));
-    if (info.kind === "bot") name.append(el("small", { text: " " + t("bot {name}", { name: info.bot }) }));
+    // a bot by its level ("Medium bot"), the bot behind it on hover (the view's seat.bot)
+    if (info.kind === "bot" && info.bot) {
+      name.title = info.bot.spec;
+      if (info.name !== info.bot.label) name.append(el("small", { text: " " + t("bot {name}", { name: info.bot.label }) }));
+    }
     if (obs.order && obs.order[0] === seat && view.status !== "finished") name.append(el("small", { text: " " + t("(first)") }));
     if (view.to_move.includes(seat) && view.status !== "finished") name.append(el("small", { class: "to-move", text: " · " + t("to move") }));
     const laid = p.cartouches ? p.cartouches.join(" ") : p.committed ? t("laid, sealed") : "·";

@@ -652,7 +652,11 @@ function builderCard(view, ctx, p) {
   const card = el("article", { class: `builder-card${mine ? " me" : ""}${open ? " open" : ""}`, "data-seat": p.seat, "data-stage": p.stage });
   const info = view.players[p.seat];
   const head = el("header", {}, ctx.chip(p.seat, p.name));
-  if (info && info.kind === "bot") head.append(el("small", { text: ` ${t("bot {name}", { name: info.bot })}` }));
+  // a bot by its level ("Medium bot"), the bot behind it on hover (the view's seat.bot)
+  if (info && info.kind === "bot" && info.bot) {
+    head.title = info.bot.spec;
+    if (info.name !== info.bot.label) head.append(el("small", { text: ` ${t("bot {name}", { name: info.bot.label })}` }));
+  }
   head.append(el("span", { class: `stage stage-${p.stage}`, text: (page.stage_words && page.stage_words[p.stage]) || p.stage }));
   card.append(head);
   const map = el("div", { class: "mini-map-wrap" });
