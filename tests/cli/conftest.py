@@ -31,5 +31,5 @@ def logging_put_back() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def no_auto_pass_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """``karnak play`` plays a move that needs no choice after a pause a person sees; the
-    tests need not wait for it (tests/cli/test_play_forced.py measures it)."""
+    tests need not wait for it (tests/cli/test_terminal_screens.py checks the pause)."""
     monkeypatch.setattr("karnak.cli.play.AUTO_PASS_PAUSE", 0.0)

@@ -98,6 +98,11 @@ def test_each_page_as_drawn(live: str, chromium: Any, path: str) -> None:
     assert stray_words(visible_text(chromium, f"{live}{path}?lang=xx"), NAMES) == []
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 33 still open: the game page's own chrome in game.js (round, move, 'Your "
+    "turn', 'Why it matters') and Egyptia's guide are not in the catalogues yet",
+)
 @pytest.mark.parametrize("game", GAMES)
 def test_each_game_page_as_drawn(live: str, chromium: Any, game: str) -> None:
     created: dict[str, Any] = {}

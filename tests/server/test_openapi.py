@@ -61,6 +61,7 @@ EXPECTED = {
     ("/api/games/{game_id}/rematch", "get"): {"200", "404", "410", "422"},
     ("/api/forced-moves", "get"): {"200", "401"},
     ("/api/forced-moves", "put"): {"200", "401", "403", "413", "422"},
+    ("/api/games/{game_id}/forced-moves", "put"): {"200", "403", "404", "413", "422"},
     ("/api/speeds", "get"): {"200"},
     ("/api/account/email", "get"): {"200", "401"},
     ("/api/account/email", "post"): {"200", "400", "401", "403", "409", "413", "422", "429"},

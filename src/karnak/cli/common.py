@@ -18,11 +18,13 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperCommand
 
 from karnak.bots import available_bots
 from karnak.core import Game, KarnakError, get_game
 from karnak.core.registry import plugin_for, plugins
 from karnak.core.safe_text import safe_lines
+from karnak.i18n import t
 
 #: Width used when output is not a terminal (pipes, files, tests): wide enough that the
 #: province table never folds, since nobody resizes a pipe.
@@ -40,6 +42,74 @@ def flag_option(*names: str, **settings: Any) -> Any:
     """A yes-or-no option given by its name alone (``--json``): shown as a flag, without the
     ``<bool>`` Typer shows by default, which reads as if it took a value."""
     return typer.Option(*names, metavar="", **settings)
+
+
+#: The words a flag also takes after it (``--offer-cards yes``, ``--offer-cards=false``).
+YES_WORDS = frozenset({"true", "yes", "on", "1", "y"})
+NO_WORDS = frozenset({"false", "no", "off", "0", "n"})
+
+
+def flag_words(params: list[Any], args: list[str]) -> list[str]:
+    """``args`` with each yes-or-no flag followed by a word (``--offer-cards true``, or
+    ``--offer-cards=no``) written as the flag alone, or left out for a no. A flag given
+    ``=`` with another word is a usage error that names the words it takes."""
+    flags = {
+        name
+        for param in params
+        if getattr(param, "is_flag", False) and not getattr(param, "secondary_opts", None)
+        for name in param.opts
+        if name.startswith("--")
+    }
+    out: list[str] = []
+    words = iter(args)
+    for arg in words:
+        if arg == "--":  # what follows is literal
+            out.append(arg)
+            out.extend(words)
+            break
+        name, equals, value = arg.partition("=")
+        if name not in flags:
+            out.append(arg)
+            continue
+        if not equals:
+            out.append(arg)
+            following = next(words, None)
+            if following is None:
+                break
+            if following.lower() in YES_WORDS:
+                continue
+            if following.lower() in NO_WORDS:
+                out.pop()
+                continue
+            out.append(following)
+            continue
+        if value.lower() in YES_WORDS:
+            out.append(name)
+        elif value.lower() not in NO_WORDS:
+            raise typer.BadParameter(
+                t(
+                    "a flag: give it alone to turn it on (or {name}=yes, {name}=no), not {value!r}",
+                    name=name,
+                    value=value[:40],
+                ),
+                param_hint=name,
+            )
+    return out
+
+
+class FlagWordsCommand(TyperCommand):
+    """A command whose yes-or-no flags are flags (given alone) that also accept a yes or no
+    word after them, as people write them (``--offer-cards true``); its help shows no
+    ``<bool>`` after ``--help`` either."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, flag_words(self.get_params(ctx), args))
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
 
 
 # The game-option flags shared by ``play`` and ``simulate``, declared once so that both

@@ -13,7 +13,7 @@ from karnak import __version__
 from karnak.cli.admin_cmd import admin_app
 from karnak.cli.arena_cmd import arena_command
 from karnak.cli.board_cmd import board_command
-from karnak.cli.common import make_console, reported_errors
+from karnak.cli.common import FlagWordsCommand, make_console, reported_errors
 from karnak.cli.db_cmd import db_app
 from karnak.cli.play import play_command
 from karnak.cli.replay_cmd import replay_command
@@ -34,12 +34,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-app.command("play")(play_command)
-app.command("simulate")(simulate_command)
-app.command("arena")(arena_command)
-app.command("replay")(replay_command)
-app.command("board")(board_command)
-app.command("serve")(serve_command)
+app.command("play", cls=FlagWordsCommand)(play_command)
+app.command("simulate", cls=FlagWordsCommand)(simulate_command)
+app.command("arena", cls=FlagWordsCommand)(arena_command)
+app.command("replay", cls=FlagWordsCommand)(replay_command)
+app.command("board", cls=FlagWordsCommand)(board_command)
+app.command("serve", cls=FlagWordsCommand)(serve_command)
 app.add_typer(db_app)
 app.add_typer(admin_app)
 

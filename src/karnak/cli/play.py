@@ -104,6 +104,8 @@ MOVES_SHOWN = 120
 AUTO_PASS_PAUSE = PAUSE_SECONDS
 #: Log lines repeated when a saved game is resumed, to remind the player where it stood.
 RESUME_CONTEXT = 12
+#: The longest seat name, as on the server (karnak.server.inputs.MAX_NAME).
+MAX_NAME = 40
 #: The folder (under the current one) where games are saved unless ``--save`` says where:
 #: a checkout's ``.gitignore`` lists it, so playing leaves no untracked files about.
 RECORDS_DIR = "records"
@@ -906,6 +908,8 @@ def _started(
         raise CliError(f"--seat must be between 0 and {count - 1}, not {human}", EXIT_USAGE)
     names = game.seat_names(count)
     if name is not None:
+        if len(name) > MAX_NAME:
+            raise CliError(t("a name has at most {n} characters", n=MAX_NAME), EXIT_USAGE)
         name = safe_text(name) or names[human]
         if name in names[:human] + names[human + 1 :]:
             raise CliError(f"{name!r} is already another seat's name; pick another", EXIT_USAGE)

@@ -220,6 +220,8 @@ def problem(error: Mapping[str, Any]) -> str:
     context = error.get("ctx") or {}
     if kind == "value_error" and context.get("error") is not None:
         return str(context["error"])  # a validator's own words, without "Value error, "
+    if kind in ("too_long", "too_short") and isinstance(error.get("input"), str):
+        kind = f"string_{kind}"  # a text's length checked after a validator: characters
     if isinstance(kind, str) and kind in COUNTED:
         count = context.get(COUNTED[kind])
         if isinstance(count, int):

@@ -10,17 +10,23 @@ the public view.
 
 Each account may turn this off (``accounts.forced_moves``, migration
 0018_forced_moves_setting; on by default): ``GET /api/forced-moves`` and
-``PUT /api/forced-moves`` ``{"on": false}``. A seat held by no account (a guest's link) has it
-on.
+``PUT /api/forced-moves`` ``{"on": false}``. From a game's page,
+``PUT /api/games/{id}/forced-moves`` sets it for the seat: its account's setting, or for a seat
+held by no account (a guest's link, on by default) the seat's own choice, kept in memory and
+told to the other processes (a restart forgets it). The process that plays the move tells the
+others its plan (an event on the game's topic), so that every page shows the move waiting.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import sessionmaker
@@ -31,6 +37,7 @@ from karnak.server.accounts.auth import CsrfError, check_csrf, session_of
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.errors import ApiError, error_responses
 from karnak.server.executor import DatabaseExecutor
+from karnak.server.inputs import MAX_ACTION_TEXT
 
 #: How long a process remembers an account's setting, and for how many accounts.
 CACHE_SECONDS = 5.0
@@ -49,6 +56,28 @@ class ForcedPlan:
 
     def view(self) -> dict[str, object]:
         return {"seat": self.seat, "action": self.action, "at": self.at}
+
+    def payload(self) -> dict[str, object]:
+        """What travels to the other processes (karnak.server.hub), so that their pages
+        show the move waiting too."""
+        return {"step": self.step, **self.view()}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> ForcedPlan | None:
+        """A plan from another process's event (None: not one)."""
+        step, seat = payload.get("step"), payload.get("seat")
+        action, at = payload.get("action"), payload.get("at")
+        if not (
+            isinstance(step, int)
+            and isinstance(seat, int)
+            and isinstance(action, str)
+            and isinstance(at, int | float)
+            and not isinstance(at, bool)
+        ):
+            return None
+        if step < 0 or seat < 0 or len(action) > MAX_ACTION_TEXT or not math.isfinite(at):
+            return None
+        return cls(step, seat, action, float(at))
 
 
 class ForcedMoveSettings:
@@ -89,6 +118,10 @@ class ForcedMoveSettings:
 
     async def set(self, account_id: int, on: bool) -> None:
         await self.executor.run(self._write, account_id, on)
+        self.forget(account_id)
+
+    def forget(self, account_id: int) -> None:
+        """Read the account's setting again next time (another process changed it)."""
         self._cache.pop(account_id, None)
 
 
@@ -155,6 +188,39 @@ async def set_forced_moves(request: Request, body: ForcedMovesChoice) -> ForcedM
         raise ApiError(403, str(exc)) from exc
     await _settings(request).set(session.account.id, body.on)
     return ForcedMovesOut(on=body.on, pause=PAUSE_SECONDS)
+
+
+Token = Annotated[str | None, Query(max_length=200, description="the seat's secret token")]
+TokenHeader = Annotated[str | None, Header(alias="X-Karnak-Token", max_length=200)]
+
+
+@router.put(
+    "/games/{game_id}/forced-moves",
+    operation_id="set_seat_forced_moves",
+    response_model=ForcedMovesOut,
+    responses=error_responses(401, 403, 404, 409, 410, 413, 422),
+)
+async def set_seat_forced_moves(
+    request: Request,
+    game_id: str,
+    body: ForcedMovesChoice,
+    token: Token = None,
+    x_token: TokenHeader = None,
+) -> ForcedMovesOut:
+    """Turn on or off playing this seat's moves that need no click: the seat's account's
+    setting (as ``PUT /api/forced-moves``), or, for a guest's seat (its link's token), the
+    seat's own choice while the server runs. A move waiting its pause is then not played."""
+    from karnak.server.api import account_of, resolve, service_of  # (api imports accounts)
+
+    service = service_of(request)
+    account = await account_of(request, token or x_token, writing=True)
+    room, seat = await resolve(service, game_id, token or x_token, account)
+    if seat is None:
+        raise ApiError(
+            403, _("a spectator has no moves to play: use a seat's link (its token) or log in")
+        )
+    await service.choose_forced(room, seat, body.on)
+    return ForcedMovesOut(on=body.on, pause=service.forced_pause)
 
 
 __all__ = ["ForcedMoveSettings", "ForcedPlan", "router"]

@@ -48,8 +48,9 @@ MAX_TEXT = 300
 #: marks it read (karnak.server.tables.turns).
 GAME_LINK = "/games/"
 #: The kinds grouped so: the server's own notices of a game (not what people send). A
-#: clock's warnings ("time": at most three a wait, karnak.server.timebank) stay each.
-GROUPED = frozenset({"turn", "idle", "game_over", "table"})
+#: clock's warnings ("time": at most three a wait, karnak.server.timebank) and an idle game's
+#: warning and expiry ("idle", karnak.server.expiry) stay each: each is a deadline to keep.
+GROUPED = frozenset({"turn", "game_over", "table"})
 #: The most notifications listed at once (the newest).
 LIST_LIMIT = 50
 
