@@ -174,7 +174,7 @@ async def get_forced_moves(request: Request) -> ForcedMovesOut:
     "/forced-moves",
     operation_id="set_forced_moves",
     response_model=ForcedMovesOut,
-    responses=error_responses(401, 403, 413, 422),
+    responses=error_responses(400, 401, 403, 413, 422),
 )
 async def set_forced_moves(request: Request, body: ForcedMovesChoice) -> ForcedMovesOut:
     """Turn on or off playing the account's moves that need no click (the write must carry
@@ -198,7 +198,7 @@ TokenHeader = Annotated[str | None, Header(alias="X-Karnak-Token", max_length=20
     "/games/{game_id}/forced-moves",
     operation_id="set_seat_forced_moves",
     response_model=ForcedMovesOut,
-    responses=error_responses(401, 403, 404, 409, 410, 413, 422),
+    responses=error_responses(400, 401, 403, 404, 409, 410, 413, 422),
 )
 async def set_seat_forced_moves(
     request: Request,

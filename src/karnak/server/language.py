@@ -43,7 +43,7 @@ from karnak.server.accounts.auth import (
     SESSION_COOKIE,
     CsrfError,
     check_csrf,
-    client_hash,
+    session_for,
     session_of,
 )
 from karnak.server.accounts.tables import AccountRow
@@ -201,7 +201,7 @@ async def _account_language(app: Any, scope: MutableMapping[str, Any], token: st
         return None
     client = scope.get("client")
     try:
-        session = await accounts.session(token, client_hash(client[0] if client else None))
+        session = await session_for(accounts, scope, token, client[0] if client else None)
         if session is None:
             return None
         return await languages.get(session.account.id)
@@ -302,7 +302,7 @@ async def get_language(request: Request) -> LanguageOut:
     "/language",
     operation_id="set_language",
     response_model=LanguageOut,
-    responses=error_responses(403, 413, 422),
+    responses=error_responses(400, 403, 413, 422),
 )
 async def set_language(request: Request, body: LanguageChoice) -> JSONResponse:
     """Choose the site's language (null: the browser's). Logged in, it is the account's

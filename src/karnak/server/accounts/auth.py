@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import TYPE_CHECKING
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request, WebSocket
 from fastapi.responses import Response
@@ -52,13 +53,35 @@ def client_hash(host: str | None) -> str:
     return hashlib.sha256(client_key(host).encode()).hexdigest()
 
 
+#: Where a request keeps the session read for it (an ASGI scope key): the language
+#: middleware reads the session first (karnak.server.language), and the route then uses that
+#: same reading instead of a second one, so a request reads its session once.
+READ_SESSION = "karnak.session"
+
+
 async def session_of(request: Request | WebSocket) -> Session | None:
     """The session of the request's cookie, if it has a live one (its address's hash is
     remembered with it, for administrators: karnak.server.admin)."""
     host = request.client.host if request.client else None
-    return await accounts_of(request).session(
-        request.cookies.get(SESSION_COOKIE), client_hash(host)
+    return await session_for(
+        accounts_of(request), request.scope, request.cookies.get(SESSION_COOKIE), host
     )
+
+
+async def session_for(
+    accounts: AccountService,
+    scope: MutableMapping[str, Any],
+    token: str | None,
+    host: str | None,
+) -> Session | None:
+    """The session of ``token`` for the request of ``scope``: read once per request and kept
+    in the scope for whatever asks again during the same request."""
+    read: tuple[str | None, Session | None] | None = scope.get(READ_SESSION)
+    if read is not None and read[0] == token:
+        return read[1]
+    session = await accounts.session(token, client_hash(host))
+    scope[READ_SESSION] = (token, session)
+    return session
 
 
 def check_csrf(request: Request, session: Session) -> None:
