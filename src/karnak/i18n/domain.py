@@ -123,12 +123,17 @@ class Domain:
         if current_language() == ENGLISH:
             return template.format(**args)
         words = {
-            key: self.gettext(value)
+            key: self.log_argument(key, value)
             if key in self.translated_args and isinstance(value, str)
             else value
             for key, value in args.items()
         }
         return self.gettext(template).format(**words)
+
+    def log_argument(self, key: str, value: str) -> str:
+        """One argument named in ``translated_args``, in the current language: a game word
+        by default; a game whose rules put phrases together overrides it to say them again."""
+        return self.gettext(value)
 
     # -- catalogues --------------------------------------------------------------------------
 

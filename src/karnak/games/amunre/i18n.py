@@ -16,11 +16,10 @@ that does not read as the rules write it is shown as it was written.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from karnak.i18n import ENGLISH, N_, Domain, current_language
+from karnak.i18n import N_, Domain
 
 #: Log arguments whose values are words of the game, translated with the line.
 TRANSLATED_ARGS = frozenset(
@@ -122,7 +121,7 @@ class AmunReDomain(Domain):
             offer = self.gettext("{offer} with a correction card").format(offer=offer)
         return offer
 
-    def game_word(self, key: str, value: str) -> str:
+    def log_argument(self, key: str, value: str) -> str:
         """One argument of a log line in the current language."""
         if key in ("provinces", "cards"):
             return self._words(value, self.gettext)
@@ -151,17 +150,6 @@ class AmunReDomain(Domain):
             return value
         return self.gettext(value)
 
-    def event_text(self, template: str, args: Mapping[str, Any]) -> str:
-        if current_language() == ENGLISH:
-            return template.format(**args)
-        words = {
-            key: self.game_word(key, value)
-            if key in self.translated_args and isinstance(value, str)
-            else value
-            for key, value in args.items()
-        }
-        return self.gettext(template).format(**words)
-
 
 DOMAIN = AmunReDomain(
     "amunre",
@@ -174,7 +162,7 @@ t = DOMAIN.t
 ngettext = DOMAIN.ngettext
 pgettext = DOMAIN.pgettext
 
-#: Phrases the log's arguments are said again with (see :meth:`AmunReDomain.game_word`).
+#: Phrases the log's arguments are said again with (see :meth:`AmunReDomain.log_argument`).
 LOG_PHRASES = (
     N_("the theft card (-{gold})"),
     N_("{gold} gold and {count} {cards} ({names})"),

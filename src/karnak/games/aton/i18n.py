@@ -14,11 +14,9 @@ square", "Red's"): they are translated here with the line, never a player's name
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from karnak.i18n import ENGLISH, N_, Domain, current_language
+from karnak.i18n import N_, Domain
 
 #: Log arguments whose values are words of the game, translated with the line.
 TRANSLATED_ARGS = frozenset({"why", "reason", "colour", "where", "whose"})
@@ -51,7 +49,7 @@ _WHOLE_TEMPLE = re.compile(r"^every square of temple (\d+)$")
 class AtonDomain(Domain):
     """The ``aton`` domain, whose log lines carry game words built by the rules."""
 
-    def game_word(self, key: str, value: str) -> str:
+    def log_argument(self, key: str, value: str) -> str:
         """One argument of a log line in the current language."""
         if key == "whose":
             # "Red's": the translations take the bare name and say the possessive themselves
@@ -66,17 +64,6 @@ class AtonDomain(Domain):
         if match := _WHOLE_TEMPLE.match(value):
             return self.gettext("every square of temple {n}").format(n=match.group(1))
         return self.gettext(value)
-
-    def event_text(self, template: str, args: Mapping[str, Any]) -> str:
-        if current_language() == ENGLISH:
-            return template.format(**args)
-        words = {
-            key: self.game_word(key, value)
-            if key in self.translated_args and isinstance(value, str)
-            else value
-            for key, value in args.items()
-        }
-        return self.gettext(template).format(**words)
 
 
 DOMAIN = AtonDomain(

@@ -17,12 +17,10 @@ translated, and a piece this module does not recognise stays as the rules wrote 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from karnak.games.egyptia.rules.sheet import RESOURCES as SHEET_RESOURCES
-from karnak.i18n import ENGLISH, N_, Domain, current_language
+from karnak.i18n import N_, Domain
 
 #: Log arguments whose values are words of the game, translated with the line.
 TRANSLATED_ARGS = frozenset(
@@ -60,18 +58,7 @@ GAME_WORDS = (
 class EgyptiaDomain(Domain):
     """The ``egyptia`` domain, whose log lines carry game words put together by the rules."""
 
-    def event_text(self, template: str, args: Mapping[str, Any]) -> str:
-        if current_language() == ENGLISH:
-            return template.format(**args)
-        said = {
-            key: self.game_words(key, value)
-            if key in self.translated_args and isinstance(value, str)
-            else value
-            for key, value in args.items()
-        }
-        return self.gettext(template).format(**said)
-
-    def game_words(self, key: str, value: str) -> str:
+    def log_argument(self, key: str, value: str) -> str:
         """One argument of a log line in the current language (as written if unknown)."""
         from karnak.games.egyptia import words
 
