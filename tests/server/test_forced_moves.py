@@ -47,9 +47,9 @@ class Paused:
 
 async def start(database: str, paused: Paused) -> GameService:
     service = GameService(GameStore(make_engine(database)), BotRunner(0))
-    service.forced_pause = PAUSE
-    service.forced_clock = paused.clock.time
-    service.forced_sleep = paused.sleep
+    service.forced.pause = PAUSE
+    service.forced.clock = paused.clock.time
+    service.forced.sleep = paused.sleep
     await service.start()
     return service
 
@@ -158,7 +158,7 @@ def test_nothing_is_played_for_a_person_who_turned_it_off(
             asked.append(account)
             return False
 
-        monkeypatch.setattr(service.forced_settings, "get", off)
+        monkeypatch.setattr(service.forced.settings, "get", off)
         accounts = [await make_account(service, f"Scribe {i}") for i in range(3)]
         seats = [SeatRequest(account=account) for account in accounts]
         room = (await service.create("amunre", seats, seed=7)).room
@@ -209,7 +209,7 @@ def test_a_stale_step_plays_nothing(database: str) -> None:
         action = room.state.legal_actions(seat)[0]
         played = len(room.accepted)
         paused.clock.advance(PAUSE)
-        await service._forced_turn(room, seat, room.step_started - 1, action)
+        await service.forced.turn(room, seat, room.step_started - 1, action)
         assert len(room.accepted) == played
         await service.stop()
 
@@ -256,7 +256,7 @@ def test_another_process_shows_the_move_it_does_not_play(
         holder = await start(database, paused)
         room = await new_game(holder)
         other = GameService(GameStore(make_engine(database)), BotRunner(0))
-        other.forced_clock, other.forced_sleep = paused.clock.time, paused.sleep
+        other.forced.clock, other.forced.sleep = paused.clock.time, paused.sleep
         monkeypatch.setattr(other, "owns", lambda game_id: False)
         holder.hub.connect(other.hub.receive)
         other.hub.connect(holder.hub.receive)
@@ -288,12 +288,12 @@ def test_a_guest_who_turns_it_off_during_the_pause_clicks_it_then(database: str)
         assert room.seats[seat].account is None  # a guest's seat
         await until(shown(service, room))
         played = len(room.accepted)
-        await service.choose_forced(room, seat, False)
+        await service.forced.choose(room, seat, False)
         assert "forced" not in view(service, room, seat)  # the note goes at once
         paused.clock.advance(PAUSE * 3)
         await idle()
         assert len(room.accepted) == played and seat in room.state.to_move()
-        await service.choose_forced(room, seat, True)  # on again: played after a pause
+        await service.forced.choose(room, seat, True)  # on again: played after a pause
         await until(shown(service, room))
         paused.clock.advance(PAUSE)
         await until(lambda: len(room.accepted) > played)
@@ -321,7 +321,7 @@ def test_turned_off_in_another_process_it_is_not_played(
         copy = other.rooms[room.id]
         await until(lambda: copy.version == room.version)
         played = len(room.accepted)
-        await other.choose_forced(copy, seat, False)  # the page of the other process
+        await other.forced.choose(copy, seat, False)  # the page of the other process
         assert "forced" not in view(holder, room, None)
         paused.clock.advance(PAUSE * 3)
         await idle()
@@ -341,9 +341,9 @@ def test_the_seat_s_route(client: TestClient) -> None:
     answer = client.put(url, params={"token": token}, json={"on": False})
     assert answer.status_code == 200 and answer.json()["on"] is False
     service = client.app.state.service  # type: ignore[attr-defined]
-    assert (game_id, 1) in service._forced_asked
+    assert (game_id, 1) in service.forced.asked
     answer = client.put(url, headers={"X-Karnak-Token": token}, json={"on": True})
-    assert answer.status_code == 200 and (game_id, 1) not in service._forced_asked
+    assert answer.status_code == 200 and (game_id, 1) not in service.forced.asked
     assert client.put(url, json={"on": False}).status_code == 403  # a spectator
     assert client.put(url, params={"token": "x" * 40}, json={"on": False}).status_code == 403
     assert client.put(url, params={"token": "x" * 201}, json={"on": False}).status_code == 422
@@ -410,16 +410,16 @@ def test_the_server_plans_from_public_facts_only(database: str) -> None:
         assert sum(vars(w) != vars(truth) for w in worlds) == len(worlds) - 1
         for world in worlds:
             assert world.observation(None) == public
-            waiting = list(service._forced_tasks.values())
+            waiting = list(service.forced.tasks.values())
             for task in waiting:
                 task.cancel()
             await asyncio.gather(*waiting, return_exceptions=True)
-            service._forced_tasks.clear()  # (a task cancelled before it ran leaves its key)
-            service._forced_plans.clear()
-            service._forced_seen.clear()
+            service.forced.tasks.clear()  # (a task cancelled before it ran leaves its key)
+            service.forced.plans.clear()
+            service.forced.seen.clear()
             paused.asked.clear()
             room.state = world
-            service._schedule_forced(room)
+            service.forced.schedule(room)
             await until(shown(service, room))
             plans.append((view(service, room, None)["forced"], tuple(paused.asked)))
         assert all(plan == plans[0] for plan in plans), plans

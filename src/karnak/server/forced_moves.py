@@ -149,7 +149,8 @@ class ForcedMovesOut(BaseModel):
 
 def _settings(request: Request) -> ForcedMoveSettings:
     service = getattr(request.app.state, "service", None)
-    settings: ForcedMoveSettings | None = getattr(service, "forced_settings", None)
+    forced = getattr(service, "forced", None)
+    settings: ForcedMoveSettings | None = getattr(forced, "settings", None)
     if settings is None:
         raise ApiError(503, _("the server is starting; try again in a moment"))
     return settings
@@ -219,8 +220,8 @@ async def set_seat_forced_moves(
         raise ApiError(
             403, _("a spectator has no moves to play: use a seat's link (its token) or log in")
         )
-    await service.choose_forced(room, seat, body.on)
-    return ForcedMovesOut(on=body.on, pause=service.forced_pause)
+    await service.forced.choose(room, seat, body.on)
+    return ForcedMovesOut(on=body.on, pause=service.forced.pause)
 
 
 __all__ = ["ForcedMoveSettings", "ForcedPlan", "router"]

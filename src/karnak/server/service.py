@@ -41,7 +41,6 @@ from karnak.bots.base import Bot, SeatView, available_bots, make_bot
 from karnak.bots.levels import is_level, level_spec
 from karnak.core.actions import Action
 from karnak.core.errors import KarnakError
-from karnak.core.forced import PAUSE_SECONDS, forced_move
 from karnak.core.game import Game
 from karnak.core.registry import get_game
 from karnak.core.rng import Rng
@@ -99,7 +98,6 @@ from karnak.server.views import seat_view
 if TYPE_CHECKING:
     from karnak.server.cluster.leases import LeaseKeeper
     from karnak.server.db import ActionRow, GameRow
-    from karnak.server.forced_moves import ForcedPlan
 
 T = TypeVar("T")
 
@@ -117,11 +115,6 @@ LOAD_BATCH = 8
 WRITE_ATTEMPTS = 5
 #: The event on a game's topic when an administrator deleted the game.
 DELETED = "deleted"
-#: The event on a game's topic that shows a forced move waiting its pause to the other
-#: processes' pages (karnak.server.forced_moves).
-FORCED_EVENT = "forced"
-#: The event on a game's topic when a seat's person turns forced moves on or off.
-FORCED_CHOICE_EVENT = "forced-choice"
 
 log = logging.getLogger("karnak.server")
 
@@ -308,20 +301,6 @@ class GameService:
         self._locks: dict[str, asyncio.Lock] = {}
         self.hub = hub or Hub()
         self._bot_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
-        #: Forced moves waiting their pause (karnak.server.forced_moves): tasks by game and
-        #: seat, and the plans the views show; ``forced_pause`` is the pause (seconds).
-        self._forced_tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
-        self._forced_plans: dict[str, dict[int, ForcedPlan]] = {}
-        #: The (step, version) each seat's forced move was last looked at in, so a move the
-        #: person chose to click (the setting off) is not looked at again until it changes.
-        self._forced_seen: dict[tuple[str, int], tuple[int, int]] = {}
-        #: Guests' seats (no account) whose person chose to click even a forced move: kept
-        #: in memory, told to the other processes (a restart forgets it).
-        self._forced_asked: set[tuple[str, int]] = set()
-        self.forced_pause = PAUSE_SECONDS
-        #: The forced moves' clock and pause (tests put a fake clock here).
-        self.forced_clock: Callable[[], float] = time.time
-        self.forced_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         #: Per game: the step and deadline its timer is armed for, and the timer's task.
         self._timer_tasks: dict[str, tuple[tuple[int, float], asyncio.Task[None]]] = {}
         self._positions: dict[str, Position] = {}
@@ -333,10 +312,11 @@ class GameService:
         # service built alone (tests, benchmarks) makes its own.
         self._own_executor = executor is None
         self.executor = executor or DatabaseExecutor(store.engine)
-        #: Whether each account's forced moves are played for it (karnak.server.forced_moves).
+        #: The forced moves played for people after a pause (karnak.server.forced_turns).
         from karnak.server.forced_moves import ForcedMoveSettings  # (its API imports errors)
+        from karnak.server.forced_turns import ForcedTurns
 
-        self.forced_settings = ForcedMoveSettings(store.engine, self.executor)
+        self.forced = ForcedTurns(self, ForcedMoveSettings(store.engine, self.executor))
         #: Which games' background work runs here (None: every game's, one process alone).
         self.leases = leases
         #: Whether other processes may change the games too (a database server, not SQLite).
@@ -414,12 +394,7 @@ class GameService:
         self._positions.pop(game_id, None)
         self.replays.forget(game_id)
         self._stop_timer(game_id)
-        self._forced_plans.pop(game_id, None)
-        for key in [key for key in self._forced_tasks if key[0] == game_id]:
-            self._forced_tasks.pop(key).cancel()
-        for key in [key for key in self._forced_seen if key[0] == game_id]:
-            del self._forced_seen[key]
-        self._forced_asked -= {key for key in self._forced_asked if key[0] == game_id}
+        self.forced.forget(game_id)
         lock = self._locks.get(game_id)
         if lock is not None and not lock.locked():
             del self._locks[game_id]
@@ -446,7 +421,7 @@ class GameService:
             *self._bot_tasks.values(),
             *(task for _, task in self._timer_tasks.values()),
             *self._refreshing.values(),
-            *self._forced_tasks.values(),
+            *self.forced.tasks.values(),
         ]
         for task in tasks:
             task.cancel()
@@ -763,7 +738,7 @@ class GameService:
         if seat is None and departed is not None and departed >= 0:
             return self._departed_view(room, departed)
         deadline = self.deadline(room)
-        plans = self.forced_plans(room)
+        plans = self.forced.waiting(room)
         key = (room.version, id(room.state), deadline, tuple(p.at for p in plans))
         position = self._positions.get(room.id)
         if position is None or position.key != key:
@@ -967,19 +942,7 @@ class GameService:
             told = (event.payload.get("message") or {}).get("reason")
             if held is not None:
                 self._drop_deleted(held, told if isinstance(told, str) else "it was deleted")
-        if event.kind == FORCED_EVENT:  # a forced move waiting its pause where it is played
-            self._forced_from_remote(event)
-            return
-        if event.kind == FORCED_CHOICE_EVENT:  # a person turned forced moves on or off
-            held = self.cache.rooms.get(event.topic.removeprefix("game:"))
-            seat, on = event.payload.get("seat"), event.payload.get("on")
-            if (
-                held is not None
-                and isinstance(seat, int)
-                and isinstance(on, bool)
-                and 0 <= seat < len(held.seats)
-            ):
-                self._forced_choice(held, seat, on)
+        if self.forced.heard(event):  # a forced move's plan or a person's choice
             return
         if event.kind != "changed":
             self.hub.deliver(event)
@@ -1099,7 +1062,7 @@ class GameService:
                 key = (room.id, seat)
                 if key not in self._bot_tasks:
                     self._bot_tasks[key] = asyncio.create_task(self._bot_turns(room, seat))
-            self._schedule_forced(room)
+            self.forced.schedule(room)
         if announce:
             self.hub.publish_here(game_topic(room.id), "changed")
             if self.owns(room.id):
@@ -1127,117 +1090,8 @@ class GameService:
     def _stamp(self, room: Room, seat: int | None) -> tuple[int, float | None, tuple[float, ...]]:
         """What a socket's view depends on beyond the position: the seat's version, the
         timer's deadline and the forced moves waiting (all public but the version)."""
-        plans = tuple(plan.at for plan in self.forced_plans(room))
+        plans = tuple(plan.at for plan in self.forced.waiting(room))
         return room.version_for(seat), self.deadline(room), plans
-
-    def forced_plans(self, room: Room) -> list[ForcedPlan]:
-        """The forced moves of the current step waiting their pause, by seat."""
-        plans = self._forced_plans.get(room.id)
-        if not plans:
-            return []
-        for seat in [seat for seat, plan in plans.items() if plan.step < room.step_started]:
-            del plans[seat]  # a step gone by (another process's plan: it was played there)
-        return [plan for _, plan in sorted(plans.items()) if plan.step == room.step_started]
-
-    def _forced_from_remote(self, event: Event) -> None:
-        """The plan of the process that plays a forced move, shown by this one's pages."""
-        from karnak.server.forced_moves import ForcedPlan
-
-        room = self.cache.rooms.get(event.topic.removeprefix("game:"))
-        plan = ForcedPlan.from_payload(event.payload)
-        if room is None or plan is None or plan.seat >= len(room.seats) or self.owns(room.id):
-            return
-        if plan.step >= room.step_started:
-            self._forced_plans.setdefault(room.id, {})[plan.seat] = plan
-            self.hub.publish_here(game_topic(room.id), "changed")
-
-    async def forced_wanted(self, room: Room, seat: int) -> bool:
-        """Whether ``seat``'s forced moves are played for it: its account's setting, or for
-        a guest's seat what its person chose (on unless turned off)."""
-        account = room.seats[seat].account
-        if account is None:
-            return (room.id, seat) not in self._forced_asked
-        return await self.forced_settings.get(account)
-
-    async def choose_forced(self, room: Room, seat: int, on: bool) -> None:
-        """``seat``'s person turns forced moves on or off: its account's setting, or the
-        guest's seat's choice; a move waiting its pause is not played then."""
-        account = room.seats[seat].account
-        if account is not None:
-            await self.forced_settings.set(account, on)
-        self._forced_choice(room, seat, on)
-        self.hub.publish(game_topic(room.id), FORCED_CHOICE_EVENT, {"seat": seat, "on": on})
-
-    def _forced_choice(self, room: Room, seat: int, on: bool) -> None:
-        key = (room.id, seat)
-        account = room.seats[seat].account
-        if account is not None:
-            self.forced_settings.forget(account)
-        elif on:
-            self._forced_asked.discard(key)
-        else:
-            self._forced_asked.add(key)
-        self._forced_seen.pop(key, None)
-        if not on:
-            task = self._forced_tasks.pop(key, None)
-            if task is not None:
-                task.cancel()
-            plans = self._forced_plans.get(room.id)
-            if plans is not None and plans.pop(seat, None) is not None:
-                self.hub.publish_here(game_topic(room.id), "changed")  # the note goes
-        elif not room.is_over and self.owns(room.id):
-            self._schedule_forced(room)
-
-    def _schedule_forced(self, room: Room) -> None:
-        """For each person to move whose only move is forced (karnak.core.forced), play it
-        after the pause (karnak.server.forced_moves)."""
-        if room.is_over:
-            for seat in range(len(room.seats)):
-                self._forced_seen.pop((room.id, seat), None)
-            return
-        for seat in room.humans_to_move():
-            key = (room.id, seat)
-            moment = (room.step_started, room.version_for(seat))
-            if key in self._forced_tasks or self._forced_seen.get(key) == moment:
-                continue
-            self._forced_seen[key] = moment
-            action = forced_move(room.state, seat)
-            if action is None:
-                continue
-            task = asyncio.create_task(self._forced_turn(room, seat, room.step_started, action))
-            self._forced_tasks[key] = task
-
-    async def _forced_turn(self, room: Room, seat: int, step: int, action: Action) -> None:
-        try:
-            if not await self.forced_wanted(room, seat):
-                return  # the person turned it off: they click
-            if room.step_started != step or not self.owns(room.id):
-                return
-            from karnak.server.forced_moves import ForcedPlan
-
-            at = self.forced_clock() + self.forced_pause
-            plan = ForcedPlan(step, seat, action.to_text(), at)
-            self._forced_plans.setdefault(room.id, {})[seat] = plan
-            self.hub.publish_here(game_topic(room.id), "changed")  # the pages show it
-            self.hub.publish(game_topic(room.id), FORCED_EVENT, plan.payload())  # and others'
-            await self.forced_sleep(self.forced_pause)
-            if room.is_over or room.step_started != step or not self.owns(room.id):
-                return
-            if not await self.forced_wanted(room, seat):
-                return  # turned off meanwhile
-            if seat not in room.humans_to_move():
-                return
-            with contextlib.suppress(SubmitError, LeaseLostError):
-                await self.submit(room, seat, room.version_for(seat), action, automatic=True)
-        finally:
-            self._forced_tasks.pop((room.id, seat), None)
-            plans = self._forced_plans.get(room.id)
-            if plans is not None:
-                plans.pop(seat, None)
-                if not plans:
-                    del self._forced_plans[room.id]
-            if not room.is_over and self.owns(room.id):
-                self._schedule_forced(room)  # the next step may be forced too
 
     def _arm_timer(self, room: Room) -> None:
         deadline = self.deadline(room)
