@@ -384,7 +384,7 @@ class EgyptiaRenderer:
                     title, style = t("any (+{n} favor)", n=wild), "bold"
                 else:
                     title, style = words.building(building), BUILDING_LOOK[building][1]
-                cell.append(f"d{die['die']}={die['value']} ")
+                cell.append(f"{words.die(die['die'])}={die['value']} ")
                 cell.append(title, style=style)
             dice_cells.append(cell if by_column[column["resource"]] else Text(_("no dice"), "dim"))
         table.add_row(Text(_("Dice"), style="bold"), *dice_cells)
@@ -802,7 +802,7 @@ class EgyptiaRenderer:
             text.append_text(_res(resource, words.resource(resource).capitalize()))
             count = len(column["dice"])
             buildings = [
-                BUILDING_LOOK[d["building"]][0] if d["building"] in BUILDING_LOOK else "d20"
+                BUILDING_LOOK[d["building"]][0] if d["building"] in BUILDING_LOOK else words.die(20)
                 for d in obs["dice"]
                 if d["column"] == resource
             ]
@@ -1267,7 +1267,7 @@ class EgyptiaRenderer:
             table.add_column(_res(name, words.resource(name)), justify="center")
         table.add_column(_("Confidence"))
         for die in sheet.dice:
-            cells: list[RenderableType] = [f"d{die.sides}"]
+            cells: list[RenderableType] = [words.die(die.sides)]
             if die.building == WILD:
                 cells.append(Text(t("any (+{n} favor)", n=sheet.wild_favor), style="bold"))
             else:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
-from karnak.games.egyptia.rules.actions import PLAGUE_TITLES, PLAGUES, Build, bundle_words
+from karnak.games.egyptia import words
+from karnak.games.egyptia.i18n import _, ngettext, pgettext, t
+from karnak.games.egyptia.rules.actions import PLAGUES, Build
 from karnak.games.egyptia.rules.pharaoh import EMPTY
 from karnak.games.egyptia.rules.sheet import RESOURCES
 
@@ -197,6 +199,7 @@ class YouView(TypedDict):
     """The seat's own round: only the seat sees it."""
 
     stage: str
+    #: The seat's step, in the reader's language.
     stage_name: str
     #: The plague that restricts this round's building (``darkness``, ``boils``, ``death``).
     restriction: str | None
@@ -228,7 +231,7 @@ class EgyptiaObservation(TypedDict):
     over: bool
     #: This round's columns have been revealed.
     revealed: bool
-    #: The part of the round, in words (the page's title shows it).
+    #: The part of the round, in the reader's words (the page's title shows it).
     phase_name: str
     dice: list[DieView]
     columns: list[ColumnView]
@@ -236,7 +239,7 @@ class EgyptiaObservation(TypedDict):
     players: list[PlayerView]
     to_move: list[int]
     layout: Layout
-    #: Who must decide what now, in words, for this seat.
+    #: Who must decide what now, for this seat, in the reader's language.
     decision: str
     #: The seat's own round (absent from a spectator's view).
     you: NotRequired[YouView]
@@ -353,8 +356,6 @@ def _builds(state: EgyptiaState, seat: int) -> dict[str, list[str]]:
 
 
 def observe(state: EgyptiaState, seat: int | None) -> EgyptiaObservation:
-    from karnak.games.egyptia.rules.state import STAGE_NAMES
-
     players: list[PlayerView] = []
     for s in range(state.n):
         if seat == s:
@@ -382,11 +383,11 @@ def observe(state: EgyptiaState, seat: int | None) -> EgyptiaObservation:
         "round": state.round,
         "over": state.over,
         "revealed": state.revealed,
-        "phase_name": "game over"
+        "phase_name": pgettext("phase", "game over")
         if state.over
-        else "building"
+        else pgettext("phase", "building")
         if state.revealed
-        else "choosing columns",
+        else pgettext("phase", "choosing columns"),
         "dice": [
             {
                 "die": die.sides,
@@ -423,7 +424,7 @@ def observe(state: EgyptiaState, seat: int | None) -> EgyptiaObservation:
         pending = state.pending[seat]
         you: YouView = {
             "stage": stage,
-            "stage_name": STAGE_NAMES[stage],
+            "stage_name": words.own_stage(stage),
             "restriction": state.restriction[seat],
             "market": state.market_open(seat),
             "pending": None,
@@ -458,15 +459,21 @@ def observe(state: EgyptiaState, seat: int | None) -> EgyptiaObservation:
 
 
 def decision_text(state: EgyptiaState, seat: int | None) -> str:
+    """Who must decide what now, for ``seat``, in the reader's language."""
     if state.over:
         winners = state.winners()
         names = ", ".join(state.players[s] for s in winners)
         if state.n == 1:
             total = state.scores()[0]
-            return f"The game is over: {total} points, builder status {state.solo_rank()}."
+            rank = state.solo_rank()
+            return ngettext(
+                "The game is over: {n} point, builder status {rank}.",
+                "The game is over: {n} points, builder status {rank}.",
+                total,
+            ).format(n=total, rank=words.rank(rank) if rank else "")
         if len(winners) > 1:
-            return f"The game is over: {names} share the victory."
-        return f"The game is over: {names} wins."
+            return t("The game is over: {names} share the victory.", names=names)
+        return t("The game is over: {name} wins.", name=names)
     waiting = len(state.to_move())
     if seat is None or state.stage[seat] not in (
         "choose",
@@ -477,26 +484,38 @@ def decision_text(state: EgyptiaState, seat: int | None) -> str:
         "gain",
     ):
         if not state.revealed:
-            return f"Waiting for {waiting} builder(s) to choose a column (sealed)."
-        return f"Waiting for {waiting} builder(s) to finish the round."
+            return ngettext(
+                "Waiting for {n} builder to choose a column (sealed).",
+                "Waiting for {n} builders to choose a column (sealed).",
+                waiting,
+            ).format(n=waiting)
+        return ngettext(
+            "Waiting for {n} builder to finish the round.",
+            "Waiting for {n} builders to finish the round.",
+            waiting,
+        ).format(n=waiting)
     stage = state.stage[seat]
     if stage == "choose":
         if state.n == 1:
-            return "Choose a column to produce from."
-        return "Choose a column to produce from (sealed until every builder has chosen)."
+            return _("Choose a column to produce from.")
+        return _("Choose a column to produce from (sealed until every builder has chosen).")
     if stage == "plague":
-        return "Your column held 3 dice or more: choose a plague to suffer."
+        return _("Your column held 3 dice or more: choose a plague to suffer.")
     if stage == "plague_pay":
         pending = state.pending[seat]
         assert pending is not None
-        return f"Choose what to lose to {PLAGUE_TITLES[pending[1]]}."
+        return t("Choose what to lose to {plague}.", plague=words.plague(pending[1]))
     if stage == "build":
         rule = state.restriction[seat]
-        extra = f" ({PLAGUE_TITLES[rule]} this round)" if rule else ""
-        return f"Build one building on an empty hex{extra}."
+        if rule:
+            return t(
+                "Build one building on an empty hex ({plague} this round).",
+                plague=words.plague(rule),
+            )
+        return _("Build one building on an empty hex.")
     if stage == "build_pay":
         pending = state.pending[seat]
         assert pending is not None
         cost = state.build_cost(pending[1], pending[2], pending[3])
-        return f"Choose how to pay {bundle_words(cost)} (market ratios allowed)."
-    return "Choose the Burial Mound's resources: 2 basic or 1 favor."
+        return t("Choose how to pay {cost} (market ratios allowed).", cost=words.bundle(cost))
+    return _("Choose the Burial Mound's resources: 2 basic or 1 favor.")

@@ -185,6 +185,13 @@ def dice(count: int) -> str:
     return ngettext("{n} die", "{n} dice", count).format(n=count)
 
 
+def die(sides: int) -> str:
+    """A die by its number of faces, as the reader's board games write it (d6, W6)."""
+    # TRANSLATORS: a die with {sides} faces, as board games write it: "d6" in English
+    # and French, "W6" in German.
+    return t("d{sides}", sides=sides)
+
+
 def hexes(count: int) -> str:
     return ngettext("{n} hex", "{n} hexes", count).format(n=count)
 

@@ -480,7 +480,7 @@ def _board(
             parts.append(_text(TABLE_X + 40, y + 32, extra, "tiny"))
             parts.append(resource_icon("favor", TABLE_X + 150, y + 28, 5))
         else:
-            parts.append(_text(TABLE_X + HEAD_W - 6, y + 16, f"d{sides}", "tiny faint", "end"))
+            parts.append(_text(TABLE_X + HEAD_W - 6, y + 16, words.die(sides), "tiny faint", "end"))
             icons, _width = _cost_icons(cost, TABLE_X + 40, y + 28)
             parts.append(icons)
         parts.append("</g>")
@@ -570,7 +570,7 @@ def _column_tip(
     wild_favor = geo[9][0]
     tracks = {RESOURCES[t] for _, t in geo[6]}
     listed = ", ".join(
-        f"d{sides} {dice[i]} ({words.building(b)})"
+        f"{words.die(sides)} {dice[i]} ({words.building(b)})"
         for (sides, b, _unused), i in zip(shown, indexes, strict=True)
     )
     name = words.resource(resource)

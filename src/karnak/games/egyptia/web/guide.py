@@ -7,6 +7,10 @@ figures of the sheet (costs, tracks, ships, card rules: ``game.sheet`` is the sa
 every seat and every position). No state reaches it, so a builder's guide cannot tell what
 another builder chose or did in private. What a building or a payment would change of the
 score is the engine's scoring (``rules/pharaoh.py``), never worked out again here.
+
+Every sentence is one message of the ``egyptia`` domain, in the reader's language
+(:mod:`karnak.games.egyptia.i18n`); only lists (names, figures, clauses of a line) are joined
+here.
 """
 
 from __future__ import annotations
@@ -18,20 +22,14 @@ from typing import Any
 
 from karnak.core.actions import Action
 from karnak.core.game import Game
-from karnak.games.egyptia.rules.actions import (
-    PLAGUE_TITLES,
-    Build,
-    Gain,
-    Pay,
-    Plague,
-    UseShip,
-    bundle_words,
-)
+from karnak.games.egyptia import words as w
+from karnak.games.egyptia.i18n import N_, _, ngettext, pgettext, t
+from karnak.games.egyptia.rules.actions import Build, Gain, Pay, Plague, UseShip
 from karnak.games.egyptia.rules.market import affordable, any_three, payments
 from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points, city_gains, end_extras
 from karnak.games.egyptia.rules.sheet import BUILDINGS, MOUND, RESOURCES, WILD, Bundle
 from karnak.games.egyptia.rules.sheet import Sheet as PrintedSheet
-from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST, TITLES
+from karnak.games.egyptia.rules.state import CODES, PLAGUE_COST
 from karnak.games.egyptia.view import (
     EgyptiaObservation,
     PendingBuild,
@@ -78,7 +76,7 @@ class Mine:
     ) -> int:
         """The score if the game ended now, with some of the sheet changed (the engine's
         scoring of what lies beyond the cards)."""
-        _, favor_points, ship_points, pestilence_points = end_extras(
+        _trade, favor_points, ship_points, pestilence_points = end_extras(
             self.sheet,
             self.have if have is None else have,
             self.circled if circled is None else circled,
@@ -124,10 +122,16 @@ class Mine:
             room = sheet.dots[i] - circled[i]
             take = min(amount, room)
             if take < amount:
-                notes.append(f"only {take} fit on the {RESOURCES[i]} track")
+                notes.append(
+                    ngettext(
+                        "only {n} fits on the {resource} track",
+                        "only {n} fit on the {resource} track",
+                        take,
+                    ).format(n=take, resource=w.resource(RESOURCES[i]))
+                )
             first_red = sheet.dots[i] - sheet.red[i]
             if sheet.red[i] and circled[i] <= first_red < circled[i] + take:
-                notes.append("a red dot: the game ends after this round")
+                notes.append(_("a red dot: the game ends after this round"))
             have[i] += take
             circled[i] += take
         return _bundle(have), _bundle(circled), notes
@@ -166,114 +170,151 @@ def mine(sheet: PrintedSheet, obs: EgyptiaObservation, seat: int, capped: bool) 
 
 # ---------------------------------------------------------------------- words
 def words(bundle: Bundle) -> str:
-    return bundle_words(bundle)
+    """Some resources in the reader's language: ``1 grain, 2 diamond``."""
+    return w.bundle(bundle)
 
 
 def holdings(have: Bundle) -> str:
     """All four resources, zeros included: ``3 grain, 0 diamond, 2 stone, 1 favor``."""
-    return ", ".join(f"{n} {RESOURCES[i]}" for i, n in enumerate(have))
+    return w.holdings(have)
 
 
 def minus(have: Bundle, paid: Bundle) -> Bundle:
     return _bundle([h - p for h, p in zip(have, paid, strict=True)])
 
 
-def score_change(before: int, after: int) -> str:
-    return f"score if the game ended now {before} → {after}"
-
-
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-def names(items: Sequence[str]) -> str:
-    """``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+def title(building: str) -> str:
+    """A building's name in the reader's language."""
+    return w.building(building)
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+def capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def semicolon() -> str:
+    """What stands between two clauses of a line (French puts a space before it)."""
+    return pgettext("between two clauses", "; ")
+
+
+def clauses(head: str, parts: Sequence[str]) -> str:
+    """A line of the guide: its head, then each clause after a semicolon, then a full stop."""
+    return semicolon().join([head, *parts]) + "."
 
 
 # ---------------------------------------------------------------------- the phases
 def phases(sheet: PrintedSheet, solo: bool) -> list[dict[str, str]]:
     """The round and the game in order, in our own words, with the sheet's figures."""
-    making = [TITLES[b] for b in BUILDINGS if b in sheet.productivity]
+    making = [title(b) for b in BUILDINGS if b in sheet.productivity]
     steps = sheet.steps
-    sealed = "" if solo else ", at the same time as everyone and in secret"
     return [
         {
             "key": "roll",
-            "name": "The roll",
-            "text": f"The {len(sheet.dice)} dice are rolled. A die's value puts it in the "
-            "grain, diamond, stone or favor column; the die itself names a building (the "
-            f"d20: any building, for {sheet.wild_favor} favor more).",
+            "name": _("The roll"),
+            "text": t(
+                "The {n} dice are rolled. A die's value puts it in the grain, diamond, stone "
+                "or favor column; the die itself names a building (the d20: any building, for "
+                "{favor} favor more).",
+                n=len(sheet.dice),
+                favor=sheet.wild_favor,
+            ),
         },
         {
             "key": "choose",
-            "name": "Choose a column" + ("" if solo else " (sealed)"),
-            "text": f"Each builder picks one column{sealed}; several may pick the same one.",
+            "name": _("Choose a column") if solo else _("Choose a column (sealed)"),
+            "text": _("Each builder picks one column; several may pick the same one.")
+            if solo
+            else _(
+                "Each builder picks one column, at the same time as everyone and in secret; "
+                "several may pick the same one."
+            ),
         },
         {
             "key": "produce",
-            "name": "Reveal and produce",
-            "text": "The choices are shown. Each builder circles one resource of the "
-            "column's kind per die in it, plus their productivity for that resource; an "
-            "empty column gives the productivity alone.",
+            "name": _("Reveal and produce"),
+            "text": _(
+                "The choices are shown. Each builder circles one resource of the column's "
+                "kind per die in it, plus their productivity for that resource; an empty "
+                "column gives the productivity alone."
+            ),
         },
         {
             "key": "plague",
-            "name": "Plague (3+ dice)",
-            "text": "Whoever took a column of 3 dice or more suffers one plague they can pay "
-            "for or keep to, and crosses it off for the rest of the game. Death is never "
-            "crossed off and may come again.",
+            "name": _("Plague (3+ dice)"),
+            "text": _(
+                "Whoever took a column of 3 dice or more suffers one plague they can pay for "
+                "or keep to, and crosses it off for the rest of the game. Death is never "
+                "crossed off and may come again."
+            ),
         },
         {
             "key": "build",
-            "name": "Build",
-            "text": "Draw one building that a die of your column shows on an empty hex (never "
-            f"the Oasis); a Sacred Site costs {sheet.sacred_favor} favor more. A Burial Mound "
-            f"is always allowed instead: free, and it gives {sheet.mound_basic} basic "
-            f"resources or {sheet.mound_favor} favor.",
+            "name": _("Build"),
+            "text": t(
+                "Draw one building that a die of your column shows on an empty hex (never the "
+                "Oasis); a Sacred Site costs {sacred} favor more. A Burial Mound is always "
+                "allowed instead: free, and it gives {basic} basic resources or {favor} favor.",
+                sacred=sheet.sacred_favor,
+                basic=sheet.mound_basic,
+                favor=sheet.mound_favor,
+            ),
         },
         {
             "key": "pay",
-            "name": "Pay (the market)",
-            "text": "Scribble out the cost. Through the market, 2 basic resources pay for 1 "
-            "other basic one, 3 basic for 1 favor, 1 favor for 1 basic. "
-            f"{names(making)} each move their resource's productivity one step, up to "
-            f"+{steps[-1]}.",
+            "name": _("Pay (the market)"),
+            "text": t(
+                "Scribble out the cost. Through the market, 2 basic resources pay for 1 other "
+                "basic one, 3 basic for 1 favor, 1 favor for 1 basic. {buildings} each move "
+                "their resource's productivity one step, up to +{top}.",
+                buildings=w.names(making),
+                top=steps[-1],
+            ),
         },
         {
             "key": "ships",
-            "name": "Ships, at any time",
-            "text": f"Each of your {len(sheet.ships)} ships may be used once a game for the "
-            f"resources beside it; each one never used scores {sheet.ship_points} points at "
-            "the end.",
+            "name": _("Ships, at any time"),
+            "text": ngettext(
+                "Each of your {ships} ships may be used once a game for the resources beside "
+                "it; each one never used scores {n} point at the end.",
+                "Each of your {ships} ships may be used once a game for the resources beside "
+                "it; each one never used scores {n} points at the end.",
+                sheet.ship_points,
+            ).format(ships=len(sheet.ships), n=sheet.ship_points),
         },
         {
             "key": "round_end",
-            "name": "The round ends",
-            "text": "When every builder has built, every sheet is shown to all and the dice "
-            "are rolled again.",
+            "name": _("The round ends"),
+            "text": _(
+                "When every builder has built, every sheet is shown to all and the dice are "
+                "rolled again."
+            ),
         },
         {
             "key": "game_end",
-            "name": "The end",
-            "text": "Circling a red dot (the last dots of a track) ends the game after that "
-            "round, for everyone; so does a full map. Resources that do not fit on their "
-            "track are lost.",
+            "name": _("The end"),
+            "text": _(
+                "Circling a red dot (the last dots of a track) ends the game after that round, "
+                "for everyone; so does a full map. Resources that do not fit on their track "
+                "are lost."
+            ),
         },
         {
             "key": "scoring",
-            "name": "Final scoring",
-            "text": "The five Pharaoh cards score each city; then 1 point per "
-            f"{sheet.favor_per_point} favor ({sheet.basic_per_favor} basic resources left "
-            f"over trade for 1 favor), {sheet.ship_points} points per unused ship, minus "
-            f"{sheet.pestilence_points} for Pestilence. A tie goes to the fewest plagues "
-            "crossed off, then the most favor.",
+            "name": _("Final scoring"),
+            "text": t(
+                "The five Pharaoh cards score each city; then 1 point per {per_point} favor "
+                "({per_favor} basic resources left over trade for 1 favor), {ship} points per "
+                "unused ship, minus {pestilence} for Pestilence. A tie goes to the fewest "
+                "plagues crossed off, then the most favor.",
+                per_point=sheet.favor_per_point,
+                per_favor=sheet.basic_per_favor,
+                ship=sheet.ship_points,
+                pestilence=sheet.pestilence_points,
+            ),
         },
     ]
 
@@ -312,9 +353,9 @@ def guide(
     if seat is None:
         result["phase"] = "build" if obs["revealed"] else "choose"
         result["next"] = (
-            "The round's end, when every builder has built: then every sheet is shown."
+            _("The round's end, when every builder has built: then every sheet is shown.")
             if obs["revealed"]
-            else "The reveal, when every builder has chosen a column."
+            else _("The reveal, when every builder has chosen a column.")
         )
         return result
     you = obs["you"]
@@ -348,42 +389,46 @@ def _next(stage: str, obs: EgyptiaObservation, me: Mine) -> str:
     solo = len(obs["players"]) == 1
     waiting = len(obs["to_move"])
     if me.red:
-        ending = "This is the last round: you circled a red dot, so the game ends with it."
+        ending = _("This is the last round: you circled a red dot, so the game ends with it.")
     else:
         ending = ""
     if stage == "choose":
         text = (
-            "Production from the column you choose, then building."
+            _("Production from the column you choose, then building.")
             if solo
-            else "The reveal: when every builder has chosen, all the columns are shown and "
-            "each builder produces."
+            else _(
+                "The reveal: when every builder has chosen, all the columns are shown and "
+                "each builder produces."
+            )
         )
     elif stage == "chosen":
-        text = (
-            "The reveal, once the last builder still choosing has chosen."
-            if waiting == 1
-            else f"The reveal, once the {waiting} builders still choosing have chosen."
-        )
+        text = ngettext(
+            "The reveal, once the last builder still choosing has chosen.",
+            "The reveal, once the {n} builders still choosing have chosen.",
+            waiting,
+        ).format(n=waiting)
     elif stage == "plague":
-        text = "Pay for the plague if it takes resources, then build one building."
+        text = _("Pay for the plague if it takes resources, then build one building.")
     elif stage == "plague_pay":
-        text = "Then build one building."
+        text = _("Then build one building.")
     elif stage == "build":
-        text = (
+        text = _(
             "Pay for it (you choose how when there is more than one way); a Burial Mound "
             "gives its reward instead."
         )
     elif stage == "done" and not solo:
-        text = (
-            "The round ends when the last builder still building is done"
-            if waiting == 1
-            else f"The round ends when the {waiting} builders still building are done"
-        ) + "; then every sheet is shown."
+        text = ngettext(
+            "The round ends when the last builder still building is done; then every sheet "
+            "is shown.",
+            "The round ends when the {n} builders still building are done; then every sheet "
+            "is shown.",
+            waiting,
+        ).format(n=waiting)
     else:
         text = (
-            "The round ends: a new roll."
+            _("The round ends: a new roll.")
             if solo
-            else "The round ends when every builder has built; then every sheet is shown."
+            else _("The round ends when every builder has built; then every sheet is shown.")
         )
     return f"{text} {ending}".strip()
 
@@ -392,20 +437,20 @@ def _task(stage: str, you: YouView, legal: Sequence[Action], builders: int) -> s
     pending = you["pending"]
     ships = any(isinstance(a, UseShip) for a in legal)
     if stage == "choose":
-        return "Choose a column" + (" (sealed)" if builders > 1 else "")
+        return _("Choose a column (sealed)") if builders > 1 else _("Choose a column")
     if stage == "plague":
-        return "Choose a plague"
+        return _("Choose a plague")
     if stage == "plague_pay" and pending is not None and pending["kind"] == "plague":
-        return f"Choose what to lose to {PLAGUE_TITLES[pending['plague']]}"
+        return t("Choose what to lose to {plague}", plague=w.plague(pending["plague"]))
     if stage == "build":
         if you["restriction"] == "death":
-            return "Build a Burial Mound (Death)"
-        return "Build one building"
+            return _("Build a Burial Mound (Death)")
+        return _("Build one building")
     if stage == "build_pay" and pending is not None and pending["kind"] == "build":
-        return f"Pay for your {TITLES[pending['building']]}"
+        return t("Pay for your {building}", building=title(pending["building"]))
     if stage == "gain":
-        return "Choose the Burial Mound's reward"
-    return "Waiting: you may use a ship" if ships else None
+        return _("Choose the Burial Mound's reward")
+    return _("Waiting: you may use a ship") if ships else None
 
 
 # ---------------------------------------------------------------------- the column
@@ -435,7 +480,7 @@ def _affordable_after(me: Mine, have: Bundle, direct: list[str], wild: bool) -> 
         else:
             continue
         if affordable(cost, have, True):
-            found.append(TITLES[building])
+            found.append(title(building))
     return found
 
 
@@ -449,39 +494,63 @@ def _columns(obs: EgyptiaObservation, me: Mine) -> dict[str, Any]:
         amount = count + bonus
         bundle = [0, 0, 0, 0]
         bundle[index] = amount
-        have, _, notes = me.gain(_bundle(bundle))
+        have, _circled, notes = me.gain(_bundle(bundle))
         direct, wild = _column_buildings(obs, resource)
-        shown = [TITLES[b] for b in direct] + (
-            [f"d20: any building for {me.sheet.wild_favor} favor more"] if wild else []
+        shown = [title(b) for b in direct] + (
+            [t("d20: any building for {favor} favor more", favor=me.sheet.wild_favor)]
+            if wild
+            else []
         )
-        dice = plural(count, "die", "dice")
-        made = f"+{amount} {resource}"
-        if bonus:
-            made += f" ({count} + {bonus} productivity)"
-        line = (
-            f"{resource.capitalize()}: {dice}"
-            + (f" ({', '.join(shown)})" if shown else "")
-            + f" → {made}, {me.have[index]} → {have[index]} on hand"
+        name = w.resource(resource)
+        made = (
+            t(
+                "+{amount} {resource} ({count} + {bonus} productivity)",
+                amount=amount,
+                resource=name,
+                count=count,
+                bonus=bonus,
+            )
+            if bonus
+            else t("+{amount} {resource}", amount=amount, resource=name)
         )
+        figures = {
+            "column": capitalized(name),
+            "dice": w.dice(count),
+            "made": made,
+            "before": me.have[index],
+            "after": have[index],
+        }
+        if shown:
+            head = t(
+                "{column}: {dice} ({buildings}) → {made}, {before} → {after} on hand",
+                buildings=", ".join(shown),
+                **figures,
+            )
+        else:
+            head = t("{column}: {dice} → {made}, {before} → {after} on hand", **figures)
         if notes:
-            line += f" ({'; '.join(notes)})"
+            head += f" ({semicolon().join(notes)})"
+        parts = []
         if column["plague"]:
-            line += "; a plague first"
+            parts.append(_("a plague first"))
         if not direct and not wild:
-            line += "; only a Burial Mound to build"
+            parts.append(_("only a Burial Mound to build"))
         else:
             can = _affordable_after(me, have, direct, wild)
-            line += (
-                f"; you could then pay for {names(can)}"
+            parts.append(
+                t("you could then pay for {buildings}", buildings=w.names(can))
                 if can
-                else "; you could pay for none of them: a Burial Mound"
+                else _("you could pay for none of them: a Burial Mound")
             )
-        lines.append(line + ".")
+        lines.append(clauses(head, parts))
     lines.append(
-        f"A Sacred Site costs {me.sheet.sacred_favor} favor more; a column of 3 dice or more "
-        "brings a plague before you build."
+        t(
+            "A Sacred Site costs {favor} favor more; a column of 3 dice or more brings a "
+            "plague before you build.",
+            favor=me.sheet.sacred_favor,
+        )
     )
-    return {"title": "What each column gives you", "lines": lines}
+    return {"title": _("What each column gives you"), "lines": lines}
 
 
 def _chosen(obs: EgyptiaObservation, seat: int, me: Mine) -> dict[str, Any]:
@@ -490,12 +559,25 @@ def _chosen(obs: EgyptiaObservation, seat: int, me: Mine) -> dict[str, Any]:
     column = next(c for c in obs["columns"] if c["resource"] == resource)
     count = len(column["dice"])
     amount = count + me.bonus.get(resource, 0)
+    name = w.resource(resource)
     lines = [
-        f"You chose the {resource} column: +{amount} {resource} at the reveal"
-        + ("; then a plague (3 dice or more)." if column["plague"] else "."),
-        "The others see only that you have chosen, until every builder has.",
+        t(
+            "You chose the {column} column: +{amount} {resource} at the reveal; then a "
+            "plague (3 dice or more).",
+            column=name,
+            amount=amount,
+            resource=name,
+        )
+        if column["plague"]
+        else t(
+            "You chose the {column} column: +{amount} {resource} at the reveal.",
+            column=name,
+            amount=amount,
+            resource=name,
+        ),
+        _("The others see only that you have chosen, until every builder has."),
     ]
-    return {"title": "Your sealed choice", "lines": lines}
+    return {"title": _("Your sealed choice"), "lines": lines}
 
 
 # ---------------------------------------------------------------------- plagues
@@ -520,62 +602,132 @@ def _plagues(
     lines = []
     for plague in offered:
         name = plague.name
-        title = PLAGUE_TITLES[name]
+        shown = w.plague(name)
         if name in PLAGUE_COST or name == "frogs":
             ways = any_three(me.have) if name == "frogs" else payments(PLAGUE_COST[name], me.have)
             way = _best_payment(me, ways)
             left = minus(me.have, way)
-            what = "3 resources of your choice" if name == "frogs" else words(PLAGUE_COST[name])
-            how = "" if way == PLAGUE_COST.get(name) else f", e.g. {words(way)}"
-            lines.append(
-                f"{title}: lose {what}{how}, leaving {holdings(left)}; "
-                f"{score_change(me.total, me.points(have=left))}."
-            )
+            what = _("3 resources of your choice") if name == "frogs" else words(PLAGUE_COST[name])
+            figures = {
+                "plague": shown,
+                "what": what,
+                "left": holdings(left),
+                "before": me.total,
+                "after": me.points(have=left),
+            }
+            if way == PLAGUE_COST.get(name):
+                lines.append(
+                    t(
+                        "{plague}: lose {what}, leaving {left}; score if the game ended now "
+                        "{before} → {after}.",
+                        **figures,
+                    )
+                )
+            else:
+                lines.append(
+                    t(
+                        "{plague}: lose {what}, e.g. {way}, leaving {left}; score if the game "
+                        "ended now {before} → {after}.",
+                        way=words(way),
+                        **figures,
+                    )
+                )
         elif name == "pestilence":
             lines.append(
-                f"{title}: nothing now, {sheet.pestilence_points} points off at the end; "
-                f"{score_change(me.total, me.points(pestilence=True))}."
+                ngettext(
+                    "{plague}: nothing now, {n} point off at the end; score if the game ended "
+                    "now {before} → {after}.",
+                    "{plague}: nothing now, {n} points off at the end; score if the game ended "
+                    "now {before} → {after}.",
+                    sheet.pestilence_points,
+                ).format(
+                    plague=shown,
+                    n=sheet.pestilence_points,
+                    before=me.total,
+                    after=me.points(pestilence=True),
+                )
             )
         elif name == "darkness":
             closed = [i for i in empty if sheet.hexes[i].sacred]
             exact = [
-                TITLES[b]
+                title(b)
                 for b in BUILDINGS
                 if (b in direct or wild)
                 and all(
                     h >= c for h, c in zip(me.have, _cost(sheet, b, b not in direct), strict=True)
                 )
             ]
-            can = f"you could still pay for {names(exact)}" if exact else "only a Burial Mound"
-            lines.append(
-                f"{title}: no market and no Sacred Site this round: closes {len(closed)} of "
-                f"your {len(empty)} empty hexes (the Sacred Sites); paying the exact cost, {can}."
-            )
+            figures = {"plague": shown, "closed": len(closed), "n": len(empty)}
+            if exact:
+                said = ngettext(
+                    "{plague}: no market and no Sacred Site this round: closes {closed} of your "
+                    "{n} empty hex (the Sacred Sites); paying the exact cost, you could still "
+                    "pay for {buildings}.",
+                    "{plague}: no market and no Sacred Site this round: closes {closed} of your "
+                    "{n} empty hexes (the Sacred Sites); paying the exact cost, you could still "
+                    "pay for {buildings}.",
+                    len(empty),
+                ).format(buildings=w.names(exact), **figures)
+            else:
+                said = ngettext(
+                    "{plague}: no market and no Sacred Site this round: closes {closed} of your "
+                    "{n} empty hex (the Sacred Sites); paying the exact cost, only a Burial "
+                    "Mound.",
+                    "{plague}: no market and no Sacred Site this round: closes {closed} of your "
+                    "{n} empty hexes (the Sacred Sites); paying the exact cost, only a Burial "
+                    "Mound.",
+                    len(empty),
+                ).format(**figures)
+            lines.append(said)
         elif name == "boils":
             near = set(sheet.neighbours[sheet.oasis])
             closed = [i for i in empty if i in near]
             lines.append(
-                f"{title}: no building next to your Oasis this round: closes {len(closed)} of "
-                f"your {len(empty)} empty hexes (those next to the Oasis)."
+                ngettext(
+                    "{plague}: no building next to your Oasis this round: closes {closed} of "
+                    "your {n} empty hex (those next to the Oasis).",
+                    "{plague}: no building next to your Oasis this round: closes {closed} of "
+                    "your {n} empty hexes (those next to the Oasis).",
+                    len(empty),
+                ).format(plague=shown, closed=len(closed), n=len(empty))
             )
         elif name == "hail-fire":
             gives = sheet.ships[plague.ship - 1]
             lines.append(
-                f"{title}, ship {plague.ship}: lose it ({words(gives)}) and the "
-                f"{sheet.ship_points} points it scores unused; "
-                f"{score_change(me.total, me.points(ships_unused=me.ships_unused - 1))}."
+                ngettext(
+                    "{plague}, ship {ship}: lose it ({gives}) and the {n} point it scores "
+                    "unused; score if the game ended now {before} → {after}.",
+                    "{plague}, ship {ship}: lose it ({gives}) and the {n} points it scores "
+                    "unused; score if the game ended now {before} → {after}.",
+                    sheet.ship_points,
+                ).format(
+                    plague=shown,
+                    ship=plague.ship,
+                    gives=words(gives),
+                    n=sheet.ship_points,
+                    before=me.total,
+                    after=me.points(ships_unused=me.ships_unused - 1),
+                )
             )
         elif name == "death":
             lines.append(
-                f"{title}: build a Burial Mound this round (free, then {sheet.mound_basic} basic "
-                f"or {sheet.mound_favor} favor) instead of your column's buildings; never crossed "
-                "off, so it may come again and does not count in a tie."
+                t(
+                    "{plague}: build a Burial Mound this round (free, then {basic} basic or "
+                    "{favor} favor) instead of your column's buildings; never crossed off, so "
+                    "it may come again and does not count in a tie.",
+                    plague=shown,
+                    basic=sheet.mound_basic,
+                    favor=sheet.mound_favor,
+                )
             )
     lines.append(
-        "Each plague but Death is crossed off for good, and a tie goes to the builder with "
-        f"the fewest crossed off (you have {len(me.crossed)})."
+        t(
+            "Each plague but Death is crossed off for good, and a tie goes to the builder with "
+            "the fewest crossed off (you have {n}).",
+            n=len(me.crossed),
+        )
     )
-    return {"title": "What each plague costs you now", "lines": lines}
+    return {"title": _("What each plague costs you now"), "lines": lines}
 
 
 def _cost(sheet: PrintedSheet, building: str, wild: bool, sacred: bool = False) -> Bundle:
@@ -596,33 +748,66 @@ def _payments(you: YouView, me: Mine, legal: Sequence[Action]) -> dict[str, Any]
     plague = ""
     if pending["kind"] == "build":
         cost = _bundle([pending["cost"][r] for r in RESOURCES])
-        title = f"Paying {words(cost)} for your {TITLES[pending['building']]} on {pending['hex']}"
+        heading = t(
+            "Paying {cost} for your {building} on {hex}",
+            cost=words(cost),
+            building=title(pending["building"]),
+            hex=pending["hex"],
+        )
+        first = t(
+            "You have {have}; score if the game ended now {total}; the {building} adds {n} to "
+            "your cards.",
+            have=holdings(me.have),
+            total=me.total,
+            building=title(pending["building"]),
+            n=me.cards_with(pending["building"], pending["hex"]),
+        )
     else:
         plague = pending["plague"]
         cost = PLAGUE_COST.get(plague, (0, 0, 0, 0))
-        what = "3 resources of your choice" if plague == "frogs" else words(cost)
-        title = f"Losing {what} to {PLAGUE_TITLES[plague]}"
-    lines = [f"You have {holdings(me.have)}; score if the game ended now {me.total}."]
-    if pending["kind"] == "build":
-        adds = me.cards_with(pending["building"], pending["hex"])
-        lines[0] = lines[0][:-1] + f"; the {TITLES[pending['building']]} adds {adds} to your cards."
+        what = _("3 resources of your choice") if plague == "frogs" else words(cost)
+        heading = t("Losing {what} to {plague}", what=what, plague=w.plague(plague))
+        first = t(
+            "You have {have}; score if the game ended now {total}.",
+            have=holdings(me.have),
+            total=me.total,
+        )
+    lines = [first]
     for way in ways[:SHOWN_PAYMENTS]:
         left = minus(me.have, way)
         lines.append(
-            f"Pay {words(way)}: leaves {holdings(left)}; "
-            f"{score_change(me.total, me.paid(pending, way))}."
+            t(
+                "Pay {way}: leaves {left}; score if the game ended now {before} → {after}.",
+                way=words(way),
+                left=holdings(left),
+                before=me.total,
+                after=me.paid(pending, way),
+            )
         )
     if len(ways) > SHOWN_PAYMENTS:
         more = len(ways) - SHOWN_PAYMENTS
-        lines.append(f"… and {plural(more, 'dearer way')}.")
+        lines.append(
+            ngettext("… and {n} dearer way.", "… and {n} dearer ways.", more).format(n=more)
+        )
     if pending["kind"] == "build" or plague != "frogs":
         lines.append(
-            "The market: 2 basic pay for 1 other basic, 3 basic for 1 favor, 1 favor for 1 basic."
+            _(
+                "The market: 2 basic pay for 1 other basic, 3 basic for 1 favor, "
+                "1 favor for 1 basic."
+            )
         )
-    return {"title": title, "lines": lines}
+    return {"title": heading, "lines": lines}
 
 
 # ---------------------------------------------------------------------- building
+#: What a plague that restricts the round's building forbids.
+RESTRICTIONS = {
+    "darkness": N_("no market (only the exact cost pays) and no Sacred Site."),
+    "boils": N_("no building next to your Oasis."),
+    "death": N_("only a Burial Mound."),
+}
+
+
 def _buildings(
     obs: EgyptiaObservation, you: YouView, me: Mine, legal: Sequence[Action]
 ) -> list[dict[str, Any]]:
@@ -635,50 +820,88 @@ def _buildings(
     lines = []
     for building in [*offered, MOUND]:
         hexes = where.get(building, [])
-        title = TITLES[building]
+        name = title(building)
         if building == MOUND:
-            head = (
-                f"{title}: free on any of {plural(len(hexes), 'hex', 'hexes')}, then "
-                f"{sheet.mound_basic} basic or {sheet.mound_favor} favor"
-            )
+            head = ngettext(
+                "{building}: free on any of {n} hex, then {basic} basic or {favor} favor",
+                "{building}: free on any of {n} hexes, then {basic} basic or {favor} favor",
+                len(hexes),
+            ).format(building=name, n=len(hexes), basic=sheet.mound_basic, favor=sheet.mound_favor)
         else:
             wild = offered[building]
-            cost = words(_cost(sheet, building, wild))
-            extra = " through the d20" if wild else ""
-            head = f"{title}{extra}: {cost} (+{sheet.sacred_favor} favor on a Sacred Site)"
+            figures = {
+                "building": name,
+                "cost": words(_cost(sheet, building, wild)),
+                "sacred": sheet.sacred_favor,
+                "n": len(hexes),
+            }
             if not hexes:
-                lines.append(f"{head}: you cannot pay for it now.")
+                lines.append(
+                    t(
+                        "{building} through the d20: {cost} (+{sacred} favor on a Sacred "
+                        "Site): you cannot pay for it now.",
+                        **figures,
+                    )
+                    if wild
+                    else t(
+                        "{building}: {cost} (+{sacred} favor on a Sacred Site): you cannot "
+                        "pay for it now.",
+                        **figures,
+                    )
+                )
                 continue
-            head += f", on {plural(len(hexes), 'hex', 'hexes')}"
+            head = (
+                ngettext(
+                    "{building} through the d20: {cost} (+{sacred} favor on a Sacred Site), "
+                    "on {n} hex",
+                    "{building} through the d20: {cost} (+{sacred} favor on a Sacred Site), "
+                    "on {n} hexes",
+                    len(hexes),
+                )
+                if wild
+                else ngettext(
+                    "{building}: {cost} (+{sacred} favor on a Sacred Site), on {n} hex",
+                    "{building}: {cost} (+{sacred} favor on a Sacred Site), on {n} hexes",
+                    len(hexes),
+                )
+            ).format(**figures)
+        parts = []
         if hexes:
             gains = [(me.cards_with(building, h), h) for h in hexes]
-            top = max(g for g, _ in gains)
-            best = [h for g, h in gains if g == top]
+            top = max(gain for gain, _hex in gains)
+            best = [h for gain, h in gains if gain == top]
             if len(best) == len(hexes):
-                head += f"; your cards {signed(top)} wherever it goes"
+                parts.append(t("your cards {gain} wherever it goes", gain=signed(top)))
             else:
-                shown = ", ".join(best[:4]) + (f" (+{len(best) - 4} more)" if len(best) > 4 else "")
-                head += f"; best for your cards now: {signed(top)} on {shown}"
+                shown = ", ".join(best[:4])
+                if len(best) > 4:
+                    shown = t("{hexes} (+{n} more)", hexes=shown, n=len(best) - 4)
+                parts.append(
+                    t("best for your cards now: {gain} on {hexes}", gain=signed(top), hexes=shown)
+                )
         track = sheet.productivity.get(building)
         if track is not None:
             resource = RESOURCES[track]
             steps = me.steps.get(resource, 0)
             if steps < len(sheet.steps):
-                head += (
-                    f"; {resource} productivity +{me.bonus.get(resource, 0)} → "
-                    f"+{sheet.steps[steps]}"
+                parts.append(
+                    t(
+                        "{resource} productivity +{now} → +{next}",
+                        resource=w.resource(resource),
+                        now=me.bonus.get(resource, 0),
+                        next=sheet.steps[steps],
+                    )
                 )
-        lines.append(head + ".")
-    items = [{"title": "What you may build", "lines": lines}]
+        lines.append(clauses(head, parts))
+    items = [{"title": _("What you may build"), "lines": lines}]
     restriction = you["restriction"]
     if restriction:
-        rule = {
-            "darkness": "no market (only the exact cost pays) and no Sacred Site",
-            "boils": "no building next to your Oasis",
-            "death": "only a Burial Mound",
-        }[restriction]
         items.insert(
-            0, {"title": f"{PLAGUE_TITLES[restriction]} this round", "lines": [f"{rule}."]}
+            0,
+            {
+                "title": t("{plague} this round", plague=w.plague(restriction)),
+                "lines": [_(RESTRICTIONS[restriction])],
+            },
         )
     return items
 
@@ -690,18 +913,42 @@ def _gains(me: Mine, legal: Sequence[Action]) -> dict[str, Any]:
             continue
         have, circled, notes = me.gain(action.bundle)
         changed = ", ".join(
-            f"{RESOURCES[i]} {me.have[i]} → {have[i]}" for i in range(4) if action.bundle[i]
+            t(
+                "{resource} {before} → {after}",
+                resource=w.resource(RESOURCES[i]),
+                before=me.have[i],
+                after=have[i],
+            )
+            for i in range(4)
+            if action.bundle[i]
         )
-        line = f"{words(action.bundle)}: {changed}"
+        figures = {
+            "what": words(action.bundle),
+            "changed": changed,
+            "before": me.total,
+            "after": me.points(have=have, circled=circled),
+        }
         if notes:
-            line += f" ({'; '.join(notes)})"
-        lines.append(f"{line}; {score_change(me.total, me.points(have=have, circled=circled))}.")
-    basic = me.sheet.basic_per_favor
+            lines.append(
+                t(
+                    "{what}: {changed} ({notes}); score if the game ended now {before} → {after}.",
+                    notes=semicolon().join(notes),
+                    **figures,
+                )
+            )
+        else:
+            lines.append(
+                t("{what}: {changed}; score if the game ended now {before} → {after}.", **figures)
+            )
     lines.append(
-        f"At the end {basic} basic resources trade for 1 favor, and "
-        f"{me.sheet.favor_per_point} favor score 1 point."
+        t(
+            "At the end {basic} basic resources trade for 1 favor, and {favor} favor score 1 "
+            "point.",
+            basic=me.sheet.basic_per_favor,
+            favor=me.sheet.favor_per_point,
+        )
     )
-    return {"title": "What the Burial Mound gives", "lines": lines}
+    return {"title": _("What the Burial Mound gives"), "lines": lines}
 
 
 def _ships(me: Mine, legal: Sequence[Action]) -> dict[str, Any] | None:
@@ -713,16 +960,36 @@ def _ships(me: Mine, legal: Sequence[Action]) -> dict[str, Any] | None:
     for action in usable:
         gives = sheet.ships[action.ship - 1]
         have, circled, notes = me.gain(gives)
-        after = me.points(have=have, circled=circled, ships_unused=me.ships_unused - 1)
-        line = f"Ship {action.ship}: {words(gives)} now"
+        figures = {
+            "n": action.ship,
+            "gives": words(gives),
+            "before": me.total,
+            "after": me.points(have=have, circled=circled, ships_unused=me.ships_unused - 1),
+        }
         if notes:
-            line += f" ({'; '.join(notes)})"
-        lines.append(f"{line}; {score_change(me.total, after)}.")
+            lines.append(
+                t(
+                    "Ship {n}: {gives} now ({notes}); score if the game ended now {before} → "
+                    "{after}.",
+                    notes=semicolon().join(notes),
+                    **figures,
+                )
+            )
+        else:
+            lines.append(
+                t(
+                    "Ship {n}: {gives} now; score if the game ended now {before} → {after}.",
+                    **figures,
+                )
+            )
     lines.append(
-        f"A ship is used once a game; each one never used scores {sheet.ship_points} points at "
-        "the end."
+        ngettext(
+            "A ship is used once a game; each one never used scores {n} point at the end.",
+            "A ship is used once a game; each one never used scores {n} points at the end.",
+            sheet.ship_points,
+        ).format(n=sheet.ship_points)
     )
-    return {"title": "Your ships", "lines": lines}
+    return {"title": _("Your ships"), "lines": lines}
 
 
 __all__ = ["guide", "phases"]
