@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import karnak.server.app
+from browser.conftest import browser, chromium_process  # noqa: F401 (one Chromium a process)
 from karnak.server.app import create_app
 from karnak.server.limits import ServerSettings
 from support.templates import Templates

@@ -3,6 +3,7 @@
 import { $, el, icon, installTooltips, refreshTip } from "./dom.js";
 import { mountAccountBar, writeHeaders } from "./session.js";
 import { receiveChat } from "./chat.js";
+import { language, nt, pt, t } from "/static/i18n.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
@@ -10,7 +11,8 @@ const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const replayMode = params.has("replay");
 const SEAT_COLOURS = ["#c0392b", "#2764c5", "#262626", "#f2f2f2", "#e0a800"];
 const SEAT_INKS = ["#fff", "#fff", "#fff", "#262626", "#262626"];
-const SEAT_COLOUR_NAMES = ["red", "blue", "black", "white", "yellow"];
+// the seats' colours in words, in the reader's language
+const SEAT_COLOUR_NAMES = () => [pt("colour", "red"), pt("colour", "blue"), pt("colour", "black"), pt("colour", "white"), pt("colour", "yellow")];
 const PHONE = window.matchMedia("(max-width: 700px)");
 
 let view = null;
@@ -28,11 +30,11 @@ let gameScriptLoading = null;
 
 // A seat's chip: its colour, and its seat number so that colours need not be told apart.
 function chip(seat, label) {
-  const colour = SEAT_COLOUR_NAMES[seat % 5];
+  const colour = SEAT_COLOUR_NAMES()[seat % 5];
   return el("span", {
     class: `chip seat-${seat % 5}`, "data-seat": seat,
     style: `background:${SEAT_COLOURS[seat % 5]};color:${SEAT_INKS[seat % 5]}`,
-    "data-tip": `Seat ${seat + 1} (${colour})`,
+    "data-tip": t("Seat {n} ({colour})", { n: seat + 1, colour }),
   }, el("span", { class: "chip-mark", "aria-hidden": "true", text: String(seat + 1) }), label);
 }
 
@@ -44,7 +46,7 @@ function headers() {
 async function fetchView() {
   const response = await fetch(`/api/games/${encodeURIComponent(gameId)}`, { headers: headers() });
   const body = await response.json();
-  if (!response.ok) { showFatal(body.error || "This game cannot be shown."); return; }
+  if (!response.ok) { showFatal(body.error || t("This game cannot be shown.")); return; }
   render(body, true);
 }
 
@@ -101,11 +103,11 @@ function render(next, force = false) {
   if (!gameScript) { loadGameScript(view).then(() => render(view, true)); return; }
   const obs = view.observation;
   const you = view.seat;
-  $("title").textContent = [view.title, obs.round === undefined ? "" : `round ${obs.round}`, phaseName(obs)].filter(Boolean).join(" · ");
+  $("title").textContent = [view.title, obs.round === undefined ? "" : t("round {n}", { n: obs.round }), phaseName(obs)].filter(Boolean).join(" · ");
   $("status").replaceChildren(
-    you === null ? el("span", { text: "spectator", "data-tip": "You watch: only what every player may see is shown" })
-      : chip(you, `you: ${view.players[you].name}`),
-    el("span", { class: "version", "data-tip": "How many moves this page has seen", text: ` move ${view.version}` }));
+    you === null ? el("span", { text: t("spectator"), "data-tip": t("You watch: only what every player may see is shown") })
+      : chip(you, t("you: {name}", { name: view.players[you].name })),
+    el("span", { class: "version", "data-tip": t("How many moves this page has seen"), text: ` ${t("move {n}", { n: view.version })}` }));
   renderDecision();
   if (view.version !== confirmedAt) { $("confirm-bar").hidden = true; confirmedAt = view.version; }
   $("board").innerHTML = view.page ? view.page.board_svg : "";
@@ -123,7 +125,7 @@ function render(next, force = false) {
   keepFocusInMoves();
   showNewDecisionFromTheTop();
   $("skip-link").href = $("moves-panel").hidden ? "#board" : "#moves-panel";
-  $("skip-link").textContent = $("moves-panel").hidden ? "Skip to the board" : "Skip to your moves";
+  $("skip-link").textContent = $("moves-panel").hidden ? t("Skip to the board") : t("Skip to your moves");
   refreshTip();
 }
 
@@ -135,7 +137,7 @@ function renderGuide() {
   const rules = $("rules-panel");
   if (!guide) { why.hidden = true; rules.hidden = true; return; }
   why.hidden = !guide.explain || !guide.explain.length;
-  why.replaceChildren(el("h2", { text: "Why it matters" }), ...(guide.explain || []).map((item) =>
+  why.replaceChildren(el("h2", { text: t("Why it matters") }), ...(guide.explain || []).map((item) =>
     el("div", { class: "guide-item" }, el("h3", { text: item.title }),
       el("ul", {}, ...item.lines.map((line) => el("li", { text: line }))))));
   rules.hidden = !guide.phases || !guide.phases.length;
@@ -145,7 +147,7 @@ function renderGuide() {
     el("ol", { class: "phases" }, ...(guide.phases || []).map((phase) =>
       el("li", { class: phase.key === guide.phase ? "phase current" : "phase", "aria-current": phase.key === guide.phase ? "step" : null },
         el("strong", { text: phase.name }), ` ${phase.text}`))),
-    guide.next ? el("p", { class: "note", text: `Next: ${guide.next}` }) : "");
+    guide.next ? el("p", { class: "note", text: t("Next: {next}", { next: guide.next }) }) : "");
 }
 
 // "How the game runs" folds: open the first time, then as the reader last left it (this
@@ -169,7 +171,7 @@ mountRulesFold();
 // adding-a-game guide asks; a game that does not is named by its round alone.
 function phaseName(obs) {
   if (obs.phase_name) return obs.phase_name;
-  return obs.over ? "game over" : "";
+  return obs.over ? t("game over") : "";
 }
 
 // What this seat is to do now, in a short sentence (the game's guide says it), or null.
@@ -187,13 +189,13 @@ function renderDecision() {
   const obs = view.observation;
   const parts = [];
   const todo = task();
-  if (view.status === "finished") parts.push("The game is over.");
-  else if (view.ended) parts.push(`The game ended unfinished (unrated): ${view.ended.reason}.`); // an idle game expired
+  if (view.status === "finished") parts.push(t("The game is over."));
+  else if (view.ended) parts.push(t("The game ended unfinished (unrated): {reason}.", { reason: view.ended.reason })); // an idle game expired
   else if (view.sealed) {
-    if (view.your_turn) parts.push(todo || "Your sealed choice: the others see only that you have chosen.");
-    else if (view.seat !== null) parts.push("Your choice is in: waiting for the others.");
-    else parts.push("A sealed step: the players choose in secret.");
-  } else if (view.your_turn) parts.push(`Your turn: ${todo || obs.decision}`);
+    if (view.your_turn) parts.push(todo || t("Your sealed choice: the others see only that you have chosen."));
+    else if (view.seat !== null) parts.push(t("Your choice is in: waiting for the others."));
+    else parts.push(t("A sealed step: the players choose in secret."));
+  } else if (view.your_turn) parts.push(t("Your turn: {task}", { task: todo || obs.decision }));
   else parts.push(obs.decision);
   if (gameScript.decisionNote) { // a game's own word under the banner (Egyptia: the round's column)
     const note = gameScript.decisionNote(view);
@@ -227,8 +229,8 @@ function warningStages(timer) {
 
 function clockText(seconds) {
   const m = Math.floor(seconds / 60), s = seconds % 60;
-  if (m >= 48 * 60) return `${Math.floor(m / 1440)} d ${Math.floor((m % 1440) / 60)} h`;
-  if (m >= 60) return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
+  if (m >= 48 * 60) return t("{days} d {hours} h", { days: Math.floor(m / 1440), hours: Math.floor((m % 1440) / 60) });
+  if (m >= 60) return t("{hours} h {minutes} min", { hours: Math.floor(m / 60), minutes: String(m % 60).padStart(2, "0") });
   return `${m}:${String(s).padStart(2, "0")}`;
 }
 
@@ -248,20 +250,20 @@ function startClock() {
     const left = Math.max(0, Math.round(view.deadline - Date.now() / 1000));
     const mine = isYourTurn();
     const stage = !mine ? 0 : left <= urgent ? 2 : left <= first ? 1 : 0;
-    clock.textContent = `${mine ? "Your time" : "Time left"}: ${clockText(left)}`;
+    clock.textContent = mine ? t("Your time: {time}", { time: clockText(left) }) : t("Time left: {time}", { time: clockText(left) });
     clock.className = ["clock", "clock warn", "clock urgent"][stage];
     clock.dataset.stage = String(stage);
     // a time bank's end is not a move played for you: a bot takes the seat for good
     const banked = Boolean(view.time_control);
     clock.setAttribute("data-tip", banked
-      ? (mine ? "Your time for this move and your bank; when both run out, a bot plays your seat to the end"
-        : "Time left for the player to move (move time and bank); when it runs out, a bot takes the seat")
+      ? (mine ? t("Your time for this move and your bank; when both run out, a bot plays your seat to the end")
+        : t("Time left for the player to move (move time and bank); when it runs out, a bot takes the seat"))
       : mine
-        ? "Time left for your decision; when it runs out, the server plays a move for you"
-        : "Time left for the players to move; when it runs out, the server plays for them");
+        ? t("Time left for your decision; when it runs out, the server plays a move for you")
+        : t("Time left for the players to move; when it runs out, the server plays for them"));
     if (stage > warned.stage) {
       warned.stage = stage;
-      $("announce").textContent = `${left} seconds left for your move.`;
+      $("announce").textContent = nt("{n} second left for your move.", "{n} seconds left for your move.", left, { n: left });
     }
     updateTitle(stage ? left : 0);
   };
@@ -275,10 +277,10 @@ let flash = false;
 function updateTitle(warnLeft) {
   if (!view) return;
   const base = isYourTurn()
-    ? `Your turn · ${view.title} · Karnak`
-    : `${view.title}: round ${view.observation.round} · Karnak`;
+    ? t("Your turn · {game} · Karnak", { game: view.title })
+    : t("{game}: round {round} · Karnak", { game: view.title, round: view.observation.round });
   flash = !flash;
-  document.title = warnLeft && document.hidden && flash ? `${warnLeft} s left! · ${view.title}` : base;
+  document.title = warnLeft && document.hidden && flash ? t("{seconds} s left! · {game}", { seconds: warnLeft, game: view.title }) : base;
 }
 
 function noticeTurn() {
@@ -369,7 +371,7 @@ function playTone() {
 function showSound() {
   const on = soundOn();
   const button = $("sound-toggle");
-  button.textContent = on ? "Sound on" : "Sound off";
+  button.textContent = on ? t("Sound on") : t("Sound off");
   button.setAttribute("aria-pressed", on ? "true" : "false");
 }
 
@@ -384,9 +386,11 @@ function toggleSound() {
 function notify() {
   if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
   const todo = task();
-  const what = todo ? `: ${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : "";
+  // after a colon a sentence goes on in lower case, but German keeps its nouns' capitals
+  const what = todo && language() !== "de" ? `${todo.charAt(0).toLowerCase()}${todo.slice(1)}` : todo;
+  const title = what ? t("Your turn in {game}: {task}", { game: view.title, task: what }) : t("Your turn in {game}", { game: view.title });
   try {
-    const note = new Notification(`Your turn in ${view.title}${what}`, { tag: `karnak-${gameId}`, icon: plainIcon });
+    const note = new Notification(title, { tag: `karnak-${gameId}`, icon: plainIcon });
     note.onclick = () => { window.focus(); note.close(); };
   } catch { /* some browsers allow notifications only from a service worker */ }
 }
@@ -422,7 +426,7 @@ function fitBoards() {
   }
   const button = $("board-fit");
   button.setAttribute("aria-pressed", boardFitted ? "true" : "false");
-  button.textContent = boardFitted ? "Show the board at reading size" : "Fit the board to the screen";
+  button.textContent = boardFitted ? t("Show the board at reading size") : t("Fit the board to the screen");
 }
 
 // On a phone the moves panel is a bar at the bottom: the page keeps room for it below the
@@ -443,7 +447,7 @@ function toggleMoves() {
   body.hidden = !body.hidden;
   const button = $("moves-toggle");
   button.setAttribute("aria-expanded", body.hidden ? "false" : "true");
-  button.textContent = body.hidden ? "Show" : "Hide";
+  button.textContent = body.hidden ? t("Show") : t("Hide");
 }
 
 // A keyboard player's focus on a move that a new view replaced (or that was disabled while
@@ -480,7 +484,7 @@ function renderReplayLink() {
   link.hidden = replayMode || view.status !== "finished";
   if (!link.hidden && !link.firstChild) {
     link.append(el("a", { href: `/games/${encodeURIComponent(gameId)}?replay=1`, id: "watch-replay" },
-      "Watch the replay, move by move"));
+      t("Watch the replay, move by move")));
   }
 }
 
@@ -490,8 +494,8 @@ function renderReplayLink() {
 // `back` (an element id) takes the focus on Change: the control the move was picked with.
 function confirmMove(text, summary, back = null) {
   const bar = $("confirm-bar");
-  const yes = el("button", { type: "button", class: "move confirm", id: "confirm-move", "data-move": text }, "Confirm");
-  const no = el("button", { type: "button", class: "clear", id: "confirm-change" }, "Change");
+  const yes = el("button", { type: "button", class: "move confirm", id: "confirm-move", "data-move": text }, t("Confirm"));
+  const no = el("button", { type: "button", class: "clear", id: "confirm-change" }, t("Change"));
   yes.addEventListener("click", () => { bar.hidden = true; play(text); });
   no.addEventListener("click", () => {
     withdrawConfirm();
@@ -506,7 +510,7 @@ function confirmMove(text, summary, back = null) {
 
 // The "take back" button every game offers where the undo policy allows (view.can_undo).
 function undoButton() {
-  const undo = el("button", { type: "button", class: "undo", id: "undo", text: "Take back my last move" });
+  const undo = el("button", { type: "button", class: "undo", id: "undo", text: t("Take back my last move") });
   undo.addEventListener("click", takeBack);
   return undo;
 }
@@ -541,10 +545,10 @@ async function play(text) {
       render(body.view);
     } else {
       await fetchView();
-      $("move-error").textContent = body.error || "The move was refused.";
+      $("move-error").textContent = body.error || t("The move was refused.");
     }
   } catch (error) {
-    $("move-error").textContent = `The server did not answer (${error}); your move may not have arrived. Try again: a repeated move is never played twice.`;
+    $("move-error").textContent = t("The server did not answer ({error}); your move may not have arrived. Try again: a repeated move is never played twice.", { error: String(error) });
     for (const b of document.querySelectorAll("button.move")) b.disabled = false;
   } finally {
     sending = false;
@@ -560,9 +564,9 @@ async function takeBack() {
     });
     const body = await response.json();
     if (response.ok) render(body.view);
-    else { await fetchView(); $("move-error").textContent = body.error || "The move cannot be taken back."; }
+    else { await fetchView(); $("move-error").textContent = body.error || t("The move cannot be taken back."); }
   } catch (error) {
-    $("move-error").textContent = `The server did not answer (${error}).`;
+    $("move-error").textContent = t("The server did not answer ({error}).", { error: String(error) });
   } finally {
     sending = false;
   }
@@ -574,8 +578,8 @@ let deleted = false;
 /** An administrator deleted the game: say so and stop listening (it will not come back). */
 function gameDeleted(reason) {
   deleted = true;
-  showFatal(`This game was deleted by an administrator${reason ? `: ${reason}` : ""}.`);
-  $("connection").textContent = "closed";
+  showFatal(reason ? t("This game was deleted by an administrator: {reason}.", { reason }) : t("This game was deleted by an administrator."));
+  $("connection").textContent = pt("connection", "closed");
   $("connection").className = "connection";
   $("moves")?.replaceChildren();
   socket.close();
@@ -585,7 +589,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
   socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${query}`);
-  socket.onopen = () => { retry = 500; $("connection").textContent = "live"; $("connection").className = "connection live"; };
+  socket.onopen = () => { retry = 500; $("connection").textContent = pt("connection", "live"); $("connection").className = "connection live"; };
   socket.onmessage = (event) => {
     const m = JSON.parse(event.data);
     if (m.event === "chat") receiveChat(m);
@@ -594,9 +598,9 @@ function connect() {
   };
   socket.onclose = (event) => {
     if (deleted) return;
-    $("connection").textContent = "reconnecting";
+    $("connection").textContent = pt("connection", "reconnecting");
     $("connection").className = "connection";
-    if (event.code >= 4400 && event.code < 4500) { showFatal(event.reason || "This link does not open the game."); return; }
+    if (event.code >= 4400 && event.code < 4500) { showFatal(event.reason || t("This link does not open the game.")); return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 10000);
   };
@@ -628,7 +632,7 @@ async function startReplay() {
     const v = await (await fetch(`/api/games/${encodeURIComponent(gameId)}/replay/${step}`)).json();
     if (shown !== step) return; // a later step was asked for meanwhile
     render(v, true);
-    $("replay-label").textContent = `move ${step} of ${meta.steps}`;
+    $("replay-label").textContent = t("move {step} of {steps}", { step, steps: meta.steps });
   };
   slider.addEventListener("input", () => show(Number(slider.value)));
   $("replay-start").addEventListener("click", () => show(0));

@@ -3,6 +3,7 @@
 // the changes are asked once per page, again a few times while the server has not rated the
 // game yet (it does so a moment after the end). Names go in as text, never as HTML.
 import { $, el } from "./dom.js";
+import { pt, t } from "/static/i18n.js";
 
 const WAITS_MS = [250, 500, 1000, 2000, 4000, 8000];
 let asked = null; // the game whose changes were asked for
@@ -12,7 +13,8 @@ function signed(change) {
 }
 
 function who(seat) {
-  if (seat.kind === "bot") return el("span", { text: `${seat.name} (bot: ${seat.bot})` });
+  // a bot seat is named by its level ("Medium bot"); the bot behind it shows on hover
+  if (seat.kind === "bot") return el("span", { class: "bot", text: seat.name, title: seat.bot });
   const shown = seat.account && seat.account !== seat.name ? `${seat.name} (${seat.account})` : seat.name;
   return el("a", { href: `/players/${encodeURIComponent(seat.account || seat.name)}`, text: shown });
 }
@@ -29,28 +31,28 @@ function box() {
 }
 
 function draw(found, view) {
-  const board = el("a", { href: `/leaderboard/${encodeURIComponent(view.game)}`, text: `${view.title} leaderboard` });
+  const board = el("a", { href: `/leaderboard/${encodeURIComponent(view.game)}`, text: t("{game} leaderboard", { game: view.title }) });
   if (found.status === "unrated") {
-    box().replaceChildren(el("p", { class: "note", id: "rating-unrated" }, `This game is not rated: ${found.reason}. `, board));
+    box().replaceChildren(el("p", { class: "note", id: "rating-unrated" }, t("This game is not rated: {reason}.", { reason: found.reason }), " ", board));
     return;
   }
   if (found.status !== "rated") {
-    box().replaceChildren(el("p", { class: "note", text: "The ratings are being updated; reload the page in a moment." }));
+    box().replaceChildren(el("p", { class: "note", text: t("The ratings are being updated; reload the page in a moment.") }));
     return;
   }
   const RIGHT = "text-align:right;font-variant-numeric:tabular-nums";
-  const head = el("tr", {}, el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", style: RIGHT, text: "Before" }),
-    el("th", { scope: "col", style: RIGHT, text: "After" }), el("th", { scope: "col", style: RIGHT, text: "Change" }));
+  const head = el("tr", {}, el("th", { scope: "col", text: t("Player") }), el("th", { scope: "col", style: RIGHT, text: pt("rating", "Before") }),
+    el("th", { scope: "col", style: RIGHT, text: pt("rating", "After") }), el("th", { scope: "col", style: RIGHT, text: pt("rating", "Change") }));
   const rows = found.seats.map((seat) => el("tr", { "data-seat": seat.seat },
-    el("td", {}, who(seat), seat.left ? " · left the game (counts last)" : ""),
+    el("td", {}, who(seat), seat.left ? ` · ${t("left the game (counts last)")}` : ""),
     el("td", { style: RIGHT, text: seat.before.toFixed(1) }),
     el("td", { style: RIGHT, text: seat.after.toFixed(1) }),
     el("td", { class: seat.change > 0 ? "up" : seat.change < 0 ? "down" : null, text: signed(seat.change),
       style: `${RIGHT};font-weight:600${seat.change > 0 ? ";color:#1d6b1d" : seat.change < 0 ? ";color:#a11" : ""}` })));
-  box().replaceChildren(el("h3", { id: "rating-change-heading", text: "Rating changes" }),
+  box().replaceChildren(el("h3", { id: "rating-change-heading", text: t("Rating changes") }),
     el("div", { class: "result-wrap" }, el("table", { class: "rating-table", "aria-labelledby": "rating-change-heading" },
       el("thead", {}, head), el("tbody", {}, ...rows))),
-    el("p", { class: "note" }, "Ratings are shown as mu − 3σ (they start at 0). ", board));
+    el("p", { class: "note" }, t("Ratings are shown as mu − 3σ (they start at 0)."), " ", board));
 }
 
 export async function showRatingChange(view) {
