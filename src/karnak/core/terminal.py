@@ -15,6 +15,7 @@ from rich.text import Text
 from karnak.core.actions import Action
 from karnak.core.game import Game
 from karnak.core.safe_text import safe_text
+from karnak.i18n import N_, _, t
 
 #: Seat styles by seat index. Black and White get a chip background so that they stay
 #: readable on both dark and light terminals.
@@ -33,19 +34,32 @@ CONFIDENCE_LOOK = {
     "one source": ("yellow", "*"),
     "reconstructed": ("magenta", "?"),
 }
+#: The confidence levels as a reader sees them (the keys above stay the data's words).
+CONFIDENCE_NAMES = {
+    "printed": N_("printed"),
+    "one source": N_("one source"),
+    "reconstructed": N_("reconstructed"),
+}
 
 
 def confidence_legend(game: str, meanings: str) -> Text:
-    """The key to a figures table's confidence marks, what each level means for this game,
-    and how to load a corrected data file."""
-    text = Text("Confidence: ")
+    """The key to a figures table's confidence marks, what each level means for this game
+    (``meanings``: the game's own words, already translated), and how to load a corrected
+    data file, in the current language."""
+    text = Text(_("Confidence:") + " ")
     for i, (level, (colour, marker)) in enumerate(CONFIDENCE_LOOK.items()):
         if i:
             text.append(" · ")
-        text.append(f"{level} {marker or '(no mark)'}", style=colour)
+        key = _(CONFIDENCE_NAMES[level]) + " " + (marker or _("(no mark)"))
+        text.append(key, style=colour)
     text.append(
-        f"\n{meanings}\nCorrect a copy of `karnak board {game} --dump` and load it with "
-        "--board FILE.",
+        "\n"
+        + meanings
+        + "\n"
+        + t(
+            "Correct a copy of `karnak board {game} --dump` and load it with --board FILE.",
+            game=game,
+        ),
         style="dim",
     )
     return text

@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -58,11 +59,13 @@ from sqlalchemy import (
 )
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import t, use_language
 from karnak.server.cluster.leases import GAME, game_lease
 from karnak.server.cluster.tables import LeaseRow
 from karnak.server.conflicts import StaleWriteError
 from karnak.server.db import GameRow, SeatRow, utcnow
 from karnak.server.mail.compose import ago, when
+from karnak.server.notifications.service import account_language
 from karnak.server.rooms import HUMAN, Ending
 from karnak.server.store import WriteGuard, guarded
 
@@ -348,10 +351,12 @@ class IdleGames:
                 if await self.service.database(self.store.mark_warned, room.id, now, timing):
                     swept.warned.append(room.id)
                     expires = timing.expires_at(game.idle_since, now)
-                    await self._tell(room, warning_text(room, game.idle_since, expires))
+                    await self._tell(
+                        room, functools.partial(warning_text, room, game.idle_since, expires)
+                    )
             elif await self.expire(room, game, now, timing):
                 swept.expired.append(room.id)
-                await self._tell(room, expired_text(room, game.idle_since, now))
+                await self._tell(room, functools.partial(expired_text, room, game.idle_since, now))
         return swept
 
     async def expire(self, room: Room, game: IdleGame, now: dt.datetime, timing: Timing) -> bool:
@@ -385,34 +390,46 @@ class IdleGames:
 
         return await self.service.change(room, attempt)
 
-    async def _tell(self, room: Room, text: str) -> None:
-        """Notify every account holding a seat of the game (guests see it on the page)."""
+    async def _tell(self, room: Room, write: Callable[[], str]) -> None:
+        """Notify every account holding a seat of the game (guests see it on the page),
+        each in its own language (``write()`` makes the text in the current one)."""
         for account in await self.service.database(self.store.accounts_of, room.id):
             try:
+                language = await self.service.database(
+                    account_language, self.notifier.engine, account
+                )
+                with use_language(language):
+                    text = write()
                 await self.notifier.notify(account, "idle", text, f"/games/{room.id}")
             except Exception:  # one lost notification never stops the round
                 log.exception("could not tell account %s of idle game %s", account, room.id)
 
 
 def table_of(room: Room) -> str:
-    """The game and its players, as every seat sees them."""
+    """The game and its players, as every seat sees them, as a sentence."""
     names = ", ".join(info.name for info in room.seats)
-    return f"{room.game.title} with {names}"
+    return t("{game} with {names}.", game=room.game.title, names=names)
 
 
 def warning_text(room: Room, idle_since: dt.datetime, expires: dt.datetime) -> str:
-    """The warning: public facts only (the game, when it last moved, when it expires), the
-    essential first (a notification holds 300 characters)."""
+    """The warning, in the current language: public facts only (the game, when it last
+    moved, when it expires), the essential first (a notification holds 300 characters)."""
     waiting = [room.seats[s].name for s in room.state.to_move()]
-    waits = f" It waits for {', '.join(waiting)}." if waiting else ""
-    return (
-        f"Nobody has moved since {when(idle_since)}: unless someone moves before "
-        f"{when(expires)}, this game ends unfinished and unrated.{waits} {table_of(room)}."
+    said = t(
+        "Nobody has moved since {since}: unless someone moves before {expires}, this game "
+        "ends unfinished and unrated.",
+        since=when(idle_since),
+        expires=when(expires),
     )
+    if waiting:
+        said += " " + t("It waits for {names}.", names=", ".join(waiting))
+    return f"{said} {table_of(room)}"
 
 
 def expired_text(room: Room, idle_since: dt.datetime, now: dt.datetime) -> str:
-    return (
-        f"This game ended unfinished and unrated: nobody moved for {ago(idle_since, now)}. "
-        f"{table_of(room)}."
+    """The expiry, in the current language."""
+    said = t(
+        "This game ended unfinished and unrated: nobody moved for {time}.",
+        time=ago(idle_since, now),
     )
+    return f"{said} {table_of(room)}"

@@ -26,10 +26,6 @@ from karnak.server.rooms import Room
 
 #: A page of this site that is a game's (the part of a notification's link read).
 GAME_LINK = re.compile(r"/games/([A-Za-z0-9_-]{1,64})")
-FOOTER = (
-    "The link logs nobody in: the page opens with your own log-in, or asks you to log in.\n"
-    "Choose which e-mails Karnak sends you (or none) on your account page: {url}/account"
-)
 
 
 @dataclass(frozen=True)
@@ -154,67 +150,108 @@ def footer(public_url: str) -> str:
 
 
 def daily_mail(games: list[Waiting], now: dt.datetime, public_url: str) -> Composed:
-    """One reminder listing the games waiting on the reader, the longest waiting first."""
+    """One reminder listing the games waiting on the reader, the longest waiting first, in
+    the current language (the reader's: the daily round sets it)."""
     ordered = sorted(games, key=lambda g: (g.since, g.game_id))
     count = len(ordered)
     lines = [
-        f"{count} game{'s' if count > 1 else ''} of Karnak "
-        f"{'wait' if count > 1 else 'waits'} for your move:",
+        ngettext(
+            "{n} game of Karnak waits for your move:",
+            "{n} games of Karnak wait for your move:",
+            count,
+        ).format(n=count),
         "",
     ]
     for game in ordered:
-        lines.append(f"- {game.title}, with {listed(game.players)}")
-        lines.append(f"  waiting since {when(game.since)} ({ago(game.since, now)})")
+        players = listed(tuple(translated_marks(name) for name in game.players))
+        lines.append("- " + _("{game}, with {players}").format(game=game.title, players=players))
+        lines.append(
+            "  "
+            + _("waiting since {when} ({ago})").format(
+                when=when(game.since), ago=ago(game.since, now)
+            )
+        )
         lines.append(f"  {game_link(public_url, game.game_id)}")
-    lines += ["", "You get this reminder once a day because you asked for it."]
-    body = "\n".join(lines) + "\n" + FOOTER.format(url=public_url)
-    subject = f"Karnak: {count} game{'s' if count > 1 else ''} waiting for you"
+    lines += ["", _("You get this reminder once a day because you asked for it.")]
+    body = "\n".join(lines) + "\n" + footer(public_url)
+    subject = ngettext(
+        "Karnak: {n} game waiting for you", "Karnak: {n} games waiting for you", count
+    ).format(n=count)
     return Composed(subject, body)
 
 
 def invitation_mail(text: str, link: str | None, game: Waiting | None, public_url: str) -> Composed:
-    """An invitation: the notification's own words (written for its reader, public), the
+    """An invitation, in the current language (the reader's: the mail service sets it):
+    the notification's own words (written for its reader, in its language, public), the
     game's title and players when it leads to a game, and the page without any token."""
     lines = [text.strip(), ""]
     if game is not None:
-        lines += [f"{game.title}, with {listed(game.players)}.", ""]
-    lines.append(f"Open it: {site_link(public_url, link)}")
-    lines += ["", "You get this e-mail because you asked for invitations by e-mail."]
-    body = "\n".join(lines) + "\n" + FOOTER.format(url=public_url)
-    return Composed("Karnak: an invitation", body)
+        players = listed(tuple(translated_marks(name) for name in game.players))
+        lines += [_("{game}, with {players}.").format(game=game.title, players=players), ""]
+    lines.append(_("Open it: {link}").format(link=site_link(public_url, link)))
+    lines += ["", _("You get this e-mail because you asked for invitations by e-mail.")]
+    body = "\n".join(lines) + "\n" + footer(public_url)
+    return Composed(_("Karnak: an invitation"), body)
 
 
 def confirmation_mail(code: str, public_url: str, hours: int) -> Composed:
+    """The link that confirms a new address, in the current language (that of the request
+    that gave the address: the account holder's own)."""
     body = (
-        "Someone (we hope you) asked Karnak to send e-mails about their games to this "
-        "address.\n\n"
-        f"To confirm it, open this link within {hours} hours:\n"
-        f"{public_url}/account#confirm={code}\n\n"
-        "If it was not you, do nothing: without the confirmation this address gets nothing "
-        "more from Karnak.\n"
+        _("Someone (we hope you) asked Karnak to send e-mails about their games to this address.")
+        + "\n\n"
+        + ngettext(
+            "To confirm it, open this link within {n} hour:",
+            "To confirm it, open this link within {n} hours:",
+            hours,
+        ).format(n=hours)
+        + "\n"
+        + f"{public_url}/account#confirm={code}\n\n"
+        + _(
+            "If it was not you, do nothing: without the confirmation this address gets nothing "
+            "more from Karnak."
+        )
+        + "\n"
     )
-    return Composed("Karnak: confirm your e-mail address", body)
+    return Composed(_("Karnak: confirm your e-mail address"), body)
 
 
 def idle_mail(text: str, link: str | None, public_url: str) -> Composed:
-    """A game about to expire for want of moves (karnak.server.expiry): the notification's
-    own words (public facts: the game, its players, when it expires) and the game's page."""
-    lines = [text.strip(), "", f"Open the game: {site_link(public_url, link)}", ""]
-    lines.append('You get this e-mail because you asked for "your turn" e-mails.')
-    body = "\n".join(lines) + "\n" + FOOTER.format(url=public_url)
-    return Composed("Karnak: a game will expire unless someone moves", body)
+    """A game about to expire for want of moves (karnak.server.expiry), in the current
+    language (the reader's: the mail service sets it): the notification's own words
+    (public facts: the game, its players, when it expires) and the game's page."""
+    lines = [
+        text.strip(),
+        "",
+        _("Open the game: {link}").format(link=site_link(public_url, link)),
+        "",
+        _('You get this e-mail because you asked for "your turn" e-mails.'),
+    ]
+    body = "\n".join(lines) + "\n" + footer(public_url)
+    return Composed(_("Karnak: a game will expire unless someone moves"), body)
 
 
 def reset_mail(token: str, public_url: str, minutes: int) -> Composed:
-    """A password reset link (karnak.server.accounts.recovery). The token travels in the
-    link's fragment (after ``#``), which browsers never send to a server: it stays out of
-    access logs and of any proxy's. It says nothing of the account but that it exists."""
+    """A password reset link (karnak.server.accounts.recovery), in the current language.
+    The token travels in the link's fragment (after ``#``), which browsers never send to a
+    server: it stays out of access logs and of any proxy's. It says nothing of the account
+    but that it exists."""
     body = (
-        "Someone (we hope you) asked Karnak to reset the password of the account that uses "
-        "this address.\n\n"
-        f"To choose a new password, open this link within {minutes} minutes:\n"
-        f"{public_url}/reset#token={token}\n\n"
-        "The link works once. Choosing a new password logs the account out everywhere.\n"
-        "If it was not you, do nothing: your password stays as it is.\n"
+        _(
+            "Someone (we hope you) asked Karnak to reset the password of the account that uses "
+            "this address."
+        )
+        + "\n\n"
+        + ngettext(
+            "To choose a new password, open this link within {n} minute:",
+            "To choose a new password, open this link within {n} minutes:",
+            minutes,
+        ).format(n=minutes)
+        + "\n"
+        + f"{public_url}/reset#token={token}\n\n"
+        + _("The link works once. Choosing a new password logs the account out everywhere.")
+        + "\n"
+        + _("If it was not you, do nothing: your password stays as it is.")
+        + "\n"
     )
-    return Composed("Karnak: reset your password", body)
+    return Composed(_("Karnak: reset your password"), body)

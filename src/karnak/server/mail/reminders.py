@@ -21,6 +21,7 @@ import datetime as dt
 import logging
 from typing import TYPE_CHECKING
 
+from karnak.i18n import use_language
 from karnak.server.mail.compose import Waiting, daily_mail
 from karnak.server.mail.sender import one_line
 
@@ -59,7 +60,9 @@ async def daily_round(mail: MailService, now: dt.datetime) -> int:
         waiting = games.get(account)
         if not waiting:
             continue
-        if mail.post(account, address, "daily", daily_mail(waiting, now, mail.settings.public_url)):
+        with use_language(await mail.language_of(account)):  # the reader's language
+            composed = daily_mail(waiting, now, mail.settings.public_url)
+        if mail.post(account, address, "daily", composed):
             await run(store.record, account, "daily", now)
             sent += 1
     await run(store.prune, now - KEEP_SENT)

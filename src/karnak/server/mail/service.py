@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine
 
 from karnak.core.errors import KarnakError
-from karnak.i18n import use_language
+from karnak.i18n import _, t, use_language
 from karnak.server.db import utcnow
 from karnak.server.hub import Event, Hub, Subscription, account_topic
 from karnak.server.limits import LimitError
@@ -168,7 +168,9 @@ class MailService:
         gets a confirmation link. MailOffError without an SMTP server; LimitError (429)
         when confirmations to that address or from that account come too often."""
         if not self.enabled:
-            raise MailOffError("e-mail is off on this server: it has no SMTP server to send with")
+            raise MailOffError(
+                _("e-mail is off on this server: it has no SMTP server to send with")
+            )
         now = self.clock()
         current = await self.executor.run(self.store.preferences, account, now)
         address = change.address
@@ -206,9 +208,12 @@ class MailService:
         if last is not None and now - last < CONFIRM_SPACING:
             wait = (CONFIRM_SPACING - (now - last)).total_seconds()
             raise LimitError(
-                "a confirmation went to this address a moment ago: at most one every "
-                f"{CONFIRM_SPACING.seconds // 60} minutes; look for it, or ask again in "
-                f"{max(1, round(wait / 60))} min",
+                t(
+                    "a confirmation went to this address a moment ago: at most one every "
+                    "{spacing} minutes; look for it, or ask again in {minutes} min",
+                    spacing=CONFIRM_SPACING.seconds // 60,
+                    minutes=max(1, round(wait / 60)),
+                ),
                 status=429,
                 retry_after=wait,
             )
@@ -217,8 +222,10 @@ class MailService:
         )
         if day >= CONFIRMATIONS_PER_DAY:
             raise LimitError(
-                f"at most {CONFIRMATIONS_PER_DAY} confirmation e-mails a day per account; "
-                "try again tomorrow",
+                t(
+                    "at most {count} confirmation e-mails a day per account; try again tomorrow",
+                    count=CONFIRMATIONS_PER_DAY,
+                ),
                 status=429,
                 retry_after=3600.0,
             )
@@ -268,7 +275,7 @@ class MailService:
         if note.kind == "turn":
             return await self._turn(note, wants.address, now)
         if note.kind == "idle":
-            return self._idle(note, wants.address)
+            return await self._idle(note, wants.address)
         return await self._invitation(note, wants.address, now)
 
     def connected(self, account: int) -> bool:
@@ -289,7 +296,7 @@ class MailService:
             )
             if recent:
                 return "recent"
-        language = await self.executor.run(account_language, self.store.engine, note.account)
+        language = await self.language_of(note.account)
         with use_language(language):  # the reader's language (its account's setting)
             composed = turn_mail(game, now, self.settings.public_url, self.settings.turn_hours)
         if not self.post(note.account, address, "turn", composed):
@@ -307,17 +314,25 @@ class MailService:
             return "too many"
         game_id = game_id_of(note.link)
         game = await self.game_for(game_id, note.account) if game_id else None
-        composed = invitation_mail(note.text, note.link, game, self.settings.public_url)
+        language = await self.language_of(note.account)
+        with use_language(language):  # the reader's, as the notification's own words are
+            composed = invitation_mail(note.text, note.link, game, self.settings.public_url)
         if not self.post(note.account, address, "invitation", composed):
             return "dropped"
         await self.executor.run(lambda: self.store.record(note.account, "invitation", now))
         return "sent"
 
-    def _idle(self, note: Notification, address: str) -> str:
+    async def _idle(self, note: Notification, address: str) -> str:
         """A game about to expire: sent once per warning (the warning itself is sent once,
         karnak.server.expiry), so it needs no spacing of its own."""
-        composed = idle_mail(note.text, note.link, self.settings.public_url)
+        language = await self.language_of(note.account)
+        with use_language(language):  # the reader's, as the notification's own words are
+            composed = idle_mail(note.text, note.link, self.settings.public_url)
         return "sent" if self.post(note.account, address, "idle", composed) else "dropped"
+
+    async def language_of(self, account: int) -> str:
+        """The language the account reads its e-mails in (its setting, else English)."""
+        return await self.executor.run(account_language, self.store.engine, account)
 
     # ------------------------------------------------------------------ games
     async def game_for(

@@ -35,12 +35,16 @@ from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import Session
 
 from karnak.core.errors import KarnakError
+from karnak.i18n import N_, _, t
 from karnak.server.friends.tables import BlockRow
 from karnak.server.limits import LimitError, ServerSettings
 from karnak.server.notifications.tables import NotificationRow
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
+#: A block's refusals: what the sender is told, no more (not that they are blocked).
+NOTIFY = N_("you cannot notify this player")
+INVITE = N_("you cannot invite this player")
 
 
 class BlockedError(KarnakError):
@@ -101,12 +105,13 @@ def refusal(
     sender: Sender,
     reader: int,
     now: dt.datetime,
-    doing: str = "notify this player",
+    doing: str = NOTIFY,
 ) -> KarnakError | None:
-    """Why ``sender`` may not notify ``reader`` now (None: it may). ``doing`` completes
-    "you cannot ..." for a block."""
+    """Why ``sender`` may not notify ``reader`` now (None: it may), in the current
+    language. ``doing`` is a block's whole refusal ("you cannot ...", marked with ``N_``),
+    translated here."""
     if sender.account is not None and is_blocked(session, reader, sender.account):
-        return BlockedError(f"you cannot {doing}")
+        return BlockedError(_(doing))
     mine = session.execute(
         select(func.count(), func.min(NotificationRow.created_at)).where(
             NotificationRow.account_id == reader,
@@ -117,9 +122,13 @@ def refusal(
     if int(mine[0] or 0) >= limits.per_sender_hour:
         wait = retry_after(mine[1], HOUR, now)
         return LimitError(
-            f"you have caused this player {limits.per_sender_hour} notifications in the last "
-            "hour (invitations, friend requests), the most one player may "
-            f"(notifications_per_sender_hour); try again in {math.ceil(wait / 60)} min",
+            t(
+                "you have caused this player {count} notifications in the last hour "
+                "(invitations, friend requests), the most one player may "
+                "(notifications_per_sender_hour); try again in {minutes} min",
+                count=limits.per_sender_hour,
+                minutes=math.ceil(wait / 60),
+            ),
             status=429,
             retry_after=wait,
         )
@@ -133,9 +142,13 @@ def refusal(
     if int(everyone[0] or 0) >= limits.per_recipient_day:
         wait = retry_after(everyone[1], DAY, now)
         return LimitError(
-            f"this player has been sent {limits.per_recipient_day} notifications by other "
-            "players today, the most one account receives (notifications_per_recipient_day); "
-            f"try again in {math.ceil(wait / 3600)} h",
+            t(
+                "this player has been sent {count} notifications by other players today, "
+                "the most one account receives (notifications_per_recipient_day); "
+                "try again in {hours} h",
+                count=limits.per_recipient_day,
+                hours=math.ceil(wait / 3600),
+            ),
             status=429,
             retry_after=wait,
         )

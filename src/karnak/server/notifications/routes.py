@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
+from karnak.i18n import _
 from karnak.server.accounts.auth import same_origin, session_of
 from karnak.server.accounts.routes import logged_in
 from karnak.server.api import client_host, close_reason
@@ -68,7 +69,7 @@ async def account_socket(websocket: WebSocket) -> None:
     session = await session_of(websocket) if same_origin(websocket) else None
     await websocket.accept()
     if session is None:
-        await websocket.close(code=4401, reason=close_reason("log in first"))
+        await websocket.close(code=4401, reason=close_reason(_("log in first")))
         return
     try:
         ticket = counter_of(websocket).take(client_host(websocket), session.account.id)

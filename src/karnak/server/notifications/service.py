@@ -141,14 +141,15 @@ class Notifier:
 
     async def check(self, sender: Sender, account: int, doing: str) -> None:
         """Refuse (BlockedError, 403; LimitError, 429) what would notify ``account`` past a
-        bound or a block. ``doing`` ends the block's "you cannot ..." (its message says no
-        more, so that it does not tell the sender they are blocked)."""
+        bound or a block. ``doing`` is the block's refusal, a whole "you cannot ..." marked
+        with ``N_`` (e.g. ``bounds.INVITE``; it says no more, so that it does not tell the
+        sender they are blocked), translated into the request's language."""
         refused = await self.executor.run(self._refusal, sender, account, doing)
         if refused is not None:
             raise refused
 
     async def may_notify(self, sender: Sender, account: int) -> bool:
-        return await self.executor.run(self._refusal, sender, account, "") is None
+        return await self.executor.run(self._refusal, sender, account, bounds.NOTIFY) is None
 
     def _refusal(self, sender: Sender, account: int, doing: str) -> Exception | None:
         with self.sessions() as session:

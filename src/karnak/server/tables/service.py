@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -58,7 +59,7 @@ from karnak.bots.levels import is_level, level_spec
 from karnak.core.errors import KarnakError
 from karnak.core.game import Game
 from karnak.core.registry import get_game
-from karnak.i18n import N_, _, t
+from karnak.i18n import N_, _, t, use_language
 from karnak.server.bot_limits import check_bots
 from karnak.server.bot_names import default_bot_names
 from karnak.server.capacity import Creator
@@ -66,7 +67,9 @@ from karnak.server.cluster.mutex import ClusterMutex
 from karnak.server.db import utcnow
 from karnak.server.http_limits import client_key
 from karnak.server.limits import LimitError
+from karnak.server.notifications import bounds
 from karnak.server.notifications.bounds import Sender
+from karnak.server.notifications.service import account_language
 from karnak.server.rooms import BOT, HUMAN, hash_token, new_token
 from karnak.server.service import DEFAULT_LEVEL, MAX_TURN_TIMER, SeatRequest
 from karnak.server.tables.store import (
@@ -248,10 +251,14 @@ class Letters:
     whose action they follow, if they count against what that person may cause others to be
     told (karnak.server.notifications.bounds: a block or a bound drops them)."""
 
-    sent: list[tuple[int, str, str, str | None]] = dataclasses.field(default_factory=list)
+    sent: list[tuple[int, str, str | Callable[[], str], str | None]] = dataclasses.field(
+        default_factory=list
+    )
     sender: Sender | None = None
 
-    def add(self, account: int, kind: str, text: str, link: str | None) -> None:
+    def add(self, account: int, kind: str, text: str | Callable[[], str], link: str | None) -> None:
+        """``text``: the words, or a function that writes them in the current language
+        (called in the reader's: its account's setting)."""
         self.sent.append((account, kind, text, link))
 
 
@@ -408,7 +415,7 @@ class TableService:
                                 name=account.name,
                             )
                         )
-                    await self.notifier.check(sender_of(actor), account.id, "invite this player")
+                    await self.notifier.check(sender_of(actor), account.id, bounds.INVITE)
                     invited.add(account.id)
                     seat = TableSeat(index, invited=account.id, invited_name=account.name)
             else:
@@ -682,7 +689,7 @@ class TableService:
                 raise TableError(t("{name} has a seat at this table already", name=account.name))
             if table.seats[seat].invited == account.id:
                 return table  # kept for them already: nothing new to tell
-            await self.notifier.check(sender_of(actor), account.id, "invite this player")
+            await self.notifier.check(sender_of(actor), account.id, bounds.INVITE)
             sent = await self._db(self.store.invitations_sent, table.id)
             if sent >= INVITATIONS_PER_SEAT * len(table.seats):
                 raise LimitError(
@@ -892,17 +899,14 @@ class TableService:
         for seat in seats:
             if seat.invited is None:
                 continue
-            if rematch:
-                text = (
-                    f"{inviter} asks for a rematch of {title}: seat {seat.seat + 1} is kept "
-                    "for you."
-                )
-            else:
-                text = (
-                    f"{inviter} invites you to a table of {title} ({len(table.seats)} "
-                    f"players): seat {seat.seat + 1} is kept for you."
-                )
-            letters.add(seat.invited, "invitation", text, link)
+            letters.add(
+                seat.invited,
+                "invitation",
+                functools.partial(
+                    invitation_text, inviter, title, len(table.seats), seat.seat + 1, rematch
+                ),
+                link,
+            )
 
     def _started_letters(self, table: Table, actor: Actor, letters: Letters) -> None:
         title = get_game(table.game).title
@@ -914,17 +918,53 @@ class TableService:
             ):
                 continue
             others = [s.name or "" for s in table.seats if s.seat != seat.seat]
-            company = f" (with {names(others)})" if others else ""
             letters.add(
                 seat.account,
                 "table",
-                f"Your table of {title}{company} has started: your game is on.",
+                functools.partial(started_text, title, others),
                 f"/games/{table.game_id}",
             )
 
     async def _send(self, letters: Letters) -> None:
-        for account, kind, text, link in letters.sent:
+        for account, kind, words, link in letters.sent:
+            text = words if isinstance(words, str) else await self._written_for(account, words)
             if letters.sender is not None:
                 await self.notifier.notify_from(letters.sender, account, kind, text, link)
             else:
                 await self.notifier.notify(account, kind, text, link)
+
+    async def _written_for(self, account: int, write: Callable[[], str]) -> str:
+        """``write()`` in the account's language (its setting, else English)."""
+        language = await self.executor.run(account_language, self.notifier.engine, account)
+        with use_language(language):
+            return write()
+
+
+def invitation_text(inviter: str, title: str, players: int, seat: int, rematch: bool) -> str:
+    """An invitation to a table (or a rematch), in the current language."""
+    if rematch:
+        return t(
+            "{inviter} asks for a rematch of {game}: seat {seat} is kept for you.",
+            inviter=inviter,
+            game=title,
+            seat=seat,
+        )
+    return t(
+        "{inviter} invites you to a table of {game} ({players} players): seat {seat} is kept "
+        "for you.",
+        inviter=inviter,
+        game=title,
+        players=players,
+        seat=seat,
+    )
+
+
+def started_text(title: str, others: list[str]) -> str:
+    """A table's start, told to a seat's account, in the current language."""
+    if others:
+        return t(
+            "Your table of {game} (with {names}) has started: your game is on.",
+            game=title,
+            names=names(others),
+        )
+    return t("Your table of {game} has started: your game is on.", game=title)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from karnak.bots.levels import describe, level_spec
 from karnak.core.errors import KarnakError
+from karnak.i18n import _, t
 from karnak.server.rooms import BOT, Departure, Room, SeatInfo
 from karnak.server.timebank import clock
 
@@ -66,10 +67,18 @@ def replacement_bot(game: Game, room: Room, max_think: float, max_game_think: fl
 
 def departure_line(info: SeatInfo) -> str:
     """The log's line for a seat a bot took over."""
-    bot = f"a bot ({REPLACEMENT_LEVEL}: {describe(info.bot or '')})"
+    bot = describe(info.bot or "")
     if info.left is not None and info.left.how == TIMEOUT:
-        return f"{info.name}'s time ran out: {bot} plays the seat from here."
-    return f"{info.name} left the game: {bot} plays the seat from here."
+        return t(
+            "{name}'s time ran out: a bot (medium: {bot}) plays the seat from here.",
+            name=info.name,
+            bot=bot,
+        )
+    return t(
+        "{name} left the game: a bot (medium: {bot}) plays the seat from here.",
+        name=info.name,
+        bot=bot,
+    )
 
 
 async def replace(
@@ -83,9 +92,9 @@ async def replace(
     async def attempt() -> tuple[SeatInfo, bool]:
         info = room.seats[seat]
         if room.is_over:
-            raise LeaveError("the game is over: there is nothing left to leave")
+            raise LeaveError(_("the game is over: there is nothing left to leave"))
         if info.is_bot:
-            raise LeaveError("this seat is a bot's")
+            raise LeaveError(_("this seat is a bot's"))
         seat_clock = room.clocks.get(seat)
         at = clock.now()
         if how == TIMEOUT:

@@ -32,6 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from karnak.i18n import _, ngettext, t
+
 if TYPE_CHECKING:
     from karnak.core.state import State
     from karnak.server.rooms import Room
@@ -69,10 +71,14 @@ class TimeControl:
     def __post_init__(self) -> None:
         if not MIN_PER_MOVE <= self.per_move <= MAX_PER_MOVE:
             raise TimeControlError(
-                f"the time per move is between {span(MIN_PER_MOVE)} and {span(MAX_PER_MOVE)}"
+                t(
+                    "the time per move is between {least} and {most}",
+                    least=span(MIN_PER_MOVE),
+                    most=span(MAX_PER_MOVE),
+                )
             )
         if not MIN_BANK <= self.bank <= MAX_BANK:
-            raise TimeControlError(f"the time bank is between 0 and {span(MAX_BANK)}")
+            raise TimeControlError(t("the time bank is between 0 and {most}", most=span(MAX_BANK)))
 
     @property
     def total(self) -> float:
@@ -132,8 +138,11 @@ def span(seconds: float) -> str:
     hours, rest = divmod(rest, int(HOUR))
     minutes, secs = divmod(rest, int(MINUTE))
     if days:
-        unit = "day" if days == 1 else "days"
-        return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
+        if hours:
+            return ngettext("{n} day {hours} h", "{n} days {hours} h", days).format(
+                n=days, hours=hours
+            )
+        return ngettext("{n} day", "{n} days", days).format(n=days)
     if hours:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     if minutes:
@@ -246,11 +255,11 @@ def control_of(value: TimeControl | Mapping[str, Any] | None) -> TimeControl | N
     if value is None or isinstance(value, TimeControl):
         return value
     if set(value) != {"per_move", "bank"}:
-        raise TimeControlError('a time control is {"per_move": seconds, "bank": seconds}')
+        raise TimeControlError(_('a time control is {"per_move": seconds, "bank": seconds}'))
     per_move, bank = value["per_move"], value["bank"]
     for number in (per_move, bank):
         if isinstance(number, bool) or not isinstance(number, int | float):
-            raise TimeControlError("a time control's per_move and bank are numbers of seconds")
+            raise TimeControlError(_("a time control's per_move and bank are numbers of seconds"))
         if number != number or number in (float("inf"), float("-inf")):
-            raise TimeControlError("a time control's per_move and bank are finite")
+            raise TimeControlError(_("a time control's per_move and bank are finite"))
     return TimeControl(float(per_move), float(bank))

@@ -7,6 +7,7 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from karnak.i18n import _
 from karnak.server.timebank.clock import MAX_BANK, MAX_PER_MOVE, MIN_BANK, MIN_PER_MOVE
 from karnak.server.timebank.speeds import speed_named
 
@@ -47,10 +48,10 @@ class TimeControlIn(BaseModel):
     def _named_or_given(self) -> Self:
         if self.speed is not None:
             if self.per_move is not None or self.bank is not None:
-                raise ValueError("give a speed by name, or per_move and bank: not both")
+                raise ValueError(_("give a speed by name, or per_move and bank: not both"))
             return self
         if self.per_move is None or self.bank is None:
-            raise ValueError("give a speed by name, or both per_move and bank")
+            raise ValueError(_("give a speed by name, or both per_move and bank"))
         return self
 
     def to_dict(self) -> dict[str, float]:

@@ -18,10 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from karnak.i18n import t, use_language
 from karnak.server.hub import ALL_GAMES, Event, Hub
+from karnak.server.notifications.service import account_language
 from karnak.server.timebank import clock
 from karnak.server.timebank.abandonment import TIMEOUT, replace
 from karnak.server.timebank.clock import (
@@ -134,13 +138,13 @@ class TimeBank:
             if runs_out is not None and runs_out <= at:
                 await replace(self.service, self.store, room, seat, TIMEOUT)
 
-        async def attempt() -> tuple[list[tuple[int, str]], bool]:
+        async def attempt() -> tuple[list[tuple[int, int, int, float]], bool]:
             """Decide the reminders due and store them as sent, through the write path: a
             seat's bits change only from what was read, so each reminder goes out once."""
             assert control is not None
             at = clock.now()
             sent: dict[int, tuple[int, int]] = {}
-            notes: list[tuple[int, str]] = []
+            notes: list[tuple[int, int, int, float]] = []
             for seat in waiting_seats(room):
                 account = room.seats[seat].account
                 seat_clock = room.clocks[seat]
@@ -148,7 +152,7 @@ class TimeBank:
                 if account is None or not bits:
                     continue
                 sent[seat] = (seat_clock.reminders, seat_clock.reminders | bits)
-                notes.append((account, self.reminder_text(room, seat, bits, at)))
+                notes.append((account, seat, bits, at))
             if sent:
                 await self.service.database(self.store.set_reminders, room.id, sent)
                 for seat, (_, bits) in sent.items():
@@ -156,20 +160,55 @@ class TimeBank:
             return notes, False  # the players' views do not show reminders: nothing to tell
 
         notes = await self.service.change(room, attempt)
-        for account, text in notes:
+        for account, seat, bits, at in notes:
+            text = await self._in_language_of(
+                account, functools.partial(self.reminder_text, room, seat, bits, at)
+            )
             await self.notifier.notify(account, "time", text, f"/games/{room.id}")
+
+    async def _in_language_of(self, account: int, compose: Callable[[], str]) -> str:
+        """``compose()`` in the account's language (its setting, else English)."""
+        language = await self.notifier.executor.run(account_language, self.notifier.engine, account)
+        with use_language(language):
+            return compose()
 
     @staticmethod
     def reminder_text(room: Room, seat: int, bits: int, at: float) -> str:
-        """The reminder: the game, the others at the table, the time left (public facts)."""
+        """The reminder: the game, the others at the table, the time left (public facts),
+        in the current language."""
         control = room.time_control
         assert control is not None
         seat_clock = room.clocks[seat]
         others = [info.name for info in room.seats if info.seat != seat]
-        table = f"{room.game.title} with {', '.join(others)}" if others else room.game.title
+        game = room.game.title
         runs_out = seat_clock.runs_out(control) or at
         left = span(runs_out - at)
         if bits & ~HALF_BANK:
-            return f"{table}: {left} left for your move, then a bot takes your seat."
+            if others:
+                return t(
+                    "{game} with {names}: {left} left for your move, then a bot takes your seat.",
+                    game=game,
+                    names=", ".join(others),
+                    left=left,
+                )
+            return t(
+                "{game}: {left} left for your move, then a bot takes your seat.",
+                game=game,
+                left=left,
+            )
         bank = span(seat_clock.bank_at(control, at))
-        return f"{table}: half your time bank is gone ({bank} left in it); {left} left to move."
+        if others:
+            return t(
+                "{game} with {names}: half your time bank is gone ({bank} left in it); "
+                "{left} left to move.",
+                game=game,
+                names=", ".join(others),
+                bank=bank,
+                left=left,
+            )
+        return t(
+            "{game}: half your time bank is gone ({bank} left in it); {left} left to move.",
+            game=game,
+            bank=bank,
+            left=left,
+        )
