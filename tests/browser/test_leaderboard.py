@@ -127,7 +127,7 @@ def test_rated_games_show_their_changes_the_leaderboard_and_the_profile(
             f"{seat['after']:.1f}",
             signed(seat["change"]),
         ]
-    assert "Ana" in rows.nth(0).inner_text() and "bot: random" in rows.nth(2).inner_text()
+    assert "Ana" in rows.nth(0).inner_text() and "Easy bot" in rows.nth(2).inner_text()
 
     # the lobby's catalogue leads to the game's leaderboard
     ana.goto(server_url + "/")
@@ -136,9 +136,10 @@ def test_rated_games_show_their_changes_the_leaderboard_and_the_profile(
     ana.wait_for_selector("#board tbody tr")
     board = httpx.get(server_url + "/api/leaderboard/egyptia").json()
     assert [e["name"] for e in board["entries"]] == [
-        t.strip() for t in ana.locator("#board tbody th").all_inner_texts()
+        t.strip() for t in ana.locator("#board tbody th > :first-child").all_inner_texts()
     ]
-    assert {e["name"] for e in board["entries"]} == {"Ana", "Bes", "bot: random"}
+    assert {e["name"] for e in board["entries"]} == {"Ana", "Bes", "Easy bot"}
+    assert ana.inner_text("#board tbody th.bot .bot-spec") == "random"  # the spec beside
     assert all(e["games"] == 3 for e in board["entries"])
     assert ana.inner_text("#board tr.me th") == "Ana"
     script = axe_script()

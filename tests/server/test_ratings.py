@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text
 
 from karnak.core.rng import Rng
+from karnak.i18n import _, use_language
 from karnak.server.app import create_app
 from karnak.server.db import GameRow, make_engine, run_migrations
 from karnak.server.ratings import rules
@@ -219,7 +220,13 @@ def test_a_rated_game_moves_accounts_and_bots_on_one_scale(client: TestClient) -
     listed = board(client)
     assert listed["total"] == 3 and listed["title"] == "Egyptia"
     names = [e["name"] for e in listed["entries"]]
-    assert set(names) == {"Ana", "Bes", "bot: random"}
+    assert set(names) == {"Ana", "Bes", "Easy bot"}  # a bot by its level, its spec beside
+    (bot,) = [e for e in listed["entries"] if e["kind"] == "bot"]
+    assert (bot["bot"], bot["level"]) == ("random", "easy")
+    german = client.get("/api/leaderboard/egyptia", headers={"Accept-Language": "de"}).json()
+    with use_language("de"):
+        assert _("Easy bot") != "Easy bot"
+        assert {e["name"] for e in german["entries"]} == {"Ana", "Bes", _("Easy bot")}
     assert [e["rating"] for e in listed["entries"]] == sorted(
         (e["rating"] for e in listed["entries"]), reverse=True
     )

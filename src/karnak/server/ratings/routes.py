@@ -31,10 +31,13 @@ NO_PLAYER = N_("there is no player with this name")
 
 class LeaderboardEntry(BaseModel):
     place: int
-    #: The account's name, or "bot: <spec>".
+    #: The account's name, or a bot's level in the reader's language ("Medium bot").
     name: str
     kind: str  # "account" or "bot"
+    #: A bot's spec ("heuristic"), shown beside its name; None for an account.
     bot: str | None
+    #: A bot's level ("medium"), None for an account or a bot that is no level's.
+    level: str | None = None
     #: The conservative rating shown: mu - 3 sigma (openskill's ordinal), one decimal.
     rating: float
     mu: float

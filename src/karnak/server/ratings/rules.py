@@ -14,8 +14,9 @@ held by an account, and every human seat is held by an account:
   move the bots' ratings at will (the arena, ``karnak arena``, measures bots against bots).
 
 Who is rated. Each account seat under its account's rating, each bot seat under its spec's
-rating in that game ("bot: heuristic", "bot: ismcts:1s"), on the same scale as people, so
-that a person sees where they stand against each level. One spec in several seats is one
+rating in that game (``heuristic``, ``ismcts:1s``; shown by its level, "Medium bot", with
+the spec beside it), on the same scale as people, so that a person sees where they stand
+against each level. One spec in several seats is one
 rating, updated as the arena's :class:`~karnak.bots.arena.RatingBook` does it (each seat
 rated in turn; mirror seats cancel out), and counts one game.
 
@@ -48,16 +49,11 @@ from karnak.i18n import N_
 ACCOUNT_TAU = RATING_MU / 300
 #: The ordinal's z: a rating is shown as ``mu - Z * sigma``.
 Z = 3.0
-BOT_PREFIX = "bot: "
 
 
 def ordinal(mu: float, sigma: float) -> float:
     """The conservative rating shown everywhere: ``mu - 3 sigma`` (openskill's ordinal)."""
     return mu - Z * sigma
-
-
-def bot_label(spec: str) -> str:
-    return f"{BOT_PREFIX}{spec}"
 
 
 @dataclass(frozen=True)

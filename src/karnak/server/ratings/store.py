@@ -22,6 +22,7 @@ from karnak.core.registry import available_games, get_game
 from karnak.i18n import _
 from karnak.server.accounts.store import name_key
 from karnak.server.accounts.tables import AccountRow
+from karnak.server.bot_names import bot_level, level_label
 from karnak.server.db import GameRow, SeatRow, utcnow
 from karnak.server.ratings import rules
 from karnak.server.ratings.tables import RatedGameRow, RatingEventRow, RatingRow
@@ -189,9 +190,10 @@ class RatingStore:
                     "place": place,
                     "name": name
                     if rating.account_id is not None
-                    else rules.bot_label(rating.bot or ""),
+                    else level_label(bot_level(rating.bot, game)),
                     "kind": "account" if rating.account_id is not None else "bot",
                     "bot": rating.bot,
+                    "level": None if rating.account_id is not None else bot_level(rating.bot, game),
                     "rating": shown(rating.mu, rating.sigma),
                     "mu": round(rating.mu, 3),
                     "sigma": round(rating.sigma, 3),

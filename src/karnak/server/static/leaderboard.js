@@ -25,7 +25,8 @@ async function renderTabs() {
 
 function nameCell(entry) {
   if (entry.kind === "bot") {
-    return el("th", { scope: "row", class: "bot" }, el("span", { text: entry.name, "data-tip": t("A bot of the server, rated on the same scale as people") }));
+    return el("th", { scope: "row", class: "bot" }, el("span", { text: entry.name, "data-tip": t("A bot of the server, rated on the same scale as people") }),
+      " ", el("small", { class: "bot-spec", text: entry.bot }));
   }
   return el("th", { scope: "row" }, el("a", { href: `/players/${encodeURIComponent(entry.name)}`, text: entry.name }));
 }
