@@ -166,6 +166,9 @@ async function leave(button, error) {
     });
     const answer = await response.json();
     if (!response.ok) { error.textContent = answer.error || t("The game could not be left."); button.disabled = false; return; }
+    // a guest has no account by which the server could know them again on the spectator's
+    // page: this tab remembers that its person left, for the banner (departure.js)
+    try { sessionStorage.setItem(`karnak-left:${answer.game_id}`, "left"); } catch (_) { /* storage off */ }
     location.assign(answer.watch_url); // a spectator's page: the seat's link opens nothing now
   } catch (failure) {
     error.textContent = t("The server did not answer: {error}", { error: String(failure) });

@@ -6,10 +6,21 @@
 import { el } from "/static/dom.js";
 import { t } from "/static/i18n.js";
 
+// The departure this tab remembers (clock.js, on leaving by the button): a guest who left
+// reads the game as a spectator, whom the server cannot tell from anyone else.
+function rememberedDeparture(view) {
+  if (view.seat !== null && view.seat !== undefined) return null;
+  try {
+    return sessionStorage.getItem(`karnak-left:${view.game_id}`) ? { reason: "left" } : null;
+  } catch (_) {
+    return null;
+  }
+}
+
 export function showDeparture(view) {
   const banner = document.getElementById("seat-banner");
   if (!banner) return;
-  const gone = view.you_departed;
+  const gone = view.you_departed || rememberedDeparture(view);
   if (!gone) { banner.hidden = true; banner.replaceChildren(); return; }
   const text = gone.reason === "timeout"
     ? t("Your time ran out: a bot plays your seat from here. You can watch the rest.")
