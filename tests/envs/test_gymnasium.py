@@ -107,6 +107,13 @@ def test_mixed_opponents_and_a_short_search() -> None:
     assert KarnakGymEnv("aton", opponents="ismcts", think_time=0.05).opponent_specs == {
         1: "ismcts:0.05s"
     }
+    # a style stays the spec's own, after the budget the environment gives
+    assert KarnakGymEnv("aton", opponents="ismcts@style=3", think_time=0.05).opponent_specs == {
+        1: "ismcts:0.05s@style=3"
+    }
+    assert KarnakGymEnv("aton", opponents="heuristic@style=2").opponent_specs == {
+        1: "heuristic@style=2"
+    }
 
 
 def test_a_seed_replays_the_episode_and_reset_without_one_follows_it() -> None:

@@ -73,6 +73,14 @@ def arena_command(
             help="Progress bar on stderr (default: when stderr is a terminal).",
         ),
     ] = None,
+    styled: Annotated[
+        bool,
+        flag_option(
+            "--styled",
+            help="Each bot plays its seat's style in each game, as a server's bots do "
+            "(a spec's own @style=N is kept either way).",
+        ),
+    ] = False,
     edition: EditionOpt = None,
     expert_provinces: ExpertOpt = False,
     offer_cards: OfferCardsOpt = False,
@@ -104,7 +112,16 @@ def arena_command(
             )
         with _progress_bar(games, progress) as advance:
             try:
-                result = run_arena(game, specs, games, seed, options, processes, advance)
+                result = run_arena(
+                    game,
+                    specs,
+                    games,
+                    seed,
+                    options,
+                    processes,
+                    advance,
+                    styled=specs if styled else (),
+                )
             except ArenaGameError as exc:
                 flags = _option_flags(edition, expert_provinces, offer_cards, cards, board)
                 hint = _replay_hint(game, exc, flags)

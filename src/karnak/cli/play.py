@@ -78,6 +78,7 @@ from karnak.cli.render import decision_for, final_for, fold_log, move_groups, re
 from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
 from karnak.core.forced import PAUSE_SECONDS, forced_move
+from karnak.core.knowledge import seat_style as bot_style_of
 from karnak.core.registry import plugin_for
 from karnak.core.safe_text import safe_text
 from karnak.core.terminal import GameRenderer, View, seat_style, seat_text
@@ -707,9 +708,14 @@ def _bot_names(opponents: str | None, others: int, game: Game) -> list[str]:
     return [level_spec(n, game, bots) if is_level(n) else n for n in names]
 
 
-def _make_bots(names: dict[int, str], game: Game) -> dict[int, Bot]:
+def _make_bots(names: dict[int, str], game: Game, seed: int) -> dict[int, Bot]:
+    """Each bot with its seat's style for this game (as the server gives it), so that two
+    bots of one level at a table play differently; a spec's own ``@style=N`` wins."""
     try:
-        return {seat: make_bot(name, game) for seat, name in names.items()}
+        return {
+            seat: make_bot(name, game, style=bot_style_of(seed, seat))
+            for seat, name in names.items()
+        }
     except KarnakError as exc:
         raise _opponent_error(exc, game) from None
 
@@ -861,7 +867,7 @@ def play_command(
         if think is not None and not thinkers:
             note = "Note: --think applies to search bots only; it changes nothing here."
             console.print(Text(note, style="yellow"))
-        bots = _make_bots(bot_specs, game)
+        bots = _make_bots(bot_specs, game, state.seed)
         opponents_meta = {str(s): bot_specs.get(s, HUMAN) for s in bot_names}
         meta = {"human_seat": human, "opponents": opponents_meta}
         session = PlaySession(

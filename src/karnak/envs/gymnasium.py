@@ -38,7 +38,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-from karnak.bots.base import Bot, SeatView, make_bot, takes_budget
+from karnak.bots.base import Bot, SeatView, make_bot, split_style, takes_budget
 from karnak.bots.levels import is_level, level_spec
 from karnak.core.action_ids import ActionIdError
 from karnak.core.errors import InvalidOptionError
@@ -143,9 +143,10 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             spec = spec.strip().lower()
             if is_level(spec):
                 spec = level_spec(spec, game, len(others))
-            name, _, own_budget = spec.partition(":")
+            base, style = split_style(spec)  # "ismcts@style=3": the budget goes before it
+            name, _, own_budget = base.partition(":")
             if not own_budget and takes_budget(name):
-                spec = f"{name}:{budget}"
+                spec = f"{name}:{budget}" + ("" if style is None else f"@style={style}")
             specs[other] = spec
         return specs
 
