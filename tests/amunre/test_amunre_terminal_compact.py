@@ -4,11 +4,7 @@ move lists come in groups, and the seat's own hand is shown to it alone."""
 
 from __future__ import annotations
 
-import io
-import re
-
 import pytest
-from rich.console import Console, RenderableType
 
 from karnak.core import Rng
 from karnak.core.registry import get_game
@@ -16,6 +12,7 @@ from karnak.games.amunre.rules import actions as A
 from karnak.games.amunre.rules.state import AmunReState
 from karnak.games.amunre.terminal import AmunReRenderer
 from karnak.i18n import use_language
+from support.terminal_text import printed, words
 
 RENDERER = AmunReRenderer()
 GAME = get_game("amunre")
@@ -23,21 +20,9 @@ NAMES = ["Ana", "Bo", "Cy", "Di", "Ed"]
 #: The most lines the compact screen may take: 24 less the prompt, the decision line, a
 #: blank line and room for the numbered moves (grouped where they are many).
 COMPACT_LINES = 14
+
+
 #: Table rules and padding: not words.
-BOX = re.compile(r"^[─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═]+$")
-
-
-def printed(parts: list[RenderableType], width: int, height: int = 24) -> str:
-    console = Console(width=width, height=height, record=True, file=io.StringIO())
-    for part in parts:
-        console.print(part)
-    return console.export_text()
-
-
-def words(text: str) -> set[str]:
-    return {w for w in text.split() if not BOX.match(w)}
-
-
 def states(players: int, seed: int, every: int = 5, **options: object) -> list[AmunReState]:
     """Positions of a random game (each phase comes up)."""
     state = GAME.new_state(NAMES[:players], seed=seed, options=GAME.resolve_options(options))

@@ -4,11 +4,7 @@ and the prompt says what is true for the reader."""
 
 from __future__ import annotations
 
-import io
-import re
-
 import pytest
-from rich.console import Console, RenderableType
 
 from karnak.core import Rng
 from karnak.games.aton import GAME
@@ -16,27 +12,16 @@ from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.state import AtonState
 from karnak.games.aton.terminal import AtonRenderer
 from karnak.i18n import use_language
+from support.terminal_text import printed, words
 
 RED, BLUE = 0, 1
 RENDERER = AtonRenderer()
 #: The most lines the compact screen may take: 24 less the prompt, the decision line, a
 #: blank line and room for the numbered moves (grouped where they are many).
 COMPACT_LINES = 14
+
+
 #: Table rules and padding: not words.
-BOX = re.compile(r"^[─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═]+$")
-
-
-def printed(parts: list[RenderableType], width: int, height: int = 24) -> str:
-    console = Console(width=width, height=height, record=True, file=io.StringIO())
-    for part in parts:
-        console.print(part)
-    return console.export_text()
-
-
-def words(text: str) -> set[str]:
-    return {w for w in text.split() if not BOX.match(w)}
-
-
 def states(seed: int, every: int = 3) -> list[AtonState]:
     """Positions of a random game (each phase comes up), the half-sealed step included."""
     state = GAME.new_state(["Red", "Blue"], seed=seed)

@@ -6,6 +6,7 @@ are skipped, unless ``KARNAK_REQUIRE_BROWSER=1`` (set by ``.ci/run``) makes that
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import socket
@@ -68,8 +69,10 @@ def server_url(tmp_path: Path, templates: Templates) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="session")
+def chromium_process() -> Iterator[Any]:
+    """One Chromium per test process: starting it costs seconds on a small machine, and
+    every test works in contexts of its own (closed after it by ``browser``)."""
     if not Path(BROWSER).exists():
         if os.environ.get("KARNAK_REQUIRE_BROWSER") == "1":
             pytest.fail(f"no browser at {BROWSER} (install Debian's chromium)")
@@ -78,5 +81,25 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=BROWSER, args=CHROMIUM_FLAGS)
-        yield launched
+        # Playwright's synchronous API leaves its event loop marked as running between calls;
+        # the other tests of this process (asyncio.run, anyio) need none running, so the
+        # loop is marked only while a browser test runs (``browser``).
+        loop = asyncio.events._get_running_loop()
+        asyncio.events._set_running_loop(None)
+        yield launched, loop
+        asyncio.events._set_running_loop(loop)
         launched.close()
+
+
+@pytest.fixture
+def browser(chromium_process: tuple[Any, asyncio.AbstractEventLoop | None]) -> Iterator[Any]:
+    """The process's Chromium, left as the test found it: every context (cookies, storage,
+    pages and their sockets) the test opened is closed after it."""
+    launched, loop = chromium_process
+    asyncio.events._set_running_loop(loop)
+    try:
+        yield launched
+        for context in list(launched.contexts):
+            context.close()
+    finally:
+        asyncio.events._set_running_loop(None)

@@ -5,60 +5,32 @@ hex."""
 
 from __future__ import annotations
 
-import io
-import re
-
 import pytest
-from rich.console import Console, RenderableType
 
-from karnak.core import Rng
 from karnak.core.registry import get_game
 from karnak.games.egyptia.rules.actions import Build
 from karnak.games.egyptia.rules.state import EgyptiaState
 from karnak.games.egyptia.terminal import EgyptiaRenderer
 from karnak.i18n import use_language
+from support.egyptia_positions import random_positions
+from support.terminal_text import printed, words
 
 RENDERER = EgyptiaRenderer()
 GAME = get_game("egyptia")
 #: The most lines the compact screen may take: 24 less the prompt, the decision line, a
 #: blank line and room for the numbered moves (grouped where they are many).
 COMPACT_LINES = 14
+
+
 #: Table rules and padding: not words.
-BOX = re.compile(r"^[─━│┃┌┐└┘├┤┬┴┼╭╮╰╯═]+$")
-
-
-def printed(parts: list[RenderableType], width: int, height: int = 24) -> str:
-    console = Console(width=width, height=height, record=True, file=io.StringIO())
-    for part in parts:
-        console.print(part)
-    return console.export_text()
-
-
-def words(text: str) -> set[str]:
-    return {w for w in text.split() if not BOX.match(w)}
-
-
 def words_in(heading: str, building: str) -> bool:
     """Whether a group's heading names its building (in English)."""
     return ("Burial Mound" if building == "mound" else building.capitalize()) in heading
 
 
 def positions(players: int, seed: int, every: int = 2) -> list[tuple[EgyptiaState, int]]:
-    """(state, seat to draw) along a random game: every step of a round comes up."""
-    state = GAME.new_state([f"Builder{i + 1}" for i in range(players)], seed=seed)
-    assert isinstance(state, EgyptiaState)
-    rng = Rng(seed)
-    seen: list[tuple[EgyptiaState, int]] = []
-    step = 0
-    while not state.is_over():
-        movers = state.to_move()
-        seat = movers[rng.below(len(movers))]
-        if step % every == 0:
-            seen.append((state.clone(), seat))
-        legal = state.legal_actions(seat)
-        state.apply(seat, legal[rng.below(len(legal))])
-        step += 1
-    return seen
+    """(state, a seat to move) along a random game (tests/support/egyptia_positions.py)."""
+    return random_positions(players, seed, every, finished=False)
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr"])

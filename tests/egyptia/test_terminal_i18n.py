@@ -17,6 +17,7 @@ from karnak.core.terminal import confidence_legend
 from karnak.games.egyptia.rules.state import EgyptiaState
 from karnak.games.egyptia.terminal import BUILDING_LOOK, EgyptiaRenderer
 from karnak.i18n import PSEUDO, use_language
+from support.egyptia_positions import random_positions
 
 RENDERER = EgyptiaRenderer()
 GAME = get_game("egyptia")
@@ -69,22 +70,8 @@ def untranslated(text: str) -> list[str]:
 
 
 def positions(players: int, seed: int, every: int = 3) -> list[tuple[EgyptiaState, int]]:
-    """(state, seat to draw) along a random game, and the finished game last."""
-    state = GAME.new_state([f"Builder{i + 1}" for i in range(players)], seed=seed)
-    assert isinstance(state, EgyptiaState)
-    rng = Rng(seed)
-    seen: list[tuple[EgyptiaState, int]] = []
-    step = 0
-    while not state.is_over():
-        movers = state.to_move()
-        seat = movers[rng.below(len(movers))]
-        if step % every == 0:
-            seen.append((state.clone(), seat))
-        legal = state.legal_actions(seat)
-        state.apply(seat, legal[rng.below(len(legal))])
-        step += 1
-    seen.append((state, 0))
-    return seen
+    """(state, a seat to move) along a random game (tests/support/egyptia_positions.py)."""
+    return random_positions(players, seed, every)
 
 
 def test_the_check_sees_an_english_text() -> None:

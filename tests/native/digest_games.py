@@ -26,9 +26,9 @@ from karnak.core import Rng, get_game  # noqa: E402
 TABLES: list[tuple[str, int, dict[str, Any], range]] = [
     ("amunre", 3, {}, range(2)),
     ("amunre", 5, {}, range(1)),
-    ("aton", 2, {}, range(12)),
-    ("egyptia", 1, {}, range(6)),
-    ("egyptia", 2, {}, range(6)),
+    ("aton", 2, {}, range(6)),
+    ("egyptia", 1, {}, range(3)),
+    ("egyptia", 2, {}, range(3)),
     ("egyptia", 5, {}, range(3)),
     ("egyptia", 3, {"cards": "A2,B2,C3,D2,E3"}, range(2)),
 ]

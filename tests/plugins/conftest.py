@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from browser.conftest import browser  # noqa: F401 (Chromium, as the browser tests launch it)
+from browser.conftest import browser, chromium_process  # noqa: F401 (Chromium, as the browser tests launch it)
 from karnak.core.game import Game
 from karnak.core.registry import get_game
 from support.example_game import NAME, Installed, installed

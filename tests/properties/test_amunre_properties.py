@@ -319,7 +319,7 @@ def check_oracles(state: AmunReState, played: list[set[str]]) -> None:
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
-@deterministic(100)
+@deterministic(50)  # 150 whole games a table size (every invariant checked at every step)
 @given(games=st.lists(st.tuples(SEEDS, OPTIONS), min_size=3, max_size=3))
 def test_games_end_and_conserve(n: int, games: list[tuple[int, dict[str, Any]]]) -> None:
     for seed, options in games:

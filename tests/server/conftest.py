@@ -39,6 +39,44 @@ BACKENDS = [
 ]
 
 
+#: Modules whose tests exercise HTTP and socket behaviour, views and limits rather than what
+#: is stored: they run on SQLite only (a PostgreSQL run of them repeated the same requests
+#: against the same code and doubled the suite's time). Everything that stores, reads back,
+#: locks or migrates keeps its PostgreSQL half.
+SQLITE_ONLY = frozenset(
+    {
+        "test_account_defenses.py",
+        "test_aton_web.py",
+        "test_bot_limits.py",
+        "test_departures.py",
+        "test_egyptia_web.py",
+        "test_forced_moves.py",
+        "test_http_limits.py",
+        "test_http_security.py",
+        "test_length_in_words.py",
+        "test_lobby_api.py",
+        "test_lobby_cards.py",
+        "test_logging.py",
+        "test_metrics.py",
+        "test_socket_caps.py",
+        "test_speeds.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the PostgreSQL half of the tests of :data:`SQLITE_ONLY` (deselected, so the
+    summary counts them)."""
+    here = Path(__file__).parent
+    kept, left = [], []
+    for item in items:
+        in_list = item.path.parent == here and item.path.name in SQLITE_ONLY
+        (left if in_list and "[postgresql" in item.nodeid else kept).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
 #: Tests are one client that may create dozens of games in seconds; a server built here
 #: without settings of its own gets this allowance instead of the default (tests of the
 #: rate limits pass their own settings), and may hold as many running games as the server

@@ -152,7 +152,8 @@ def test_a_database_that_hangs_is_asked_once_at_a_time(
     finally:
         release.set()
     wait_for(lambda: ready(started)[0] == 200)
-    assert len(calls) == 2
+    # the check that hung answers the probe waiting on it when released, or a new one does
+    assert len(calls) in (1, 2)
 
 
 def test_health_checks_are_not_rate_limited(tmp_path: Path) -> None:

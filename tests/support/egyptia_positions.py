@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from karnak.core import Rng
 from karnak.games.egyptia import GAME
 from karnak.games.egyptia.rules.pharaoh import EMPTY
 from karnak.games.egyptia.rules.sheet import Sheet
@@ -51,3 +52,26 @@ def roll(state: EgyptiaState, values: Mapping[int, int]) -> None:
 THREE_IN_GRAIN = {4: 1, 6: 1, 8: 1, 10: 4, 12: 5, 20: 13}
 #: Two dice per column but favor: grain d4 d6, diamond d8 d10, stone d12 d20.
 TWO_EACH = {4: 1, 6: 1, 8: 4, 10: 4, 12: 8, 20: 13}
+
+
+def random_positions(
+    players: int, seed: int, every: int = 2, finished: bool = True
+) -> list[tuple[EgyptiaState, int]]:
+    """(a copy of the state, a seat to move) at every ``every``-th step of a random game,
+    and the finished game last (seat 0) where ``finished``."""
+    state = GAME.new_state([f"Builder{i + 1}" for i in range(players)], seed=seed)
+    assert isinstance(state, EgyptiaState)
+    rng = Rng(seed)
+    seen: list[tuple[EgyptiaState, int]] = []
+    step = 0
+    while not state.is_over():
+        movers = state.to_move()
+        seat = movers[rng.below(len(movers))]
+        if step % every == 0:
+            seen.append((state.clone(), seat))
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.below(len(legal))])
+        step += 1
+    if finished:
+        seen.append((state, 0))
+    return seen
