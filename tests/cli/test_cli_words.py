@@ -92,17 +92,7 @@ def session_words(game: str, columns: int, tmp_path: Path) -> tuple[set[str], st
     return words, out
 
 
-CUT_BIDS = pytest.mark.xfail(
-    strict=True,
-    reason="Amun-Re's full province table (games/amunre/terminal.py, the game's own) gives "
-    "its Bids column less than '(overbid)' at 80 columns: '(overbi…'",
-)
-
-
-@pytest.mark.parametrize(
-    "game",
-    [pytest.param(g, marks=CUT_BIDS) if g == "amunre" else g for g in available_games()],
-)
+@pytest.mark.parametrize("game", available_games())
 def test_at_80_columns_no_word_is_cut(game: str, tmp_path: Path) -> None:
     """A word cut in two ("s|tays") or short ("Cartouch…") at 80 columns is a word the same
     game at 400 columns never prints."""

@@ -132,7 +132,8 @@ def _bids(bids: list[BidView], players: list[PlayerView], names: tuple[str, ...]
 
 
 def _free_items(entry: ProvinceView) -> str:
-    """What the winner of an auction card takes with it (card identities stay hidden)."""
+    """What the winner of an auction card takes with it (card identities stay hidden), or
+    an empty text for nothing."""
     parts = []
     if entry["face_down_cards"]:
         parts.append(
@@ -142,7 +143,7 @@ def _free_items(entry: ProvinceView) -> str:
         )
     if entry["free_gold"]:
         parts.append(t("{n} gold", n=entry["free_gold"]))
-    return "\n".join(parts) or "·"
+    return t("free: {items}", items=", ".join(parts)) if parts else ""
 
 
 def _pieces(entry: ProvinceView, province: Province) -> str:
@@ -218,8 +219,7 @@ class AmunReRenderer:
 
         The table must fit an ordinary terminal, so each province's place (half, side,
         Nile) sits under its name, a card up for auction shows its bids where an owner
-        would be, and the free items lying on auction cards get a column only during an
-        auction.
+        would be, and the free items lying on an auction card are written under its name.
         """
         shown = [
             p
@@ -250,8 +250,6 @@ class AmunReRenderer:
             (_("Pyra-\nmids"), "right"),
             (_("Bids") if auction else _("Owner"), "left"),
         ]
-        if auction:
-            columns.append((_("Free\nitems"), "left"))
         longest_name = max(len(province_name(p["name"])) for p in shown)
         for index, (heading, justify) in enumerate(columns):
             widest = max(len(line) for line in heading.split("\n"))
@@ -262,6 +260,11 @@ class AmunReRenderer:
             province = board.province(entry["name"])
             name = Text(province_name(entry["name"]), style="bold")
             name.append("\n" + _where(province), style="dim")
+            # what an auction card's winner takes along, under its name: a column of its own
+            # left too little room at 80 columns for the bids beside it
+            free = _free_items(entry) if entry["on_auction"] else ""
+            if free:
+                name.append("\n" + free, style="italic")
             if entry["on_auction"]:
                 holder = _bids(entry["bids"], obs["players"], names) or Text(_("no bid"), "dim")
             elif entry["owner"] >= 0:
@@ -279,8 +282,6 @@ class AmunReRenderer:
                 _dash(entry["pyramids"]),
                 holder,
             ]
-            if auction:
-                cells.append(_free_items(entry))
             table.add_row(*cells)
         return table
 
