@@ -19,6 +19,7 @@ from karnak.core.record import GameRecord
 from karnak.core.registry import get_game
 from karnak.games.aton.rules.state import AtonState
 from karnak.games.aton.web import board as aton_board
+from karnak.i18n import use_language
 from karnak.server.bot_names import bot_view
 from karnak.server.service import GameService
 
@@ -301,7 +302,9 @@ def test_remembered_temple_drawings_match_fresh_ones() -> None:
     steps = 0
     while not state.is_over() and steps < 400:
         public = state.observation(None)
-        remembered = aton_board.board_svg(game, public)
+        for language in ("fr", "en"):  # French first: "Temple {n}" reads the same in both
+            with use_language(language):
+                remembered = aton_board.board_svg(game, public)
         aton_board._temple.cache_clear()
         assert aton_board.board_svg(game, public) == remembered
         movers = state.to_move()

@@ -77,6 +77,10 @@ class Presence:
         self.on_open: list[Watcher] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._renewer: asyncio.Task[None] | None = None
+        #: The database writes in the order the pages opened and closed: the executor has
+        #: several threads, and a page's erasure run before its own late write would leave
+        #: the seat "open" in every process until the row expired.
+        self._in_order = asyncio.Lock()
         #: Seconds since the epoch (tests move it).
         self.clock: Callable[[], float] = time.time
 
@@ -133,20 +137,23 @@ class Presence:
 
     async def _write(self, key: Key) -> None:
         assert self.executor is not None
-        with contextlib.suppress(Exception):
-            await self.executor.run(self._upsert, [key], self.clock())
+        async with self._in_order:
+            with contextlib.suppress(Exception):
+                await self.executor.run(self._upsert, [key], self.clock())
 
     async def _erase(self, key: Key) -> None:
         assert self.executor is not None
-        with contextlib.suppress(Exception):
-            await self.executor.run(self._delete, key)
+        async with self._in_order:
+            with contextlib.suppress(Exception):
+                await self.executor.run(self._delete, key)
 
     async def _renew(self) -> None:
         while self.counts:
             await asyncio.sleep(RENEW_EVERY)
             assert self.executor is not None
-            with contextlib.suppress(Exception):
-                await self.executor.run(self._upsert, list(self.counts), self.clock())
+            async with self._in_order:  # the seats open now, not those closed meanwhile
+                with contextlib.suppress(Exception):
+                    await self.executor.run(self._upsert, list(self.counts), self.clock())
 
     def _upsert(self, keys: list[Key], now: float) -> None:
         assert self.engine is not None

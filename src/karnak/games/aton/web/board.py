@@ -23,7 +23,7 @@ from typing import Any
 from karnak.core.actions import Action
 from karnak.core.game import Game
 from karnak.core.plugin import View
-from karnak.games.aton.i18n import DOMAIN, N_, _, ngettext, t
+from karnak.games.aton.i18n import N_, _, ngettext, t
 from karnak.games.aton.rules.actions import Allocate, Exchange, Place, Remove
 from karnak.games.aton.rules.board import Board, Square
 from karnak.games.aton.rules.state import score_temples
@@ -41,6 +41,7 @@ from karnak.games.aton.web.guide import (
     points_words,
     square_effect,
 )
+from karnak.i18n import current_language
 
 SEAT_COLOURS = ("#c0392b", "#2764c5")
 SEAT_WORDS = ("red", "blue")
@@ -338,8 +339,9 @@ def board_svg(game: Game, public_view: View) -> str:
                 # only temple 4's worth depends on squares elsewhere (the blue ones)
                 blue if ti == 3 else (0, 0),
                 _colour_totals(board),
-                # the drawing is in the reader's language: remembered per language
-                DOMAIN.gettext("Temple {n}"),
+                # the drawing is in the reader's language: remembered per language (by its
+                # code: "Temple {n}" reads the same in English and French)
+                current_language(),
             )
         )
     parts.extend(_kingdom(obs, board))
@@ -434,10 +436,10 @@ def _temple(
     names: tuple[str, ...],
     blue_held: tuple[int, ...],
     colour_totals: tuple[tuple[str, int], ...],
-    heading: str,
+    language: str,
 ) -> str:
-    """One temple, remembered: most temples look the same after a move (``heading``, the
-    word "Temple {n}" in the reader's language, keeps each language's drawing apart)."""
+    """One temple, remembered: most temples look the same after a move (``language``, the
+    reader's, keeps each language's drawing apart)."""
     x0 = MARGIN + ti * (TEMPLE_W + TEMPLE_GAP)
     y0 = TEMPLE_TOP
     rows = -(-len(squares) // SQUARE_COLUMNS)
@@ -449,7 +451,7 @@ def _temple(
         f'<g class="{klass}" data-temple="{ti + 1}">',
         f'<g class="temple-head"{_tip(head_tip)}>',
         f'<rect x="{x0}" y="{y0}" width="{TEMPLE_W}" height="{height}" rx="8" class="panel"/>',
-        _text(x0 + 10, y0 + 18, heading.format(n=ti + 1), "label"),
+        _text(x0 + 10, y0 + 18, t("Temple {n}", n=ti + 1), "label"),
         _text(
             x0 + TEMPLE_W - 10,
             y0 + 18,
