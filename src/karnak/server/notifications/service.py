@@ -6,6 +6,7 @@ karnak.server.notifications.bounds (:meth:`Notifier.notify_from`, :meth:`Notifie
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import logging
@@ -120,6 +121,11 @@ class Notifier:
         self.hub = hub
         self.limits = limits or NotificationLimits()
         self._pruned = -math.inf  # time.monotonic() of this process's last retention sweep
+        #: A game's grouped notices stored one at a time: two arriving together (a table
+        #: started, then at once the bot's move made it a turn) would each find no earlier
+        #: one to replace, on a database with several threads. (Across processes they can
+        #: still meet; the next notice of the game groups them again.)
+        self._grouping = asyncio.Lock()
 
     async def notify(
         self, account: int, kind: str, text: str, link: str | None = None
@@ -160,7 +166,15 @@ class Notifier:
     ) -> Notification | None:
         if kind not in KINDS:
             raise ValueError(f"unknown notification kind {kind!r}")
-        note = await self.executor.run(self._store, account, kind, text[:MAX_TEXT], link, sender)
+        if kind in GROUPED:
+            async with self._grouping:
+                note = await self.executor.run(
+                    self._store, account, kind, text[:MAX_TEXT], link, sender
+                )
+        else:
+            note = await self.executor.run(
+                self._store, account, kind, text[:MAX_TEXT], link, sender
+            )
         if note is None:
             return None
         message = {"notification": note.to_json(), "unread": note.unread}
