@@ -28,12 +28,25 @@ the defaults are the documented run (about 3 minutes on one core)::
 
 which writes ``runs/aton/learning_curve.csv`` (one row per evaluation and policy) and
 ``runs/aton/learning_curve.png``; ``docs/research/aton_learning_curve.*`` are that run's.
+
+**As it goes.** Each evaluation appends its rows to the CSV and redraws the PNG, so a long run
+can be watched (``tail -f``, an image viewer) and a stopped one keeps its curve so far.
+
+**Resuming.** Every ``--checkpoint-every`` episodes (default: at each evaluation) and at the
+end, ``checkpoint.npz`` in the output folder keeps the weights, Adam's moments, the run's
+random generator, the episodes done and the curve. ``--resume`` takes the run up from there
+(the same ``--seed``, ``--lr``, ``--entropy``, ``--observation`` and ``--eval-games``;
+``--episodes`` may grow) and rewrites the CSV from the checkpoint's curve, so a run stopped
+and resumed ends with the same curve, byte for byte, as one that never stopped::
+
+    python examples/train_aton.py --episodes 6000 --out runs/aton --resume
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -249,6 +262,65 @@ def evaluate(env: Any, policy: LinearPolicy, episodes: int, games: int) -> list[
     return points
 
 
+CHECKPOINT = "checkpoint.npz"
+#: What a resumed run must share with the run it resumes (or its curve would mean nothing).
+RESUME_KEYS = ("seed", "lr", "entropy", "observation", "eval_games")
+
+
+def save_checkpoint(
+    path: Path,
+    policy: LinearPolicy,
+    optimiser: Adam,
+    rng: np.random.Generator,
+    episodes: int,
+    curve: list[CurvePoint],
+    settings: dict[str, Any],
+) -> None:
+    """Everything a run needs to go on as if it had never stopped (written whole, then
+    renamed: a run killed while writing keeps the previous checkpoint)."""
+    state = {
+        "episodes": episodes,
+        "adam_t": optimiser.t,
+        "rng": rng.bit_generator.state,
+        "curve": [point.__dict__ for point in curve],
+        "settings": settings,
+    }
+    arrays = {f"param_{i}": p for i, p in enumerate(policy.params())}
+    arrays |= {f"adam_m_{i}": m for i, m in enumerate(optimiser.m)}
+    arrays |= {f"adam_v_{i}": v for i, v in enumerate(optimiser.v)}
+    partial = path.with_suffix(".partial.npz")
+    with partial.open("wb") as handle:
+        np.savez(handle, state=np.array(json.dumps(state)), **arrays)
+    partial.replace(path)
+
+
+def load_checkpoint(
+    path: Path,
+    policy: LinearPolicy,
+    optimiser: Adam,
+    rng: np.random.Generator,
+    settings: dict[str, Any],
+) -> tuple[int, list[CurvePoint]]:
+    """Restore a run saved by :func:`save_checkpoint`: the episodes done and the curve."""
+    with np.load(path, allow_pickle=False) as data:
+        state = json.loads(str(data["state"]))
+        differ = [k for k in RESUME_KEYS if state["settings"].get(k) != settings.get(k)]
+        if differ:
+            raise SystemExit(
+                f"{path} was saved with other settings ({', '.join(differ)}: "
+                f"{', '.join(str(state['settings'].get(k)) for k in differ)}); "
+                "resume with the same ones"
+            )
+        for i, p in enumerate(policy.params()):
+            p[...] = data[f"param_{i}"]
+        for i, (m, v) in enumerate(zip(optimiser.m, optimiser.v, strict=True)):
+            m[...] = data[f"adam_m_{i}"]
+            v[...] = data[f"adam_v_{i}"]
+    optimiser.t = int(state["adam_t"])
+    rng.bit_generator.state = state["rng"]
+    return int(state["episodes"]), [CurvePoint(**point) for point in state["curve"]]
+
+
 def train(
     episodes: int,
     seed: int,
@@ -258,17 +330,38 @@ def train(
     entropy: float = 0.0,
     observation: str = "information_state",
     log: Callable[[str], None] = print,
+    out: Path | None = None,
+    resume: bool = False,
+    checkpoint_every: int | None = None,
+    title: str = "",
 ) -> list[CurvePoint]:
-    """Train from scratch; the curve's points (one before training, then every
-    ``eval_every`` episodes and at the end)."""
+    """Train (or, with ``resume``, go on from ``out``'s checkpoint); the curve's points (one
+    before training, then every ``eval_every`` episodes and at the end). With ``out``, each
+    evaluation appends to the CSV and redraws the PNG there, and a checkpoint is saved every
+    ``checkpoint_every`` episodes (default ``eval_every``) and at the end."""
     env = make_env(observation)
     rng = np.random.default_rng(seed)
     size = int(env.observation_space["observation"].shape[0])
     policy = LinearPolicy(size, int(env.action_space.n))
     optimiser = Adam(policy.params(), lr)
+    settings = {
+        "seed": seed,
+        "lr": lr,
+        "entropy": entropy,
+        "observation": observation,
+        "eval_games": eval_games,
+    }
     start = time.perf_counter()
+    curve: list[CurvePoint] = []
+    done = 0
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        if resume:
+            done, curve = load_checkpoint(out / CHECKPOINT, policy, optimiser, rng, settings)
+            log(f"resumed at episode {done} from {out / CHECKPOINT}")
+        write_csv(curve, out / "learning_curve.csv")  # the curve so far, nothing after it
 
-    def checkpoint(done: int) -> None:
+    def evaluation(done: int) -> None:
         points = evaluate(env, policy, done, eval_games)
         rates = "  ".join(
             "{} {:.3f} [{:.3f}, {:.3f}]".format(
@@ -278,14 +371,24 @@ def train(
         )
         log(f"episodes {done:6d}  {rates}  ({time.perf_counter() - start:.0f} s)")
         curve.extend(points)
+        if out is not None:
+            append_csv(points, out / "learning_curve.csv")
+            plot(curve, out / "learning_curve.png", title)
 
-    curve: list[CurvePoint] = []
-    checkpoint(0)
-    for episode in range(1, episodes + 1):
+    def checkpoint(done: int) -> None:
+        if out is not None:
+            save_checkpoint(out / CHECKPOINT, policy, optimiser, rng, done, curve, settings)
+
+    every = checkpoint_every or eval_every
+    if done == 0:
+        evaluation(0)
+    for episode in range(done + 1, episodes + 1):
         # Training games draw their seeds from the run's generator, far from the evaluation's.
         steps, result = play_episode(env, policy, int(rng.integers(EVAL_SEED)), rng)
         optimiser.step(reinforce_grads(policy, steps, result, entropy))
         if episode % eval_every == 0 or episode == episodes:
+            evaluation(episode)
+        if episode % every == 0 or episode == episodes:
             checkpoint(episode)
     env.close()
     return curve
@@ -297,6 +400,18 @@ def write_csv(curve: list[CurvePoint], path: Path) -> None:
         writer.writeheader()
         for point in curve:
             writer.writerow(point.row())
+
+
+def append_csv(points: list[CurvePoint], path: Path) -> None:
+    """Add an evaluation's rows (and the header, to a file not yet there)."""
+    new = not path.exists()
+    with path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS, lineterminator="\n")
+        if new:
+            writer.writeheader()
+        for point in points:
+            writer.writerow(point.row())
+        handle.flush()
 
 
 def plot(curve: list[CurvePoint], path: Path, title: str) -> None:
@@ -320,8 +435,10 @@ def plot(curve: list[CurvePoint], path: Path, title: str) -> None:
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")
     fig.tight_layout()
-    fig.savefig(path)
+    partial = path.with_suffix(".partial.png")
+    fig.savefig(partial)  # then renamed: a viewer never reads a half-written image
     plt.close(fig)
+    partial.replace(path)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -334,6 +451,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--lr", type=float, default=0.001, help="Adam's step size")
     parser.add_argument("--entropy", type=float, default=0.0, help="entropy bonus weight")
     parser.add_argument(
+        "--checkpoint-every",
+        type=int,
+        default=None,
+        help="episodes between checkpoints (default: --eval-every)",
+    )
+    parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    parser.add_argument(
         "--observation",
         choices=("information_state", "observation"),
         default="information_state",
@@ -342,12 +466,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.episodes < 1 or args.eval_every < 1 or args.eval_games < 1:
         parser.error("--episodes, --eval-every and --eval-games must be positive")
+    if args.checkpoint_every is not None and args.checkpoint_every < 1:
+        parser.error("--checkpoint-every must be positive")
+    if args.resume and not (args.out / CHECKPOINT).exists():
+        parser.error(f"--resume: no {CHECKPOINT} in {args.out}")
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     start = time.perf_counter()
+    title = f"Aton: linear REINFORCE vs the random bot (seed {args.seed})"
     curve = train(
         args.episodes,
         args.seed,
@@ -356,11 +485,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         lr=args.lr,
         entropy=args.entropy,
         observation=args.observation,
+        out=args.out,
+        resume=args.resume,
+        checkpoint_every=args.checkpoint_every,
+        title=title,
     )
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_csv(curve, args.out / "learning_curve.csv")
-    title = f"Aton: linear REINFORCE vs the random bot (seed {args.seed})"
-    plot(curve, args.out / "learning_curve.png", title)
     summary = "; ".join(
         "{} {:.3f} [{:.3f}, {:.3f}]".format(p.policy, p.win_rate, *wilson_interval(p.wins, p.games))
         for p in curve[-len(POLICIES) :]

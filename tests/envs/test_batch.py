@@ -121,3 +121,97 @@ def test_bad_settings() -> None:
         BatchStepper("aton", 0)
     with pytest.raises(RuntimeError, match="reset"):
         BatchStepper("aton", 1).step(np.zeros(1, dtype=np.int64))
+
+
+def test_two_worker_processes_give_the_same_arrays_as_one_process() -> None:
+    """The multi-process mode: slices of the games in 2 workers (5 games: an uneven cut),
+    the same arrays, seeds and game counts as in this process for the same actions."""
+
+    def run(workers: int) -> tuple[list[np.ndarray], list[int], list[int]]:
+        with BatchStepper("egyptia", 5, players=2, seed=11, workers=workers) as stepper:
+            batch = stepper.reset()
+            rng = np.random.default_rng(4)
+            seen = [batch.observation, batch.legal_action_mask, batch.current_player]
+            for _ in range(150):
+                batch = stepper.step(random_actions(batch, rng))
+                seen += [
+                    batch.current_player,
+                    batch.observation,
+                    batch.legal_action_mask,
+                    batch.rewards,
+                    batch.terminated,
+                    batch.truncated,
+                ]
+            if workers:
+                illegal = random_actions(batch, rng)
+                illegal[4] = int(np.flatnonzero(~batch.legal_action_mask[4])[0])
+                with pytest.raises(ActionIdError, match="game 4"):
+                    stepper.step(illegal)
+                assert stepper.states == []
+            return seen, stepper.seeds, stepper.games_started
+
+    local, parallel = run(0), run(2)
+    assert local[1] == parallel[1] and local[2] == parallel[2]
+    assert sum(local[2]) > 5, "no game finished: the restarts went untested"
+    assert len(local[0]) == len(parallel[0])
+    for a, b in zip(local[0], parallel[0], strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_bad_worker_counts_are_refused() -> None:
+    with pytest.raises(InvalidOptionError, match="workers"):
+        BatchStepper("aton", 2, workers=3)
+    with pytest.raises(InvalidOptionError, match="workers"):
+        BatchStepper("aton", 2, workers=-1)
+
+
+def first_illegal(batch: Batch, row: int) -> int:
+    return int(np.flatnonzero(~batch.legal_action_mask[row])[0])
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_under_the_penalty_an_illegal_id_ends_only_its_game(workers: int) -> None:
+    """Row 1 chooses an id its mask forbids: its game ends without the id being played
+    (the offender's rewards add up to -1, the other seat's to 0), the slot deals its next
+    game, and the other rows play on exactly as they would have."""
+    with (
+        BatchStepper("aton", 3, seed=7, illegal="penalty", workers=workers) as stepper,
+        BatchStepper("aton", 3, seed=7) as reference,
+    ):
+        batch, expected = stepper.reset(), reference.reset()
+        legal = random_actions(batch, np.random.default_rng(1))
+        offender = int(batch.current_player[1])
+        actions = legal.copy()
+        actions[1] = first_illegal(batch, 1)
+        after = stepper.step(actions)
+        expected = reference.step(legal)
+        assert after.illegal.tolist() == [False, True, False]
+        assert after.terminated.tolist() == [False, True, False]
+        assert not after.truncated.any()
+        assert after.rewards[1, offender] == -1.0 and after.rewards[1, 1 - offender] == 0.0
+        assert stepper.games_started == [1, 2, 1]
+        assert stepper.seeds[1] == 7 + 1 + 3  # the slot's next game, as after any end
+        fresh = IdGame("aton").new_state(stepper.seeds[1])
+        assert np.array_equal(after.observation[1], fresh.observation(fresh.current_player()))
+        for row in (0, 2):
+            assert np.array_equal(after.observation[row], expected.observation[row])
+            assert np.array_equal(after.rewards[row], expected.rewards[row])
+
+
+def test_out_of_range_ids_raise_under_either_policy_and_bad_policies_are_refused() -> None:
+    stepper = BatchStepper("aton", 2, seed=3, illegal="penalty")
+    batch = stepper.reset()
+    for wrong in (-1, stepper.num_actions):
+        actions = random_actions(batch, np.random.default_rng(0))
+        actions[0] = wrong
+        with pytest.raises(ActionIdError, match="out of range"):
+            stepper.step(actions)
+    assert stepper.games_started == [1, 1]
+    with pytest.raises(InvalidOptionError, match="illegal must be one of raise, penalty"):
+        BatchStepper("aton", 2, illegal="ignore")
+    raising = BatchStepper("aton", 2, seed=3)
+    batch = raising.reset()
+    actions = random_actions(batch, np.random.default_rng(0))
+    actions[1] = first_illegal(batch, 1)
+    with pytest.raises(ActionIdError, match=r"game 1: .* is not legal"):
+        raising.step(actions)

@@ -18,6 +18,7 @@ from karnak.core.errors import InvalidOptionError
 from karnak.core.state import State
 from karnak.envs import IdGame, IdState, pettingzoo_env, pettingzoo_parallel_env
 from karnak.envs.pettingzoo import KarnakAECEnv, KarnakParallelEnv, agent_name, seat_of
+from karnak.envs.versions import env_version
 
 TABLES = [
     ("aton", 2),
@@ -163,7 +164,8 @@ def test_a_cut_off_game_truncates_every_agent() -> None:
 
 def test_names_metadata_render_and_bad_options() -> None:
     env = pettingzoo_env("egyptia", players=2, render_mode="ansi")
-    assert env.metadata["name"] == "karnak_egyptia_v0" and env.possible_agents == [
+    # the versioned name (tests/envs/test_registration.py pins what each version means)
+    assert env.metadata["name"] == env_version("egyptia").name and env.possible_agents == [
         "seat_0",
         "seat_1",
     ]
@@ -181,7 +183,7 @@ def test_names_metadata_render_and_bad_options() -> None:
         KarnakAECEnv("aton", render_mode="rgb_array")
     with pytest.raises(InvalidOptionError, match="players"):
         KarnakAECEnv("aton", 3)
-    assert pettingzoo_parallel_env("aton").metadata["name"] == "karnak_aton_v0"
+    assert pettingzoo_parallel_env("aton").metadata["name"] == env_version("aton").name
 
 
 def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,6 +1,7 @@
 """The worked training example (examples/train_aton.py) runs end to end in a few seconds: it
-writes a sane learning curve and a plot, never chooses a masked id, and repeats itself for a
-seed. Its learning itself is measured by the documented run, not here (minutes, not seconds)."""
+writes a sane learning curve and a plot as it goes, never chooses a masked id, repeats itself
+for a seed, and a run stopped and resumed ends as one that never stopped. Its learning itself
+is measured by the documented run, not here (minutes, not seconds)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,13 @@ class MaskChecker:
         self.env.close()
 
 
-def run(example: ModuleType, out: Path, monkeypatch: pytest.MonkeyPatch) -> list[MaskChecker]:
+def run(
+    example: ModuleType,
+    out: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    episodes: int = 6,
+    extra: tuple[str, ...] = (),
+) -> list[MaskChecker]:
     made: list[MaskChecker] = []
     real = example.make_env
 
@@ -65,8 +72,8 @@ def run(example: ModuleType, out: Path, monkeypatch: pytest.MonkeyPatch) -> list
         return made[-1]
 
     monkeypatch.setattr(example, "make_env", checked)
-    argv = ["--episodes", "6", "--eval-every", "3", "--eval-games", "4", "--seed", "3"]
-    assert example.main([*argv, "--out", str(out)]) == 0
+    argv = ["--episodes", str(episodes), "--eval-every", "3", "--eval-games", "4", "--seed", "3"]
+    assert example.main([*argv, "--out", str(out), *extra]) == 0
     return made
 
 
@@ -122,3 +129,47 @@ def test_a_won_game_makes_its_choices_likelier_and_a_lost_one_rarer(
         # The baseline moves towards the result; masked ids' weights never move.
         assert sign * policy.value(x) > 0
         assert not policy.W[[0, 1, 3, 4, 6, 8]].any()
+
+
+def test_the_curve_is_written_as_it_goes(
+    example: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After each evaluation the CSV has every row so far and the PNG is redrawn."""
+    seen: list[tuple[int, bool]] = []
+    real_plot = example.plot
+
+    def watched(curve: list[Any], path: Path, title: str) -> None:
+        real_plot(curve, path, title)
+        with (tmp_path / "learning_curve.csv").open() as handle:
+            rows = list(csv.DictReader(handle))
+        seen.append((len(rows), path.exists()))
+
+    monkeypatch.setattr(example, "plot", watched)
+    run(example, tmp_path, monkeypatch)
+    assert seen == [(2, True), (4, True), (6, True)]
+    assert not list(tmp_path.glob("*.partial*"))
+
+
+def test_a_stopped_run_resumes_to_the_same_curve(
+    example: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run(example, tmp_path / "whole", monkeypatch)
+    run(example, tmp_path / "parts", monkeypatch, episodes=3)
+    stopped = (tmp_path / "parts" / "learning_curve.csv").read_text()
+    assert len(stopped.splitlines()) == 1 + 4  # evaluations at 0 and 3
+    # A row written after the checkpoint (a run killed before its next one) is dropped.
+    with (tmp_path / "parts" / "learning_curve.csv").open("a") as handle:
+        handle.write("99,greedy,4,0,0,4,0.0000,0.0000,0.4899\n")
+    run(example, tmp_path / "parts", monkeypatch, extra=("--resume",))
+    whole = (tmp_path / "whole" / "learning_curve.csv").read_text()
+    assert (tmp_path / "parts" / "learning_curve.csv").read_text() == whole
+
+
+def test_resuming_needs_a_checkpoint_and_the_same_settings(
+    example: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(SystemExit):
+        example.main(["--episodes", "3", "--out", str(tmp_path), "--resume"])
+    run(example, tmp_path, monkeypatch, episodes=3)
+    with pytest.raises(SystemExit, match="seed"):
+        example.main(["--episodes", "6", "--seed", "4", "--out", str(tmp_path), "--resume"])

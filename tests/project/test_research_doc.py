@@ -2,7 +2,8 @@
 
 The tables of game facts and tensor layouts are what ``python -m karnak.envs.describe``
 prints; when a layout or a bound changes, paste its new output into the page. Every Python
-block of the page runs as it is written, in a fresh interpreter.
+block of the page (```python) runs as it is written, in a fresh interpreter; a block fenced
+```py is an outline of a script under examples/, which runs on its own (tests/envs).
 """
 
 from __future__ import annotations

@@ -435,6 +435,20 @@ def _worker_game(index: int, seed: int, seats: tuple[str, ...]) -> GameOutcome:
     return play_game(game, seats, seed, options, index, styled)
 
 
+#: One game of a run's plan: its index, its seed and the spec in each seat.
+PlannedGame = tuple[int, int, tuple[str, ...]]
+
+#: Plays a run's games somewhere other than this module's processes (Ray's tasks:
+#: :class:`karnak.bots.arena_ray.RayRunner`): given the game, its resolved options, the
+#: styled rows and the plan, it returns each game's :func:`play_game` outcome in plan order,
+#: calls ``progress`` with the number of games finished so far, and raises the first
+#: :class:`ArenaGameError`.
+GameRunner = Callable[
+    [Game, dict[str, Any], frozenset[str], list[PlannedGame], Callable[[int], None] | None],
+    list[GameOutcome],
+]
+
+
 def run_arena(
     game: Game,
     specs: list[str],
@@ -444,6 +458,7 @@ def run_arena(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     styled: Collection[str] = (),
+    runner: GameRunner | None = None,
 ) -> ArenaResult:
     """Play ``games`` games between ``specs`` (one per seat) and total them per bot spec;
     the bots of the specs in ``styled`` play their seat's style in each game.
@@ -452,7 +467,9 @@ def run_arena(
     every entry sits in every seat equally often. ``jobs`` > 1 plays games in that many
     processes; the result is the same as with ``jobs=1`` whenever the bots are
     deterministic for a seed (no time budgets). ``progress`` is called in this process
-    with the number of games finished so far, after each game.
+    with the number of games finished so far, after each game. A ``runner`` plays the games
+    instead of this module (``jobs`` is then unused): the plan, the seeds and every game are
+    the same, so the result is too.
 
     Raises :class:`~karnak.bots.base.UnknownBotError` or
     :class:`~karnak.bots.base.BotSpecError` for a bad spec and
@@ -472,7 +489,9 @@ def run_arena(
 
     started = time.perf_counter()
     plan = [(i, seed + i, seating(labels, i)) for i in range(games)]
-    if jobs == 1:
+    if runner is not None:
+        outcomes = runner(game, resolved, styles, plan, progress)
+    elif jobs == 1:
         outcomes = []
         for index, game_seed, seats in plan:
             outcomes.append(play_game(game, seats, game_seed, resolved, index, styles))

@@ -106,6 +106,7 @@ def _load_builtin_bots() -> None:
     # Imported here so that ``karnak.bots.base`` stays importable on its own.
     import karnak.bots.heuristic
     import karnak.bots.ismcts
+    import karnak.bots.learned
     import karnak.bots.random_bot  # noqa: F401
 
 

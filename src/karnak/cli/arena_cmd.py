@@ -1,7 +1,9 @@
 """``karnak arena``: bots play each other in rotating seats; one row per bot, with a rating.
 
-The games are played by :func:`karnak.bots.arena.run_arena`; this module only checks the
-arguments, shows progress on stderr and renders the result (a table, or one JSON object).
+The games are played by :func:`karnak.bots.arena.run_arena` (in local processes, or as Ray
+tasks with ``--ray``: :mod:`karnak.bots.arena_ray`, imported only then); this module only
+checks the arguments, shows progress on stderr and renders the result (a table, or one JSON
+object).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -30,6 +32,7 @@ from karnak.cli.common import (
     CliError,
     EditionOpt,
     ExpertOpt,
+    FlagWordsCommand,
     GameArg,
     OfferCardsOpt,
     bot_error,
@@ -41,7 +44,43 @@ from karnak.cli.common import (
     reported_errors,
     resolve_game,
 )
-from karnak.core import Game, KarnakError
+from karnak.core import Game, KarnakError, available_games
+
+if TYPE_CHECKING:
+    from karnak.bots.arena_ray import RayRunner
+
+#: What ``--ray`` alone stands for: a local Ray (karnak.bots.arena_ray.LOCAL).
+LOCAL_RAY = "local"
+
+
+class ArenaCommand(FlagWordsCommand):
+    """``karnak arena``'s command: ``--ray`` takes an address or stands alone.
+
+    Typer's options take a value or none, not an optional one; so a ``--ray`` given last,
+    or followed by another option or a game's name, is read as ``--ray=local`` before
+    parsing.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, bare_ray(args))
+
+
+def bare_ray(args: list[str]) -> list[str]:
+    """``args`` with a bare ``--ray`` (last, or before another option or a game's name)
+    written ``--ray=local``; ``--ray ADDRESS`` and ``--ray=ADDRESS`` are left as they are."""
+    games = set(available_games())
+    out: list[str] = []
+    for position, arg in enumerate(args):
+        if arg == "--":
+            return out + args[position:]
+        following = args[position + 1] if position + 1 < len(args) else None
+        if arg == "--ray" and (
+            following is None or following.startswith("-") or following.lower() in games
+        ):
+            out.append(f"--ray={LOCAL_RAY}")
+        else:
+            out.append(arg)
+    return out
 
 
 def arena_command(
@@ -61,8 +100,24 @@ def arena_command(
     ] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; then +1 per game.")] = 0,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Processes to play in (0: one per CPU).")
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            help="Processes to play in (0: one per CPU; default 1); with --ray alone, the "
+            "local Ray's CPUs (default: one per CPU).",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="[ADDRESS]",
+            help="Play the games as Ray tasks (pip install 'karnak\\[ray]'): --ray alone "
+            "starts a local Ray for the run; --ray ADDRESS joins that cluster (auto, "
+            "host:6379, ray://host:10001). The same games and results as local processes.",
+        ),
+    ] = None,
     as_json: Annotated[
         bool, flag_option("--json", help="The result as one JSON object on stdout.")
     ] = False,
@@ -94,7 +149,7 @@ def arena_command(
         specs = _specs(bots, game)
         if games < 1:
             raise CliError(f"--games must be at least 1, not {games}", EXIT_USAGE)
-        if jobs < 0:
+        if jobs is not None and jobs < 0:
             raise CliError(f"--jobs must be 0 (one per CPU) or more, not {jobs}", EXIT_USAGE)
         options = option_values(
             game,
@@ -104,8 +159,13 @@ def arena_command(
             cards=cards,
         )
         cpus = os.cpu_count() or 1
-        processes = cpus if jobs == 0 else jobs
-        if processes > cpus and any(":" in spec for spec in specs):
+        processes = cpus if jobs == 0 else (jobs or 1)
+        runner = None
+        if ray is not None:
+            runner, where = _ray_runner(ray, jobs)
+        else:
+            where = f"{processes} process(es)"
+        if ray is None and processes > cpus and any(":" in spec for spec in specs):
             _note(
                 f"{processes} processes on {cpus} CPUs: bots with a think time get less "
                 "computing in it than they would alone."
@@ -121,6 +181,7 @@ def arena_command(
                     processes,
                     advance,
                     styled=specs if styled else (),
+                    runner=runner,
                 )
             except ArenaGameError as exc:
                 flags = _option_flags(edition, expert_provinces, offer_cards, cards, board)
@@ -129,7 +190,22 @@ def arena_command(
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:
-            console.print(_table(result, processes))
+            if runner is not None and runner.cpus is not None:
+                where += f" with {runner.cpus} CPU(s)"
+            console.print(_table(result, where))
+
+
+def _ray_runner(address: str, jobs: int | None) -> tuple[RayRunner, str]:
+    """The runner of ``--ray [ADDRESS]`` and how the caption names it; Ray is imported here,
+    so a missing Ray is reported before any game starts."""
+    from karnak.bots.arena_ray import LOCAL, RayRunner, import_ray
+
+    import_ray()
+    if address.strip() in ("", LOCAL):
+        return RayRunner(num_cpus=jobs or None), "a local Ray"
+    if jobs is not None:
+        _note("--jobs is not used with a Ray address: the cluster's CPUs play the games.")
+    return RayRunner(address.strip()), f"the Ray cluster at {address.strip()}"
 
 
 def _specs(text: str, game: Game) -> list[str]:
@@ -213,7 +289,7 @@ def _is_terminal(stream: Any) -> bool:
 
 
 # ---------------------------------------------------------------------- rendering
-def _table(result: ArenaResult, processes: int) -> RenderableType:
+def _table(result: ArenaResult, where: str) -> RenderableType:
     last = result.seed + result.games - 1
     table = Table(
         title=(
@@ -247,10 +323,10 @@ def _table(result: ArenaResult, processes: int) -> RenderableType:
             f"{row.ordinal:.2f}",
             _duration(row.think_per_decision),
         )
-    return Group(table, _caption(result, processes))
+    return Group(table, _caption(result, where))
 
 
-def _caption(result: ArenaResult, processes: int) -> Text:
+def _caption(result: ArenaResult, where: str) -> Text:
     if result.balanced:
         seats = "every bot sat in every seat equally often"
     else:
@@ -265,7 +341,7 @@ def _caption(result: ArenaResult, processes: int) -> Text:
         f"counted as fractions. Rating: openskill Plackett-Luce from the final ranks "
         f"(starts at μ 25, σ 8.33).\n"  # noqa: RUF001
         f"{result.mean_actions:.1f} actions per game · {rate:.2f} games/s "
-        f"({elapsed:.2f} s, {processes} process(es))",
+        f"({elapsed:.2f} s, {where})",
         style="dim",
     )
 

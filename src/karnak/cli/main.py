@@ -11,7 +11,7 @@ from rich.table import Table
 
 from karnak import __version__
 from karnak.cli.admin_cmd import admin_app
-from karnak.cli.arena_cmd import arena_command
+from karnak.cli.arena_cmd import ArenaCommand, arena_command
 from karnak.cli.board_cmd import board_command
 from karnak.cli.common import FlagWordsCommand, make_console, reported_errors
 from karnak.cli.db_cmd import db_app
@@ -19,6 +19,7 @@ from karnak.cli.play import play_command
 from karnak.cli.replay_cmd import replay_command
 from karnak.cli.serve import serve_command
 from karnak.cli.simulate import simulate_command
+from karnak.cli.train_cmd import train_command
 from karnak.core import available_games, get_game
 from karnak.core.game import OptionSpec
 from karnak.i18n import SUPPORTED, from_environment, normalise, t, use_language
@@ -36,10 +37,11 @@ app = typer.Typer(
 
 app.command("play", cls=FlagWordsCommand)(play_command)
 app.command("simulate", cls=FlagWordsCommand)(simulate_command)
-app.command("arena", cls=FlagWordsCommand)(arena_command)
+app.command("arena", cls=ArenaCommand)(arena_command)
 app.command("replay", cls=FlagWordsCommand)(replay_command)
 app.command("board", cls=FlagWordsCommand)(board_command)
 app.command("serve", cls=FlagWordsCommand)(serve_command)
+app.command("train", cls=FlagWordsCommand)(train_command)
 app.add_typer(db_app)
 app.add_typer(admin_app)
 

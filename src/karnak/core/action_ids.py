@@ -21,8 +21,8 @@ part makes that so); :class:`Speller` refuses a position where it is not.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, SupportsInt, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +39,17 @@ class ActionIdError(ValueError):
     """An id that is out of range, or not legal for the seat at this point of its spelling."""
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def _open_class(cls: _C) -> _C:
+    """Nothing at run time. When mypyc compiles this module (``karnak.native``), a class with
+    a decorator it does not know stays an ordinary Python class, so games and tests outside
+    the compiled set can subclass :class:`ActionSpace` as before."""
+    return cls
+
+
+@_open_class
 class ActionSpace(ABC):
     """The ids of one game at one table size and options: ``size`` of them, numbered from
     0, each with a name; and how each move is spelled in them."""
@@ -50,6 +61,13 @@ class ActionSpace(ABC):
     #: where they do not (Aton's rounds can in principle go on), it is a cap far above any
     #: game seen, and an environment that reaches it cuts the game off (a truncation).
     max_game_length: int
+    #: The ids that can stand in an unfinished spelling (every id of a spelled move but its
+    #: last), in a fixed order: an observation counts the ones a seat has chosen so far, so
+    #: a game whose moves are all one id declares none and its vectors carry no such part.
+    spelling_ids: tuple[int, ...] = ()
+    #: The most times one of ``spelling_ids`` can occur in one spelling (the bound of its
+    #: count in an observation).
+    spelling_repeats: int = 1
 
     @abstractmethod
     def spell(self, action: Action) -> Spelling:
@@ -59,9 +77,17 @@ class ActionSpace(ABC):
     def id_name(self, action_id: int) -> str:
         """A short name of an id, for people and logs ("place 2.5", "card 7", "done")."""
 
-    def check_id(self, action_id: int) -> None:
+    def check_id(self, action_id: SupportsInt) -> None:
+        # SupportsInt, not int: a NumPy integer is an id too (and compiled, an ``int``
+        # annotation would refuse it).
         if isinstance(action_id, bool) or not 0 <= int(action_id) < self.size:
             raise ActionIdError(f"an action id is from 0 to {self.size - 1}, not {action_id!r}")
+
+
+#: Spellings a :class:`Speller` remembers by move identity before it starts afresh.
+MEMO_LIMIT = 50_000
+
+Options = dict[int, list[tuple[Spelling, "Action"]]]
 
 
 class Speller:
@@ -70,38 +96,74 @@ class Speller:
     ``prefix`` is what the seat has chosen so far of a move not yet complete (``()`` at the
     start of each move). A caller (an environment) keeps it per seat, and resets it to
     ``()`` whenever a move is played.
+
+    Spellings are remembered by the identity of the move object (every game hands out the
+    same frozen move objects position after position, so a mask costs a dictionary look-up
+    a legal move, not a spelling and a hash of the move's fields). A remembered move is held,
+    so its identity cannot be reused while it is remembered; the memory starts afresh past
+    :data:`MEMO_LIMIT` moves.
     """
 
-    __slots__ = ("space",)
+    __slots__ = ("_memo", "memo_limit", "space")
 
     def __init__(self, space: ActionSpace):
         self.space = space
+        #: How many moves' spellings are remembered before the memory starts afresh.
+        self.memo_limit = MEMO_LIMIT
+        self._memo: dict[int, tuple[Spelling, Action]] = {}
 
-    def _continuations(
-        self, state: State, seat: int, prefix: Spelling
-    ) -> dict[int, list[tuple[Spelling, Action]]]:
+    def _remember(self, action: Action) -> tuple[Spelling, Action]:
+        memo = self._memo
+        if len(memo) >= self.memo_limit:
+            memo.clear()
+        entry = (self.space.spell(action), action)
+        memo[id(action)] = entry
+        return entry
+
+    def spellings(self, actions: Sequence[Action]) -> list[Spelling]:
+        """Each of ``actions``' spelling, in order (``space.spell``, remembered)."""
+        memo = self._memo
+        found: list[Spelling] = []
+        for action in actions:
+            entry = memo.get(id(action))
+            if entry is None or entry[1] is not action:
+                entry = self._remember(action)
+            found.append(entry[0])
+        return found
+
+    def options(self, state: State, seat: int, prefix: Spelling = ()) -> Options:
+        """The ids ``seat`` may choose next, each with the legal moves whose spelling
+        continues ``prefix`` with it (their whole spellings and the moves)."""
+        memo = self._memo
         depth = len(prefix)
-        found: dict[int, list[tuple[Spelling, Action]]] = {}
+        found: Options = {}
         for action in state.legal_actions(seat):
-            spelling = self.space.spell(action)
-            if len(spelling) > depth and spelling[:depth] == prefix:
-                found.setdefault(spelling[depth], []).append((spelling, action))
+            entry = memo.get(id(action))
+            if entry is None or entry[1] is not action:
+                entry = self._remember(action)
+            spelling = entry[0]
+            if len(spelling) <= depth or (depth and spelling[:depth] != prefix):
+                continue  # (an empty spelling is refused when chosen: prefix-free)
+            following = spelling[depth]
+            listed = found.get(following)
+            if listed is None:
+                found[following] = [entry]
+            else:
+                listed.append(entry)
         return found
 
     def next_ids(self, state: State, seat: int, prefix: Spelling = ()) -> set[int]:
         """The ids ``seat`` may choose next, unordered (the fast path of masks: at the start
         of a move, which is nearly every step, only first ids are collected)."""
-        spell = self.space.spell
-        actions = state.legal_actions(seat)
+        spellings = self.spellings(state.legal_actions(seat))
         if not prefix:
-            return {spell(action)[0] for action in actions}
+            return {spelling[0] for spelling in spellings if spelling}
         depth = len(prefix)
-        found: set[int] = set()
-        for action in actions:
-            spelling = spell(action)
-            if len(spelling) > depth and spelling[:depth] == prefix:
-                found.add(spelling[depth])
-        return found
+        return {
+            spelling[depth]
+            for spelling in spellings
+            if len(spelling) > depth and spelling[:depth] == prefix
+        }
 
     def legal_ids(self, state: State, seat: int, prefix: Spelling = ()) -> list[int]:
         """The ids ``seat`` may choose next, in increasing order ([] when it is not to
@@ -110,29 +172,43 @@ class Speller:
 
     def mask(self, state: State, seat: int, prefix: Spelling = ()) -> BoolVector:
         """``legal_ids`` as a boolean vector of the space's size."""
+        return self.mask_of(self.next_ids(state, seat, prefix))
+
+    def mask_of(self, ids: Collection[int]) -> BoolVector:
+        """A boolean vector of the space's size, True at ``ids``."""
         mask = np.zeros(self.space.size, dtype=np.bool_)
-        ids = self.next_ids(state, seat, prefix)
-        if ids:
-            mask[list(ids)] = True
+        for action_id in ids:  # item by item: cheaper than fancy indexing for a few dozen
+            mask[action_id] = True
         return mask
 
     def choose(
-        self, state: State, seat: int, prefix: Spelling, action_id: int
+        self, state: State, seat: int, prefix: Spelling, action_id: SupportsInt
     ) -> tuple[Spelling, Action | None]:
         """Add ``action_id`` to ``prefix``: the move it completes (and ``()``, the start of
         the next), or the longer prefix and None. The state is not changed: the caller
         applies the move. ActionIdError if the id is not legal here."""
         self.space.check_id(action_id)
-        options = self._continuations(state, seat, prefix).get(int(action_id))
-        if not options:
-            legal = ", ".join(self.space.id_name(i) for i in self.legal_ids(state, seat, prefix))
+        return self.choose_from(self.options(state, seat, prefix), prefix, action_id)
+
+    def choose_from(
+        self, options: Options, prefix: Spelling, action_id: SupportsInt
+    ) -> tuple[Spelling, Action | None]:
+        """:meth:`choose` with the :meth:`options` of the position already at hand (an
+        environment that showed the mask keeps them for the step)."""
+        chosen = int(action_id)
+        found = options.get(chosen) if not isinstance(action_id, bool) else None
+        if not found:
+            self.space.check_id(action_id)
+            legal = ", ".join(self.space.id_name(i) for i in sorted(options))
             raise ActionIdError(
-                f"{self.space.id_name(int(action_id))} ({action_id}) is not legal here; "
+                f"{self.space.id_name(chosen)} ({action_id}) is not legal here; "
                 f"legal: {legal or 'nothing'}"
             )
-        spelled = (*prefix, int(action_id))
-        complete = [action for spelling, action in options if spelling == spelled]
-        if complete and len(options) > 1:
+        if len(found) == 1 and len(found[0][0]) == len(prefix) + 1:
+            return (), found[0][1]  # the common case: one move, complete
+        spelled = (*prefix, chosen)
+        complete = [action for spelling, action in found if spelling == spelled]
+        if complete and len(found) > 1:
             raise ActionIdError(
                 f"the spelling {spelled} is complete for one move and begins another: "
                 "a game's spellings must be prefix-free"
@@ -141,7 +217,7 @@ class Speller:
             return (), complete[0]
         return spelled, None
 
-    def action_of(self, state: State, seat: int, ids: Sequence[int]) -> Action:
+    def action_of(self, state: State, seat: int, ids: Sequence[SupportsInt]) -> Action:
         """The move that ``ids`` spell from the start, for ``seat`` now."""
         prefix: Spelling = ()
         for position, action_id in enumerate(ids):

@@ -139,6 +139,33 @@ class Game(ABC):
         other.version = version
         return other
 
+    def __copy__(self) -> Self:
+        """A shallow copy of the object itself (:meth:`at_version` makes one and changes
+        its version), never the registered game that pickling refers to."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        return other
+
+    def __reduce_ex__(self, protocol: Any) -> str | tuple[Any, ...]:
+        """Pickled by reference (its name and rules version) where it is the registered game
+        or that game under an older version: worker processes and Ray tasks receive games,
+        and a compiled board's frozen dataclasses cannot be rebuilt field by field. Any
+        other game object (a custom board) pickles as usual."""
+        from karnak.core.registry import get_game
+
+        try:
+            registered = get_game(self.name)
+        except Exception:  # not a registered game: no reference to pickle
+            return super().__reduce_ex__(protocol)
+        if registered is self:
+            return (_registered_game, (self.name, self.version))
+        mine = {k: v for k, v in vars(self).items() if k != "version"}
+        theirs = {k: v for k, v in vars(registered).items() if k != "version"}
+        same = type(self) is type(registered) and mine.keys() == theirs.keys()
+        if same and all(mine[k] is theirs[k] for k in mine):
+            return (_registered_game, (self.name, self.version))
+        return super().__reduce_ex__(protocol)
+
     def rules_at_least(self, version: str) -> bool:
         """Whether this game plays under ``version``'s rules or newer ones."""
         return version_key(self.version) >= version_key(version)
@@ -252,6 +279,21 @@ class Game(ABC):
         necessarily reached): they give the range of the score-difference rewards."""
         raise NotImplementedError(f"{self.title} declares no score bounds yet")
 
+    def score_targets(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[tuple[str, int], ...]:
+        """Named scores a seat may aim at, at a table of ``players`` (a solo game's ranks),
+        each with the least points that reach it, lowest first; none by default. The
+        ``"status:NAME"`` rewards pay +1 for reaching one (see :mod:`karnak.core.description`)."""
+        return ()
+
+    def default_score_target(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """The name of the target ``"status"`` rewards aim at when none is named (one of
+        :meth:`score_targets`), or None."""
+        return None
+
     def describe(
         self,
         players: int,
@@ -280,3 +322,10 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<Game {self.name} v{self.version}>"
+
+
+def _registered_game(name: str, version: str) -> Game:
+    """The registered game ``name`` under the rules of ``version`` (how games unpickle)."""
+    from karnak.core.registry import get_game
+
+    return get_game(name).at_version(version)

@@ -125,6 +125,10 @@ class GamePlugin:
     #: The bot spec of each level (``easy`` .. ``expert``) where it differs from the standard.
     levels: Mapping[str, str] = field(default_factory=dict)
     table: TableDefaults = TableDefaults()
+    #: The version of the game's research environments (``karnak/Aton-v1``,
+    #: ``karnak.envs.aton_v1``): bump it whenever what they observe, pay or accept changes
+    #: (tests/envs/test_registration.py pins a fingerprint of each version).
+    env_version: int = 1
     #: ``"module:attribute"`` of the game's translation domain (a
     #: :class:`karnak.i18n.Domain` with the game's catalogues in its package's ``locale/``):
     #: its pages, guide, log lines and terminal in every language Karnak speaks.

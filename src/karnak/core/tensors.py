@@ -35,17 +35,45 @@ import numpy.typing as npt
 FloatVector = npt.NDArray[np.float32]
 
 
+#: A bound of a part: one number for every entry, or one per index of the part's last axis
+#: (a table whose columns count different things).
+Bound = float | tuple[float, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One named slice of a layout: its shape and what its numbers mean (for the docs)."""
+    """One named slice of a layout: its shape, what its numbers mean (for the docs) and the
+    range they lie in (``low`` to ``high``, both included: sound bounds from the rules and
+    the board's figures, so a framework's Box is honest; most parts are one-hot or scaled
+    into 0 to 1, the default)."""
 
     name: str
     shape: tuple[int, ...]
     meaning: str
+    low: Bound = 0.0
+    high: Bound = 1.0
 
     @property
     def size(self) -> int:
         return math.prod(self.shape)
+
+    def bounds(self) -> tuple[FloatVector, FloatVector]:
+        """The part's low and high bounds, flat, one per entry."""
+        return self._spread(self.low), self._spread(self.high)
+
+    def _spread(self, bound: Bound) -> FloatVector:
+        values = np.asarray(bound, dtype=np.float32)
+        if values.ndim == 1 and values.shape != self.shape[-1:]:
+            raise ValueError(f"{self.name}: a bound per column needs {self.shape[-1]} numbers")
+        return np.broadcast_to(values, self.shape).reshape(-1).astype(np.float32)
+
+    def range_text(self) -> str:
+        """The range for people: ``0 to 1``, or per column ``0 to 4 / 0 to 9 / ...``."""
+        if isinstance(self.low, tuple) or isinstance(self.high, tuple):
+            low, high = self.bounds()
+            width = self.shape[-1]
+            return " / ".join(f"{low[i]:g} to {high[i]:g}" for i in range(width))
+        return f"{self.low:g} to {self.high:g}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +95,7 @@ class TensorLayout:
     options, so a game of 3 and a game of 5 have layouts of different sizes).
     """
 
-    __slots__ = ("_by_name", "parts", "size")
+    __slots__ = ("_bounds", "_by_name", "parts", "size")
 
     def __init__(self, parts: Iterable[Part]):
         placed: list[Placed] = []
@@ -82,6 +110,11 @@ class TensorLayout:
         if len(self._by_name) != len(placed):
             raise ValueError("the names of a layout's parts must differ")
         self.size = start
+        self._bounds: tuple[FloatVector, FloatVector] | None = None
+        for each in self.parts:  # a bad bound is refused when the layout is made
+            low, high = each.part.bounds()
+            if (low > high).any():
+                raise ValueError(f"{each.part.name}: a low bound above its high bound")
 
     def __iter__(self) -> Iterator[Placed]:
         return iter(self.parts)
@@ -104,20 +137,29 @@ class TensorLayout:
         placed = self.place(name)
         return vector[placed.start : placed.stop].reshape(placed.part.shape)
 
+    def bounds(self) -> tuple[FloatVector, FloatVector]:
+        """Every entry's low and high bound (copies: the Box of a framework is made from
+        these)."""
+        if self._bounds is None:
+            lows, highs = zip(*(p.part.bounds() for p in self.parts), strict=True)
+            self._bounds = (np.concatenate(lows), np.concatenate(highs))
+        return self._bounds[0].copy(), self._bounds[1].copy()
+
     def named(self, vector: FloatVector) -> dict[str, FloatVector]:
         """Every part of ``vector`` by name (views, in their shapes)."""
         if vector.shape != (self.size,):
             raise ValueError(f"a vector of this layout has shape ({self.size},)")
         return {p.part.name: self.view(vector, p.part.name) for p in self.parts}
 
-    def rows(self) -> list[tuple[str, str, int, int, str]]:
-        """One row a part, for docs: name, shape, start, stop, meaning."""
+    def rows(self) -> list[tuple[str, str, int, int, str, str]]:
+        """One row a part, for docs: name, shape, start, stop, range, meaning."""
         return [
             (
                 p.part.name,
                 " x ".join(str(d) for d in p.part.shape),
                 p.start,
                 p.stop,
+                p.part.range_text(),
                 p.part.meaning,
             )
             for p in self.parts
@@ -125,7 +167,7 @@ class TensorLayout:
 
     def to_markdown(self) -> str:
         """The layout as a Markdown table (docs/research.md is written from these)."""
-        lines = ["| part | shape | slice | meaning |", "|---|---|---|---|"]
-        for name, shape, start, stop, meaning in self.rows():
-            lines.append(f"| `{name}` | {shape} | {start}:{stop} | {meaning} |")
+        lines = ["| part | shape | slice | range | meaning |", "|---|---|---|---|---|"]
+        for name, shape, start, stop, bounds, meaning in self.rows():
+            lines.append(f"| `{name}` | {shape} | {start}:{stop} | {bounds} | {meaning} |")
         return "\n".join(lines)

@@ -8,6 +8,11 @@ Gymnasium and OpenSpiel.
 
     >>> from karnak.envs import pettingzoo_env
     >>> env = pettingzoo_env("aton")                    # doctest: +SKIP
+
+Importing this package also registers each game's versioned names where Gymnasium is
+installed (:mod:`karnak.envs.registration`): the Gymnasium ids ``karnak/Aton-v1``,
+``karnak/AmunRe-v1``, ``karnak/Egyptia-v1`` and the PettingZoo-style modules
+``karnak.envs.aton_v1`` ... with ``env()``, ``raw_env()`` and ``parallel_env()``.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from karnak.envs.idgame import TERMINAL, IdGame, IdState
+from karnak.envs.registration import register_versions
+from karnak.envs.versions import versioned_name
 
 if TYPE_CHECKING:
     from karnak.envs.gymnasium import KarnakGymEnv
@@ -28,6 +35,7 @@ __all__ = [
     "pettingzoo_env",
     "pettingzoo_parallel_env",
     "register_openspiel",
+    "register_versions",
 ]
 
 
@@ -59,3 +67,20 @@ def register_openspiel() -> list[str]:
     from karnak.envs.openspiel import register
 
     return register()
+
+
+def __getattr__(name: str) -> Any:
+    """A versioned module asked for by another version than the game's current one: an
+    ImportError that names the current one (the current ones are made on import)."""
+    try:
+        version = versioned_name(name)
+    except LookupError as error:
+        raise ImportError(str(error), name=f"{__name__}.{name}") from None
+    if version is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from karnak.envs.registration import versioned_module
+
+    return versioned_module(version)
+
+
+register_versions()

@@ -21,7 +21,8 @@ def description_table(name: str, players: int, options: Mapping[str, Any] | None
     """The game description at this table as a two-column Markdown table."""
     game = get_game(name)
     rows = []
-    schemes = ("score",) if players == 1 else ("win", "score", "rank")
+    solo = ("score", "final_score", "status")
+    schemes = solo if players == 1 else ("win", "score", "rank", "final_score")
     d = game.describe(players, options)
     seats = f"{players} seat{'s' if players != 1 else ''}"
     rows.append(("game", f"{d.title} (rules {d.version}), {seats}"))
@@ -32,7 +33,7 @@ def description_table(name: str, players: int, options: Mapping[str, Any] | None
         default = " (default)" if scheme == d.rewards else ""
         rows.append(
             (
-                f'rewards "{scheme}"{default}',
+                f'rewards "{ranged.rewards}"{default}',
                 f"{ranged.reward_model}, from {ranged.min_utility:g} to {ranged.max_utility:g}",
             )
         )
@@ -40,6 +41,14 @@ def description_table(name: str, players: int, options: Mapping[str, Any] | None
     rows.append(("max game length (ids)", str(d.max_game_length)))
     rows.append(("observation tensor", f"{d.observation_size} floats"))
     rows.append(("information state tensor", f"{d.information_state_size} floats"))
+    rows.append(("spelled part (after either tensor)", f"{d.spelled_size} floats"))
+    rows.append(
+        (
+            "an adapter's vector",
+            f"{d.information_state_vector_size} floats (information state, the default); "
+            f"{d.observation_vector_size} (observation)",
+        )
+    )
     lines = ["| | |", "|---|---|"]
     lines += [f"| {key} | {value} |" for key, value in rows]
     return "\n".join(lines)
@@ -55,8 +64,8 @@ def layout_tables(name: str, players: int, options: Mapping[str, Any] | None = N
     added = information.rows()[len(names) :]
     if [row[0] for row in information.rows()[: len(names)]] != names:
         raise ValueError(f"{name}: the information state does not begin with the observation")
-    lines = ["| part | shape | slice | meaning |", "|---|---|---|---|"]
-    lines += [f"| `{n}` | {shape} | {a}:{b} | {meaning} |" for n, shape, a, b, meaning in added]
+    lines = ["| part | shape | slice | range | meaning |", "|---|---|---|---|---|"]
+    lines += [f"| `{n}` | {shape} | {a}:{b} | {r} | {m} |" for n, shape, a, b, r, m in added]
     seats = f"{players} seat{'s' if players != 1 else ''}"
     return "\n\n".join(
         (

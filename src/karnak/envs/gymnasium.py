@@ -11,9 +11,15 @@ learner must choose again or the game ends.
 - **Reward**: the change of the learner's standing over the step, the bots' moves included
   (see :mod:`karnak.core.description`); its sum over an episode is the learner's final
   utility.
-- **Action**: one id of the game's :class:`~karnak.core.action_ids.ActionSpace`; an illegal
-  id raises :class:`~karnak.core.action_ids.ActionIdError` and changes nothing (the mask
-  says which ids are legal; see :mod:`karnak.envs.pettingzoo` for why not a penalty).
+- **Action**: one id of the game's :class:`~karnak.core.action_ids.ActionSpace`. What an
+  illegal id does is the ``illegal`` option (:mod:`karnak.envs.illegal`): ``"raise"``, the
+  default of the class built directly, raises
+  :class:`~karnak.core.action_ids.ActionIdError` and changes nothing (the mask says which
+  ids are legal); ``"penalty"``, what the registered ids use (``gymnasium.make("karnak/
+  Aton-v1")``, :mod:`karnak.envs.versions`) so that Gymnasium's ``check_env``, which samples
+  blind to the mask, passes as shipped, ends the episode (``terminated``) with nothing
+  played, a reward that brings the learner's return to the bottom of the declared range
+  (-1 under ``"win"``), and ``info["illegal_actions"]`` saying why.
 - **Opponents** choose Karnak moves from their own seat's view
   (:class:`~karnak.bots.base.SeatView`: nothing hidden from them), and the env spells each
   move in ids, so a game is the same id sequence whoever played it. ``opponents`` is one
@@ -45,7 +51,9 @@ from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game
 from karnak.core.rng import Rng
 from karnak.envs.idgame import IdGame, IdState
-from karnak.envs.pettingzoo import Observation, game_seed, observation_space
+from karnak.envs.illegal import INFO_KEY, check_policy, checked_id, offence, results
+from karnak.envs.pettingzoo import Observation, agent_name, game_seed, observation_space
+from karnak.envs.versions import env_version
 
 __all__ = ["DEFAULT_THINK_TIME", "KarnakGymEnv"]
 
@@ -74,11 +82,17 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         observation: str = "information_state",
         think_time: str | float | None = None,
         render_mode: str | None = None,
+        illegal: str = "raise",
         **game_options: Any,
     ):
         self.idgame = IdGame(
             game, players, rewards=rewards, observation=observation, options=game_options
         )
+        #: What an illegal id does: ``"raise"`` or ``"penalty"`` (:mod:`karnak.envs.illegal`).
+        self.illegal = check_policy(illegal)
+        #: ``{"seat_0": {"action": 31, "reason": "..."}}`` once the learner's illegal id has
+        #: ended the episode (under the penalty); empty otherwise.
+        self.illegal_actions: dict[str, dict[str, Any]] = {}
         players = self.idgame.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise InvalidOptionError(
@@ -90,7 +104,7 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             )
         self.seat = seat
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"karnak_{self.idgame.game.name}_v0"}
+        self.metadata = {**self.metadata, "name": env_version(self.idgame.game).name}
         self.opponent_specs = self._resolve_opponents(opponents, self._budget(think_time))
         # Build each bot once now, so a bad spec fails here rather than at the first step.
         for spec in self.opponent_specs.values():
@@ -164,6 +178,7 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         self.current_seed = int(seed) if seed is not None else game_seed(self.np_random)
         self._id_state = self.idgame.new_state(self.current_seed)
+        self.illegal_actions = {}
         self._bots = {
             s: make_bot(spec, self.idgame.game) for s, spec in self.opponent_specs.items()
         }
@@ -178,9 +193,15 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self, action: int | np.integer[Any]
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self.id_state
-        if state.is_terminal():
+        if state.is_terminal() or self.illegal_actions:
             raise ActionIdError("the episode is over: call reset() to play another")
-        state.apply_id(int(action))  # ActionIdError, state unchanged, if illegal
+        action_id = checked_id(self.idgame.space, agent_name(self.seat), action)
+        try:
+            state.apply_id(action_id)  # ActionIdError, state unchanged, if illegal
+        except ActionIdError:
+            if self.illegal == "raise":
+                raise
+            return self._end_on_illegal(action_id)
         self._play_bots()
         after = state.standing()[self.seat]
         reward = after - self._standing
@@ -191,6 +212,22 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         terminated = state.state.is_over()
         truncated = state.truncated and not terminated
         return observation, reward, terminated, truncated, info
+
+    def _end_on_illegal(
+        self, action_id: int
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """The penalty (:mod:`karnak.envs.illegal`): nothing played, the episode over, the
+        return brought to the learner's result."""
+        agent = agent_name(self.seat)
+        self.illegal_actions = {agent: offence(self.idgame.space, agent, action_id)}
+        final = results(self.idgame.description, [self.seat])[self.seat]
+        reward = final - self._standing
+        self._standing = final
+        observation, info = self._observe()
+        info[INFO_KEY] = dict(self.illegal_actions)
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, True, False, info
 
     def _play_bots(self) -> None:
         """Let the bots move until the learner must choose or the game ends."""
@@ -206,7 +243,7 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _observe(self) -> tuple[Observation, dict[str, Any]]:
         state = self.id_state
-        mask = state.mask(self.seat).astype(np.int8)
+        mask = self.action_masks().view(np.int8)  # a fresh array: its view is ours
         observation: Observation = {
             "observation": state.observation(self.seat),
             "action_mask": mask,
@@ -214,7 +251,10 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return observation, {"action_mask": mask.copy(), "seed": self.current_seed}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """The legal ids as booleans (the method sb3-contrib's MaskablePPO calls)."""
+        """The legal ids as booleans (the method sb3-contrib's MaskablePPO calls); none
+        once an illegal id has ended the episode."""
+        if self.illegal_actions:
+            return np.zeros(self.idgame.num_actions, dtype=np.bool_)
         return self.id_state.mask(self.seat)
 
     # --- people ------------------------------------------------------------------------
@@ -225,8 +265,9 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             return None
         state = self.id_state
         scores = ", ".join(f"seat_{s} {p}" for s, p in enumerate(state.state.scores()))
+        ended = ", ended on its illegal id" if self.illegal_actions else ""
         text = (
-            f"{self.idgame.description.title}, seed {self.current_seed}, seat_{self.seat}\n"
+            f"{self.idgame.description.title}, seed {self.current_seed}, seat_{self.seat}{ended}\n"
             f"{state.observation_string(self.seat)}\nscores: {scores}"
         )
         if self.render_mode == "human":

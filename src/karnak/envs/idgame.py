@@ -10,9 +10,11 @@ the batch stepper only translate it, so they agree with each other by constructi
   guarantee, tested), so this serial order is the simultaneous step as each seat sees it.
 - **Spelled moves.** A move is one id or a short spelling of ids (an Amun-Re offering with
   cards, an Egyptia payment; see :mod:`karnak.core.action_ids`). While a seat spells, it stays
-  the seat to move, and its observation counts the ids it has chosen so far (the last
-  ``space.size`` entries of the vector), so a policy sees where it is in its spelling. Another
-  seat's unfinished spelling is never in anyone else's observation.
+  the seat to move, and its observation counts the ids it has chosen so far (the
+  ``spelled`` part at the end of the vector: one entry for each id that can stand in an
+  unfinished spelling, ``space.spelling_ids``; none for a game whose moves are all one id),
+  so a policy sees where it is in its spelling. Another seat's unfinished spelling is never
+  in anyone else's observation.
 - **Rewards** follow :mod:`karnak.core.description`: the change of each seat's standing.
 - **Length.** A game that reaches ``max_game_length`` ids without ending is cut off
   (``truncated``); only Aton can in principle run that long, and no random game came near.
@@ -25,7 +27,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from karnak.core.action_ids import ActionIdError, BoolVector, Speller, Spelling
+from karnak.core.action_ids import ActionIdError, BoolVector, Options, Speller, Spelling
 from karnak.core.description import GameDescription, standing
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game
@@ -84,11 +86,59 @@ class IdGame:
             if self.observation_kind == "information_state"
             else self.description.observation_size
         )
+        #: Where each id that can stand in an unfinished spelling is counted in the
+        #: ``spelled`` part (after the tensor).
+        self.spelling_index = {id_: i for i, id_ in enumerate(self.space.spelling_ids)}
+        self.spelled_size = len(self.spelling_index)
         #: The length of each seat's vector: the tensor, then the counts of the ids the seat
-        #: has spelled so far of its current move.
-        self.observation_size = self.tensor_size + self.space.size
+        #: has spelled so far of its current move (the description's vector size).
+        self.observation_size = self.tensor_size + self.spelled_size
         self.num_actions = self.space.size
         self.max_game_length = self.space.max_game_length
+
+    def observation_bounds(self) -> tuple[FloatVector, FloatVector]:
+        """The low and high bound of every entry of a seat's vector: the tensor's declared
+        ranges, then 0 to ``space.spelling_repeats`` for each spelled count."""
+        layout = (
+            self.game.information_state_layout(self.players, self.options)
+            if self.observation_kind == "information_state"
+            else self.game.observation_layout(self.players, self.options)
+        )
+        low, high = layout.bounds()
+        spelled_low = np.zeros(self.spelled_size, dtype=np.float32)
+        spelled_high = np.full(self.spelled_size, self.space.spelling_repeats, dtype=np.float32)
+        return np.concatenate((low, spelled_low)), np.concatenate((high, spelled_high))
+
+    def vector(
+        self, state: State, seat: int, prefix: Spelling, out: FloatVector | None = None
+    ) -> FloatVector:
+        """``seat``'s vector: its tensor, then the counts of ``prefix``, what the seat has
+        spelled so far of its current move (``()`` for any seat not spelling). With ``out``
+        (a float32 array of ``observation_size``, a row of a batch), it is written there and
+        ``out`` is returned."""
+        tensor = (
+            state.information_state_tensor(seat)
+            if self.observation_kind == "information_state"
+            else state.observation_tensor(seat)
+        )
+        if not self.spelled_size:
+            if out is None:
+                return tensor
+            out[:] = tensor
+            return out
+        vector = np.empty(self.observation_size, dtype=np.float32) if out is None else out
+        vector[: self.tensor_size] = tensor
+        vector[self.tensor_size :] = 0.0
+        index = self.spelling_index
+        for action_id in prefix:
+            place = index.get(action_id)
+            if place is None:  # a game that spells with an id it did not declare
+                raise ActionIdError(
+                    f"{self.id_name(action_id)} stands in an unfinished spelling but is not "
+                    "among the action space's spelling_ids"
+                )
+            vector[self.tensor_size + place] += 1.0
+        return vector
 
     def new_state(self, seed: int = 0) -> IdState:
         return IdState(self, self.game.new_state(self.players, seed=seed, options=self.options))
@@ -101,10 +151,42 @@ class IdGame:
         return f"<IdGame {d.name} players={d.players} rewards={d.rewards} {self.observation_kind}>"
 
 
-class IdState:
-    """A Karnak state played one id at a time (see the module's text)."""
+class _Here:
+    """What :class:`IdState` worked out for one position (the seat to move, its options and
+    mask), with what identifies the position: the state object, the moves it has had, the
+    prefix and the cut-off flag."""
 
-    __slots__ = ("idgame", "ids", "length", "prefix", "state", "truncated")
+    __slots__ = ("mask", "moves", "options", "prefix", "seat", "state", "truncated")
+
+    def __init__(
+        self,
+        state: State,
+        moves: int,
+        prefix: Spelling,
+        truncated: bool,
+        seat: int,
+        options: Options,
+    ):
+        self.state = state
+        self.moves = moves
+        self.prefix = prefix
+        self.truncated = truncated
+        self.seat = seat
+        self.options = options
+        self.mask: BoolVector | None = None
+
+
+class IdState:
+    """A Karnak state played one id at a time (see the module's text).
+
+    The seat to move, its legal ids and its mask are worked out once a position: what
+    ``observe`` showed, ``step`` checks against without asking the engine again. A position
+    is known by its state object, the moves in its history, the prefix and the cut-off
+    flag, so a state changed behind this object's back (``id_state.state.apply(...)``) is
+    worked out afresh.
+    """
+
+    __slots__ = ("_here", "idgame", "ids", "length", "prefix", "state", "truncated")
 
     def __init__(self, idgame: IdGame, state: State):
         self.idgame = idgame
@@ -117,6 +199,27 @@ class IdState:
         #: How many ids have been chosen since the start (public: every seat counts them).
         self.length = 0
         self.truncated = False
+        self._here: _Here | None = None
+
+    def _position(self) -> _Here:
+        """The seat to move and its options here (worked out once a position)."""
+        state = self.state
+        here = self._here
+        if (
+            here is not None
+            and here.state is state
+            and here.moves == len(state.history)
+            and here.prefix == self.prefix
+            and here.truncated == self.truncated
+        ):
+            return here
+        seat = self.current_player()
+        options: Options = (
+            {} if seat == TERMINAL else self.idgame.speller.options(state, seat, self.prefix)
+        )
+        here = _Here(state, len(state.history), self.prefix, self.truncated, seat, options)
+        self._here = here
+        return here
 
     # --- whose turn ------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -133,48 +236,44 @@ class IdState:
     def legal_ids(self, seat: int | None = None) -> list[int]:
         """The ids ``seat`` (default: the seat to move) may choose now; [] if it is not to
         move."""
-        current = self.current_player()
-        if current == TERMINAL or (seat is not None and seat != current):
+        here = self._position()
+        if here.seat == TERMINAL or (seat is not None and seat != here.seat):
             return []
-        return self.idgame.speller.legal_ids(self.state, current, self.prefix)
+        return sorted(here.options)
 
     def mask(self, seat: int | None = None) -> BoolVector:
-        """``legal_ids`` as a boolean vector of the space's size (all False off turn)."""
-        current = self.current_player()
-        if current == TERMINAL or (seat is not None and seat != current):
-            return np.zeros(self.idgame.space.size, dtype=np.bool_)
-        return self.idgame.speller.mask(self.state, current, self.prefix)
+        """``legal_ids`` as a boolean vector of the space's size (all False off turn); the
+        caller's own array."""
+        here = self._position()
+        if here.seat == TERMINAL or (seat is not None and seat != here.seat):
+            return np.zeros(self.idgame.num_actions, dtype=np.bool_)
+        if here.mask is None:
+            here.mask = self.idgame.speller.mask_of(here.options.keys())
+        return here.mask.copy()
 
     def apply_id(self, action_id: int) -> None:
         """The seat to move chooses ``action_id``: ActionIdError (the state unchanged) if it
         is not legal now, or if the game is over."""
-        seat = self.current_player()
+        here = self._position()
+        seat = here.seat
         if seat == TERMINAL:
             raise ActionIdError("the game is over: no id can be chosen")
-        prefix, action = self.idgame.speller.choose(self.state, seat, self.prefix, action_id)
+        prefix, action = self.idgame.speller.choose_from(here.options, self.prefix, action_id)
         self.prefix = prefix
         self.ids.append(int(action_id))
         self.length += 1
+        self._here = None
         if action is not None:
             self.state.apply_unchecked(seat, action)
         if self.length >= self.idgame.max_game_length and not self.state.is_over():
             self.truncated = True
 
     # --- what a seat sees ------------------------------------------------------------
-    def observation(self, seat: int) -> FloatVector:
-        """``seat``'s vector: its tensor, then the counts of the ids it has spelled so far."""
-        idgame = self.idgame
-        tensor = (
-            self.state.information_state_tensor(seat)
-            if idgame.observation_kind == "information_state"
-            else self.state.observation_tensor(seat)
-        )
-        vector = np.zeros(idgame.observation_size, dtype=np.float32)
-        vector[: idgame.tensor_size] = tensor
-        if self.prefix and seat == self.current_player():
-            for action_id in self.prefix:
-                vector[idgame.tensor_size + action_id] += 1.0
-        return vector
+    def observation(self, seat: int, out: FloatVector | None = None) -> FloatVector:
+        """``seat``'s vector: its tensor, then the counts of the ids it has spelled so far
+        (written into ``out`` if given: see :meth:`IdGame.vector`)."""
+        spelling = self.prefix if self.prefix and seat == self.current_player() else ()
+        return self.idgame.vector(self.state, seat, spelling, out)
 
     def spelled_string(self, seat: int) -> str:
         if self.prefix and seat == self.current_player():

@@ -11,21 +11,30 @@ Everything is a translation of :class:`~karnak.envs.idgame.IdState`, so OpenSpie
 and Gymnasium see the same ids, masks, tensors and rewards.
 
 **Type.** Sequential, imperfect information, no chance nodes (``max_chance_outcomes`` is 0):
-the engine draws its chance from the Karnak seed. Under ``seed=-1`` (the default) every new
-game is dealt from a fresh seed, which OpenSpiel calls *sampled* chance
-(``ChanceMode.SAMPLED_STOCHASTIC``, the registered type); under a fixed seed every game starts
-the same and nothing is left to chance (``DETERMINISTIC``, though the deal stays hidden).
-Zero-sum at a table of two or more, general-sum alone; the ``"score"`` scheme pays as it
-changes (``RewardModel.REWARDS``), ``"win"`` and ``"rank"`` only at the end (``TERMINAL``,
-which OpenSpiel's MCTS requires). See :mod:`karnak.core.description`.
+the engine draws its chance from the Karnak seed, which is part of the state, so every id's
+outcome is fixed by the state: OpenSpiel's ``ChanceMode.DETERMINISTIC``, though the deal stays
+hidden. Under ``seed=-1`` (the default) each new game is dealt from a fresh seed, the only
+draw ``new_initial_state()`` makes; under a fixed seed every game starts the same. (Karnak
+does not declare ``SAMPLED_STOCHASTIC``: pyspiel serialises such a game only with its C++
+generator's state, which a Python game cannot give, pyspiel 2.0.) For explicit chance nodes,
+see :mod:`karnak.envs.openspiel_chance`. Zero-sum at a table of two or more, general-sum
+alone; the ``"score"`` scheme pays as it changes (``RewardModel.REWARDS``), every other only
+at the end (``TERMINAL``, which OpenSpiel's MCTS requires). See :mod:`karnak.core.description`.
 
-**Parameters.** ``players``, ``rewards`` (``default``, ``win``, ``score`` or ``rank``),
-``seed`` and the game's own options (Amun-Re's ``edition``, ``expert_provinces``,
-``offer_cards``; Egyptia's ``cards``, its list written with ``;`` in a game string, since a
-comma separates parameters: ``karnak_egyptia(cards=A2;B2)``). ``seed=-1`` gives each new game
-a fresh Karnak seed drawn from the game object's own generator (itself seeded with 0, so a
-freshly loaded game deals the same sequence of games); a seed from 0 to 2**31 - 1 deals every
-new game from that seed. A fresh seed is drawn when a state is first used, not when it is
+**Parameters.** ``players``, ``rewards`` (``default``, ``win``, ``score``, ``rank``,
+``final_score``, ``status`` or ``status:TARGET``), ``seed`` and the game's own options
+(Amun-Re's ``edition``, ``expert_provinces``, ``offer_cards``; Egyptia's ``cards``, its list
+written with ``;`` in a game string, since a comma separates parameters:
+``karnak_egyptia(cards=A2;B2)``). ``rewards=default`` is OpenSpiel's terminal default:
+``win``, or alone ``final_score`` (the final score mapped onto [-1, 1] by the game's score
+bounds); ``status`` pays +1 for reaching one of the game's named score targets (Egyptia's solo
+builder statuses: ``status:Master``; ``status`` alone aims at the game's default one) or a
+number of points (``status:55``), -1 otherwise. ``game.get_parameters()`` and the game string
+give every parameter as given, the others at their defaults, and ``rewards`` as the scheme
+played (``final_score``, ``status:Standard``; never ``default``). ``seed=-1`` gives each new
+game a fresh Karnak seed from the game object's :class:`Dealer` (which deals the same sequence
+in every freshly loaded game); a seed from 0 to 2**31 - 1 deals every new game from that
+seed. A fresh seed is drawn when a state is first used, not when it is
 made, so OpenSpiel's clones and deserialisations (which start from ``new_initial_state()``
 and overwrite it) do not use up seeds (but each ``state.information_state_tensor()`` call
 through C++ does: pyspiel observes a throwaway initial state to learn the tensor's shape).
@@ -41,9 +50,12 @@ points).
 **Serialisation.** OpenSpiel stores a Python state as the pickle of its attributes. Ours pickle
 as the game's parameters, the Karnak seed and the ids chosen (the whole game, replayed on
 load), or, for a world made by ``resample_from_infostate`` (which no seed replays), the Karnak
-state's JSON. ``state.serialize()`` and ``game.deserialize_state()`` always work;
-``pyspiel.serialize_game_and_state`` needs a fixed seed, because for a sampled-chance game it
-asks the game for its C++ generator's state, which a Python game cannot give (pyspiel 2.0).
+state's JSON, and in both cases how many games the game object had dealt (its RNG state, see
+:class:`Dealer`): a game that has dealt fewer moves on to that count when a state is
+deserialised into it, so ``pyspiel.serialize_game_and_state`` and
+``deserialize_game_and_state`` (and ``pickle``, of a state or of a game) give a game and state
+that play and deal on exactly as the originals, under any seed. ``game.serialize()`` alone
+(pyspiel's C++) carries the parameters only: a game deserialised from it deals from the start.
 
 **Observers.** The tensors are the games' own layouts (``Game.information_state_layout`` for a
 perfect-recall observer, ``Game.observation_layout`` otherwise), exposed slice by slice in the
@@ -60,13 +72,14 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from karnak.core.description import GameDescription
+from karnak.core.description import GameDescription, check_rewards, terminal_rewards
 from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game
 from karnak.core.registry import available_games, get_game
 from karnak.core.rng import Rng
 from karnak.core.tensors import FloatVector, TensorLayout
-from karnak.envs.idgame import TERMINAL, IdGame, IdState, default_players
+from karnak.envs.idgame import TERMINAL, IdGame, IdState
+from karnak.envs.idgame import default_players as default_players  # the other forms' too
 
 #: What every game's pyspiel short name starts with (``karnak_aton``).
 SHORT_PREFIX = "karnak_"
@@ -80,7 +93,9 @@ def short_name(name: str) -> str:
 
 #: The parameters every game takes besides its own options.
 COMMON_PARAMETERS = ("players", "rewards", "seed")
-#: The ``rewards`` value that means the table's default scheme ("win", or "score" alone).
+#: The ``rewards`` value that means the table's default scheme: OpenSpiel's is terminal
+#: (:func:`karnak.core.description.terminal_rewards`: "win", or "final_score" alone), since
+#: OpenSpiel's MCTS wants every reward at the end. A game reads back the scheme it plays.
 DEFAULT_REWARDS = "default"
 #: Seeds drawn for ``seed=-1`` stay below this, so any of them can be given back as a
 #: ``seed=`` parameter (OpenSpiel's integer parameters are 32-bit).
@@ -92,6 +107,8 @@ _GAME_RNG_SEED = 0
 if int(pyspiel.PlayerId.TERMINAL) != TERMINAL:  # pragma: no cover - a pyspiel change
     raise ImportError("pyspiel's terminal player id is not karnak.envs.idgame.TERMINAL")
 
+#: An id-level game's identity: name, players, rewards (checked, never the default's
+#: placeholder) and resolved options.
 Key = tuple[str, int, str | None, tuple[tuple[str, Any], ...]]
 _IDGAMES: dict[Key, IdGame] = {}
 
@@ -145,17 +162,19 @@ def _key(game: Game, params: Mapping[str, Any]) -> Key:
         raise InvalidOptionError(f"players must be a whole number, not {players!r}")
     rewards = params.get("rewards", DEFAULT_REWARDS)
     if not isinstance(rewards, str):
-        raise InvalidOptionError(f"rewards must be text (win, score, rank), not {rewards!r}")
+        raise InvalidOptionError(f"rewards must be text (win, score, rank, ...), not {rewards!r}")
     options = {
         o.name: _option_value(o.default, params[o.name]) for o in game.options if o.name in params
     }
     resolved = game.resolve_options(options)
-    return (
-        game.name,
+    game.check_player_count(players)
+    scheme = check_rewards(
+        terminal_rewards(players) if rewards == DEFAULT_REWARDS else rewards,
         players,
-        None if rewards == DEFAULT_REWARDS else rewards,
-        tuple(sorted(resolved.items())),
+        game,
+        resolved,
     )
+    return (game.name, players, scheme, tuple(sorted(resolved.items())))
 
 
 def _idgame(key: Key) -> IdGame:
@@ -177,13 +196,52 @@ def _seed_parameter(params: Mapping[str, Any]) -> int:
     return seed
 
 
+# --------------------------------------------------------------------- the game's dealer
+class Dealer:
+    """Where a ``seed=-1`` game object gets a fresh Karnak seed for each new game: the
+    ``k``-th game it deals (from 0) takes the ``k``-th draw of ``Rng(0)`` below
+    :data:`SEED_LIMIT`, so its whole state is ``dealt``, the number of games dealt so far.
+
+    This is what OpenSpiel calls a game's RNG state (``GetRNGState``), which pyspiel cannot
+    ask of a Python game: every serialised state carries it instead, and a state
+    deserialised into a game that has dealt fewer games moves that game's dealer on to it
+    (:meth:`catch_up`), so ``deserialize_game_and_state`` gives a game that deals on exactly
+    as the original would have. A dealer never goes back (a game object never deals one
+    game twice), except by :meth:`restore`."""
+
+    __slots__ = ("_rng", "dealt")
+
+    def __init__(self, dealt: int = 0):
+        self._rng = Rng(_GAME_RNG_SEED)
+        self.dealt = 0
+        self.catch_up(dealt)
+
+    def next_seed(self) -> int:
+        self.dealt += 1
+        return self._rng.below(SEED_LIMIT)
+
+    def catch_up(self, dealt: int) -> None:
+        """Move on to ``dealt`` games dealt, if this dealer has dealt fewer."""
+        if dealt < 0:
+            raise ValueError(f"a dealer cannot have dealt {dealt} games")
+        while self.dealt < dealt:
+            self.next_seed()
+
+    def restore(self, dealt: int) -> None:
+        """Be at ``dealt`` games dealt, back or on (``set_rng_state``)."""
+        if dealt < self.dealt:
+            self._rng, self.dealt = Rng(_GAME_RNG_SEED), 0
+        self.catch_up(dealt)
+
+
 # --------------------------------------------------------------------- the state's world
 class _World:
     """The :class:`IdState` behind one pyspiel state, with its seed and last rewards.
 
     A pyspiel state keeps only this one attribute, because OpenSpiel clones a Python state by
     deep-copying its attributes and serialises it by pickling them: ``__deepcopy__`` is
-    :meth:`IdState.clone`, and ``__reduce__`` names the game, the seed and the ids.
+    :meth:`IdState.clone`, and ``__reduce__`` names the game, the seed and the ids, and how
+    many games the game object had dealt (see :class:`Dealer`).
 
     The world is built when first used, and a fresh seed (``seed=-1``) drawn then: OpenSpiel
     makes a throwaway initial state for every clone and every deserialisation. Under a fixed
@@ -196,8 +254,9 @@ class _World:
         "_id_state",
         "_player",
         "_seed",
-        "_seeds",
         "_start",
+        "dealer",
+        "dealt",
         "key",
         "replayable",
         "rewards",
@@ -205,11 +264,19 @@ class _World:
     )
 
     def __init__(
-        self, key: Key, seed: int | None, seeds: Rng | None = None, start: IdState | None = None
+        self,
+        key: Key,
+        seed: int | None,
+        dealer: Dealer | None = None,
+        start: IdState | None = None,
     ):
         self.key = key
         self._seed = seed
-        self._seeds = seeds
+        #: The game object's dealer: it gives the seed (when ``seed`` is None), and how many
+        #: games it has dealt goes with the world when it is serialised.
+        self.dealer = dealer
+        #: A deserialised world's count of games dealt, until its game catches up on it.
+        self.dealt: int | None = None
         self._start = start
         self._id_state: IdState | None = None
         #: The seat to move, kept between ids: OpenSpiel asks for it several times a step.
@@ -223,8 +290,8 @@ class _World:
     @property
     def seed(self) -> int:
         if self._seed is None:
-            assert self._seeds is not None
-            self._seed = self._seeds.below(SEED_LIMIT)
+            assert self.dealer is not None
+            self._seed = self.dealer.next_seed()
         return self._seed
 
     @property
@@ -276,42 +343,51 @@ class _World:
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _World:
-        other = _World(self.key, self.seed, None, self._start)
+        other = _World(self.key, self.seed, self.dealer, self._start)
         if self._id_state is not None:
             other._id_state = self._id_state.clone()
         return self._copy_fields(other)
 
     def resampled(self, seat: int, rng: Rng) -> _World:
-        other = _World(self.key, self.seed, None)
+        other = _World(self.key, self.seed, self.dealer)
         other._id_state = self.id_state.resample(seat, rng)
         other.replayable = False
         other.standing = None
         other.rewards = None if self.rewards is None else list(self.rewards)
         return other
 
+    def games_dealt(self) -> int | None:
+        """How many games this world's game object had dealt (None: not known)."""
+        return self.dealer.dealt if self.dealer is not None else self.dealt
+
     def __reduce__(self) -> tuple[Callable[..., _World], tuple[Any, ...]]:
+        seed = self.seed  # first: it may deal this world's game
         if self.replayable:
             ids = [] if self._id_state is None else list(self._id_state.ids)
-            return _replayed, (self.key, self.seed, ids, self.rewards)
+            return _replayed, (self.key, seed, ids, self.rewards, self.games_dealt())
         state = self.id_state
         return _restored, (
             self.key,
-            self.seed,
+            seed,
             state.state.to_json(),
             state.length,
             state.prefix,
             state.truncated,
             self.rewards,
+            self.games_dealt(),
         )
 
 
-def _replayed(key: Key, seed: int, ids: list[int], rewards: list[float] | None) -> _World:
+def _replayed(
+    key: Key, seed: int, ids: list[int], rewards: list[float] | None, dealt: int | None = None
+) -> _World:
     """A world rebuilt from its seed and ids (what a pickled replayable world names)."""
     world = _World(key, seed, None)
     state = world.id_state
     for action_id in ids:
         state.apply_id(action_id)
     world.rewards = rewards
+    world.dealt = dealt
     return world
 
 
@@ -323,6 +399,7 @@ def _restored(
     prefix: tuple[int, ...],
     truncated: bool,
     rewards: list[float] | None,
+    dealt: int | None = None,
 ) -> _World:
     """A resampled world rebuilt from its Karnak state's JSON."""
     idgame = _idgame(key)
@@ -331,6 +408,7 @@ def _restored(
     state.length, state.prefix, state.truncated = int(length), tuple(prefix), truncated
     world.replayable = False
     world.rewards = rewards
+    world.dealt = dealt
     return world
 
 
@@ -343,10 +421,12 @@ def _rng_from(sampler: Any) -> Rng:
 
 # --------------------------------------------------------------------- pyspiel classes
 def _game_type(
-    game: Game, params: Mapping[str, Any], description: GameDescription, *, sampled: bool
+    game: Game, params: Mapping[str, Any], description: GameDescription, *, sampled: bool = False
 ) -> Any:
-    """The pyspiel type: the registered one (the defaults: ``seed=-1``, sampled chance), or a
-    game's own (its utility, its reward model, and no chance at all under a fixed seed)."""
+    """The pyspiel type: the registered one (the defaults), or a game's own (its utility and
+    its reward model). The chance mode is ``DETERMINISTIC`` (no chance nodes; see the
+    module's text); ``sampled=True`` says ``SAMPLED_STOCHASTIC``, which pyspiel cannot
+    serialise for a Python game."""
     kinds = pyspiel.GameType
     utility, reward_model = description.utility, description.reward_model
     return pyspiel.GameType(
@@ -375,7 +455,8 @@ def _game_type(
 
 def _registered_type(game: Game) -> Any:
     spec = parameter_specification(game)
-    return _game_type(game, spec, game.describe(default_players(game)), sampled=True)
+    players = default_players(game)
+    return _game_type(game, spec, game.describe(players, rewards=terminal_rewards(players)))
 
 
 class KarnakGame(pyspiel.Game):  # type: ignore[misc]
@@ -393,9 +474,12 @@ class KarnakGame(pyspiel.Game):  # type: ignore[misc]
         self.idgame = _idgame(self.key)
         self.karnak_game = self.idgame.game
         d = self.idgame.description
+        # Every parameter as given, the others at their defaults, and the rewards as the
+        # scheme played (never the default's placeholder), so the game reads back as played.
         full = {**spec, **{name: _parameter_value(value) for name, value in given.items()}}
+        full["rewards"] = d.rewards
         super().__init__(
-            _game_type(game, spec, d, sampled=self.seed < 0),
+            _game_type(game, spec, d),
             pyspiel.GameInfo(
                 num_distinct_actions=d.num_distinct_actions,
                 max_chance_outcomes=0,
@@ -407,17 +491,41 @@ class KarnakGame(pyspiel.Game):  # type: ignore[misc]
             ),
             full,
         )
-        #: Where ``seed=-1`` games get their seeds.
-        self.seeds = Rng(_GAME_RNG_SEED)
+        #: Where ``seed=-1`` games get their seeds (unused under a fixed seed).
+        self.dealer = Dealer()
         #: A fixed seed's first state, copied for each new game.
         self.start = self.idgame.new_state(self.seed) if self.seed >= 0 else None
+
+    def get_rng_state(self) -> str:
+        """How many games this game object has dealt (``seed=-1``), as text: what OpenSpiel
+        calls the game's RNG state. pyspiel never asks a Python game for it (every state
+        serialises it instead, see :class:`Dealer`); it is here for callers of its own."""
+        return str(self.dealer.dealt)
+
+    def set_rng_state(self, rng_state: str) -> None:
+        """Deal on as a game object that has dealt ``int(rng_state)`` games."""
+        self.dealer.restore(int(rng_state))
+
+    def __reduce__(self) -> tuple[Callable[..., KarnakGame], tuple[str, str]]:
+        """Pickled as its game string and its dealer (pyspiel's own pickling would name the
+        game's class, which is made at run time)."""
+        return _unpickled_game, (str(self), self.get_rng_state())
+
+    def adopt(self, world: _World) -> None:
+        """Take in a world deserialised into a state of this game: its game object's dealer
+        had dealt ``world.dealt`` games, and this one moves on to that (see :class:`Dealer`)."""
+        if world.dealt is not None and self.seed < 0:
+            self.dealer.catch_up(world.dealt)
+        world.dealt = None
+        if world.dealer is None and self.seed < 0:
+            world.dealer = self.dealer
 
     def new_initial_state(self, *args: Any) -> KarnakState:
         if args:
             raise ValueError(f"{short_name(self.karnak_game.name)} starts only from its seed")
         if self.start is not None:
             return KarnakState(self, _World(self.key, self.seed, None, self.start))
-        return KarnakState(self, _World(self.key, None, self.seeds))
+        return KarnakState(self, _World(self.key, None, self.dealer))
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -446,6 +554,13 @@ class KarnakState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: KarnakGame, world: _World):
         super().__init__(game)
         self._world = world
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """pyspiel deserialises a state by setting its pickled attributes on a new initial
+        state: a world set so brings its game object's count of games dealt to this game."""
+        super().__setattr__(name, value)
+        if name == "_world" and value.dealt is not None:
+            self.get_game().adopt(value)
 
     # --- Karnak's own ------------------------------------------------------------
     def id_state(self) -> IdState:
@@ -528,9 +643,13 @@ class KarnakObserver:
         if "spelled" in self.layout:
             raise ValueError(f"{karnak_game.title}'s layout has its own 'spelled' part")
         size = self.layout.size
-        self.tensor: FloatVector = np.zeros(size + game.idgame.num_actions, dtype=np.float32)
+        self._spelling_index = game.idgame.spelling_index
+        spelled_size = game.idgame.spelled_size
+        self.tensor: FloatVector = np.zeros(size + spelled_size, dtype=np.float32)
         self.dict: dict[str, FloatVector] = self.layout.named(self.tensor[:size])
-        self.dict["spelled"] = self._spelled = self.tensor[size:]
+        self._spelled = self.tensor[size:]
+        if spelled_size:  # a game whose moves are all one id has no spelled part
+            self.dict["spelled"] = self._spelled
         #: Each seat's tensor of a fixed seed's first state, since pyspiel observes a new
         #: initial state to learn the shape at every C++ tensor call.
         self._start: IdState | None = None
@@ -561,13 +680,23 @@ class KarnakObserver:
         spelled.fill(0.0)
         if id_state.prefix and player == id_state.current_player():
             for action_id in id_state.prefix:
-                spelled[action_id] += 1.0
+                spelled[self._spelling_index[action_id]] += 1.0
 
     def string_from(self, state: KarnakState, player: int) -> str:
         id_state = state.id_state()
         if self.perfect_recall:
             return id_state.information_state_string(player)
         return id_state.observation_string(player)
+
+
+def _unpickled_game(text: str, rng_state: str) -> KarnakGame:
+    """A pickled game: loaded from its string (the games registered first), its dealer set."""
+    register()
+    game = pyspiel.load_game(text)
+    if not isinstance(game, KarnakGame):  # pragma: no cover - a pyspiel change
+        raise TypeError(f"{text} did not load as a Karnak game")
+    game.set_rng_state(rng_state)
+    return game
 
 
 # --------------------------------------------------------------------- registration

@@ -8,8 +8,8 @@ Texas hold'em runs unchanged:
 - Each agent observes ``{"observation": float32 vector, "action_mask": int8 vector}``: the
   vector of :meth:`IdState.observation <karnak.envs.idgame.IdState.observation>` (the seat's
   tensor, then the ids it has spelled so far of its current move) and 1 for each id it may
-  choose now (all 0 when it is not to choose). The observation Box is unbounded: the tensor
-  layouts name their parts but do not promise ranges.
+  choose now (all 0 when it is not to choose). The observation Box carries each entry's
+  bounds, declared part by part with the tensor layouts (sound bounds from the rules).
 - The action is one integer id of the game's :class:`~karnak.core.action_ids.ActionSpace`.
   A move of several ids (an Amun-Re offering with cards, an Egyptia payment) takes several
   steps of the same agent.
@@ -20,10 +20,15 @@ Texas hold'em runs unchanged:
 - The game ends with every agent terminated, or, if it reaches the space's
   ``max_game_length`` ids, with every agent truncated.
 
-**Illegal actions raise** :class:`~karnak.core.action_ids.ActionIdError` and change nothing.
-PettingZoo's classic envs either raise or end the game with a penalty; a penalty would teach
-a learner something the rules do not say, and the mask already tells it every legal id, so
-an illegal id is a bug in the caller and is reported as one.
+**Illegal actions** follow the ``illegal`` option (:mod:`karnak.envs.illegal`). With
+``"raise"``, the default of the classes built directly, an illegal id raises
+:class:`~karnak.core.action_ids.ActionIdError` and changes nothing: the mask tells a learner
+every legal id, so an illegal one is a bug in the caller. With ``"penalty"``, what the
+versioned envs use (``karnak.envs.aton_v1.env()``, :mod:`karnak.envs.versions`) so that
+PettingZoo's checkers, which sample blind to the mask, pass as shipped, the game ends at
+once as in PettingZoo's classic envs: nothing is played, every agent is terminated, the
+offender's rewards add up to the bottom of the declared range (-1 under ``"win"``), every
+other agent's to 0, and each agent's info says why (``info["illegal_actions"]``).
 
 **Seeding.** ``reset(seed=s)`` plays the game dealt from seed ``s`` (the engine's own seed:
 ``karnak replay`` and the other adapters give the same game). ``reset()`` without a seed
@@ -48,6 +53,8 @@ from karnak.core.errors import InvalidOptionError
 from karnak.core.game import Game
 from karnak.core.state import State
 from karnak.envs.idgame import IdGame, IdState
+from karnak.envs.illegal import INFO_KEY, check_policy, checked_id, offence, results
+from karnak.envs.versions import env_version
 
 __all__ = ["KarnakAECEnv", "KarnakParallelEnv", "agent_name", "seat_of"]
 
@@ -68,12 +75,13 @@ def seat_of(agent: str) -> int:
 
 
 def observation_space(idgame: IdGame) -> gymnasium.spaces.Dict:
-    """The classic Dict space of one agent: the unbounded float vector and the int8 mask."""
+    """The classic Dict space of one agent: the float vector within its declared bounds
+    (:meth:`IdGame.observation_bounds <karnak.envs.idgame.IdGame.observation_bounds>`) and
+    the int8 mask."""
+    low, high = idgame.observation_bounds()
     return gymnasium.spaces.Dict(
         {
-            "observation": gymnasium.spaces.Box(
-                -np.inf, np.inf, (idgame.observation_size,), np.float32
-            ),
+            "observation": gymnasium.spaces.Box(low, high, (idgame.observation_size,), np.float32),
             "action_mask": gymnasium.spaces.Box(0, 1, (idgame.num_actions,), np.int8),
         }
     )
@@ -101,10 +109,16 @@ class _Base:
         observation: str,
         render_mode: str | None,
         game_options: Mapping[str, Any],
+        illegal: str = "raise",
     ):
         self.idgame = IdGame(
             game, players, rewards=rewards, observation=observation, options=game_options
         )
+        #: What an illegal id does: ``"raise"`` or ``"penalty"`` (:mod:`karnak.envs.illegal`).
+        self.illegal = check_policy(illegal)
+        #: The agents whose illegal ids ended the game (under the penalty), with the id and
+        #: why: ``{"seat_1": {"action": 31, "reason": "..."}}``; empty otherwise.
+        self.illegal_actions: dict[str, dict[str, Any]] = {}
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InvalidOptionError(
                 f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}"
@@ -120,7 +134,7 @@ class _Base:
         #: The engine seed of the game being played.
         self.current_seed: int | None = None
         # each environment class's metadata, named for this game
-        self.metadata = {**self.metadata, "name": f"karnak_{self.idgame.game.name}_v0"}
+        self.metadata = {**self.metadata, "name": env_version(self.idgame.game).name}
         self.agents: list[str] = []
 
     # --- spaces ------------------------------------------------------------------------
@@ -148,6 +162,8 @@ class _Base:
         d = self.idgame.description
         head = f"{d.title}, seed {self.current_seed}, "
         head += "game over" if state.is_over() else f"the view of {agent_name(seat)}"
+        if self.illegal_actions:
+            head += f", ended on an illegal id of {', '.join(self.illegal_actions)}"
         scores = ", ".join(f"{agent_name(s)} {p}" for s, p in enumerate(state.scores()))
         return f"{head}\n{state.observation_string(seat)}\n{spelled}\nscores: {scores}"
 
@@ -174,9 +190,12 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         rewards: str | None = None,
         observation: str = "information_state",
         render_mode: str | None = None,
+        illegal: str = "raise",
         **game_options: Any,
     ):
-        _Base.__init__(self, game, players, rewards, observation, render_mode, game_options)
+        _Base.__init__(
+            self, game, players, rewards, observation, render_mode, game_options, illegal
+        )
         self._id_state: IdState | None = None
         self._standing: list[float] = []
 
@@ -202,6 +221,7 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         ):
             raise InvalidOptionError("start_from needs a state of this env's game and options")
         self._id_state = id_state
+        self.illegal_actions = {}
         self.agents = list(self.possible_agents)
         # From 0, so each agent's rewards add up to its final utility (see the module).
         self._standing = [0.0] * self.idgame.players
@@ -219,12 +239,11 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def _mask(self, seat: int) -> npt.NDArray[np.int8]:
         """The int8 mask of ``seat`` (all 0 off turn)."""
-        state = self.id_state
-        current = state.current_player()
-        if seat != current:
+        if self.illegal_actions:  # the game ended on an illegal id: nobody may choose
             return np.zeros(self.idgame.num_actions, dtype=np.int8)
-        # A fresh bool array each call, so its int8 view is the caller's own.
-        return self.idgame.speller.mask(state.state, current, state.prefix).view(np.int8)
+        # A fresh bool array each call (worked out once a position by the IdState, which
+        # step() then checks against), so its int8 view is the caller's own.
+        return self.id_state.mask(seat).view(np.int8)
 
     def observe(self, agent: str) -> Observation:
         seat = self._seat_of(agent)
@@ -238,10 +257,15 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ActionIdError(f"{agent} is to move and must choose an action id, not None")
+        action_id = checked_id(self.idgame.space, agent, action)
         state = self.id_state
-        state.apply_id(int(action))
+        try:
+            state.apply_id(action_id)  # ActionIdError, the state unchanged, if illegal
+        except ActionIdError:
+            if self.illegal == "raise":
+                raise
+            self._end_on_illegal({agent: offence(self.idgame.space, agent, action_id)})
+            return
         self._cumulative_rewards[agent] = 0.0
         after = state.standing()
         self.rewards = {a: after[s] - self._standing[s] for s, a in enumerate(self.possible_agents)}
@@ -249,6 +273,20 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._end_if_over()
         if not state.is_terminal():
             self.agent_selection = self.possible_agents[state.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_on_illegal(self, offenders: dict[str, dict[str, Any]]) -> None:
+        """The penalty (:mod:`karnak.envs.illegal`): nothing played, every agent
+        terminated, each paid what brings its sum to its result."""
+        self.illegal_actions = offenders
+        final = results(self.idgame.description, [self._seats[a] for a in offenders])
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self.rewards = {a: final[s] - self._standing[s] for s, a in enumerate(self.possible_agents)}
+        self._standing = final
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos = {a: {INFO_KEY: dict(offenders)} for a in self.agents}
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -296,11 +334,13 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
       that have committed wait with an all-zero mask; nobody sees another's partial
       spelling or sealed commitment before the reveal.
     - Every id is checked before any is applied: an illegal one raises ActionIdError and
-      the step changes nothing. Completed moves are then played lowest seat first (the
-      order of :class:`~karnak.envs.idgame.IdState`; at a sealed step the order cannot
-      matter, since no seat sees another's commitment). A move the rules play in the open
-      during a sealed step (selling a card in Amun-Re's offering phase) is seen by the
-      others from the next step on, as in the engine.
+      the step changes nothing (``illegal="raise"``), or, under ``illegal="penalty"``,
+      ends the game with nothing of the step played, every agent that chose an illegal id
+      an offender (:mod:`karnak.envs.illegal`). Completed moves are then played lowest
+      seat first (the order of :class:`~karnak.envs.idgame.IdState`; at a sealed step the
+      order cannot matter, since no seat sees another's commitment). A move the rules play
+      in the open during a sealed step (selling a card in Amun-Re's offering phase) is
+      seen by the others from the next step on, as in the engine.
     - Rewards, terminations and truncations are as in :class:`KarnakAECEnv`; when the game
       ends every agent is terminated (or truncated) and ``agents`` empties.
     """
@@ -314,9 +354,12 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
         rewards: str | None = None,
         observation: str = "information_state",
         render_mode: str | None = None,
+        illegal: str = "raise",
         **game_options: Any,
     ):
-        _Base.__init__(self, game, players, rewards, observation, render_mode, game_options)
+        _Base.__init__(
+            self, game, players, rewards, observation, render_mode, game_options, illegal
+        )
         self._state: State | None = None
         #: Per seat, what it has spelled so far of its current move.
         self.prefixes: list[Spelling] = [() for _ in self.possible_agents]
@@ -334,7 +377,8 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
 
     # --- who acts, what it sees ----------------------------------------------------------
     def is_over(self) -> bool:
-        return self.truncated or self.game_state.is_over()
+        """Whether the game has ended: played out, cut off, or ended on an illegal id."""
+        return self.truncated or bool(self.illegal_actions) or self.game_state.is_over()
 
     def acting(self) -> tuple[int, ...]:
         """The seats that must choose an id at this step (none once the game is over)."""
@@ -351,15 +395,7 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
     def _observe(self, seat: int, acting: tuple[int, ...]) -> Observation:
         idgame = self.idgame
         state = self.game_state
-        tensor = (
-            state.information_state_tensor(seat)
-            if idgame.observation_kind == "information_state"
-            else state.observation_tensor(seat)
-        )
-        vector = np.zeros(idgame.observation_size, dtype=np.float32)
-        vector[: idgame.tensor_size] = tensor
-        for action_id in self.prefixes[seat]:
-            vector[idgame.tensor_size + action_id] += 1.0
+        vector = idgame.vector(state, seat, self.prefixes[seat])
         if seat in acting:
             mask = idgame.speller.mask(state, seat, self.prefixes[seat]).view(np.int8)
         else:
@@ -395,6 +431,7 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
             raise InvalidOptionError("start_from needs one spelling per seat")
         self.id_count = id_count
         self.truncated = False
+        self.illegal_actions = {}
         self.agents = list(self.possible_agents)
         self._standing = [0.0] * self.idgame.players
         return self._observations(), {a: {} for a in self.agents}
@@ -417,15 +454,20 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
             raise KeyError(f"no action for {', '.join(missing)}, who must act at this step")
         speller = self.idgame.speller
         chosen: list[tuple[int, Spelling, Any]] = []
+        offenders: dict[str, dict[str, Any]] = {}
         for seat in acting:  # check every id before playing any
-            action_id = actions[agent_name(seat)]
-            if action_id is None:
-                raise ActionIdError(f"{agent_name(seat)} must choose an action id, not None")
+            agent = agent_name(seat)
+            action_id = checked_id(self.idgame.space, agent, actions[agent])
             try:
-                prefix, move = speller.choose(state, seat, self.prefixes[seat], int(action_id))
+                prefix, move = speller.choose(state, seat, self.prefixes[seat], action_id)
             except ActionIdError as error:
-                raise ActionIdError(f"{agent_name(seat)}: {error}") from None
+                if self.illegal == "raise":
+                    raise ActionIdError(f"{agent}: {error}") from None
+                offenders[agent] = offence(self.idgame.space, agent, action_id)
+                continue
             chosen.append((seat, prefix, move))
+        if offenders:
+            return self._end_on_illegal(offenders)
         played = 0
         for seat, prefix, move in sorted(chosen, key=lambda c: c[0]):
             self.prefixes[seat] = prefix
@@ -455,6 +497,30 @@ class KarnakParallelEnv(_Base, ParallelEnv[str, Observation, int]):  # type: ign
             self.render()
         if self.is_over():
             self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _end_on_illegal(
+        self, offenders: dict[str, dict[str, Any]]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """The penalty (:mod:`karnak.envs.illegal`): no id of this step is played, every
+        agent is terminated and paid what brings its sum to its result."""
+        self.illegal_actions = offenders
+        final = results(self.idgame.description, [self._seats[a] for a in offenders])
+        rewards = {a: final[self._seats[a]] - self._standing[self._seats[a]] for a in self.agents}
+        self._standing = final
+        observations = self._observations()  # every mask all 0: nobody acts any more
+        terminations = dict.fromkeys(self.agents, True)
+        truncations = dict.fromkeys(self.agents, False)
+        infos: dict[str, dict[str, Any]] = {a: {INFO_KEY: dict(offenders)} for a in self.agents}
+        if self.render_mode == "human":
+            self.render()
+        self.agents = []
         return observations, rewards, terminations, truncations, infos
 
     # --- people ------------------------------------------------------------------------

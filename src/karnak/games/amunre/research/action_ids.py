@@ -145,6 +145,11 @@ class AmunReActionSpace(ActionSpace):
         self.size = self.offer_done_id + 1
         self.most_gold = self._most_gold()
         self.max_game_length = self._max_game_length()
+        # Every part of an offering but ``offer done`` can stand in an unfinished spelling;
+        # ``offer +100`` as often as the most gold allows, a card kind as often as it exists.
+        self.spelling_ids = tuple(range(self.theft_id, self.offer_done_id))
+        most_of_a_kind = max(board.card(kind).count for kind in CARD_KINDS)
+        self.spelling_repeats = max(self.most_gold // GOLD_CARRY, most_of_a_kind, 1)
         self._cache: dict[object, Spelling] = {}
 
     # ------------------------------------------------------------------ bounds

@@ -59,22 +59,75 @@ def _expert(options: Mapping[str, Any] | None) -> bool:
     return bool((options or {}).get("expert_provinces", False))
 
 
+@dataclass(frozen=True)
+class _Bounds:
+    """The figures the parts' ranges are made of: sound bounds from the board and the rules
+    (the action space's own: the most gold a seat can receive, the most points), loose
+    where the rules are (gold), so that no reachable value lies outside them."""
+
+    gold: float  # the most gold a seat can hold, / GOLD_SCALE
+    points: float  # the most points, / POINTS_SCALE
+    cards: int  # every power card of the game
+    per_kind: tuple[int, ...]  # power cards of each kind
+    per_bonus_kind: tuple[int, ...]  # scoring bonus cards of each kind
+    farmers: int  # the most farmers of any edition
+    fields: int  # the most fields of a province
+    face_down: int  # the most cards face down on a province
+    free_gold: float  # the most free gold on a province, / FREE_GOLD_SCALE
+    pyramids: int
+    total_low: float  # the offering total's range, / TOTAL_SCALE
+    total_high: float
+
+
+def _bounds(board: Board, players: int, expert: bool) -> _Bounds:
+    from karnak.games.amunre.research.action_ids import AmunReActionSpace
+
+    space = AmunReActionSpace(board, players, {"expert_provinces": expert})
+    cards = board.total_cards
+    # Each seat offers at most all its gold and cards, or takes the theft's gold; each
+    # correction moves the total by 3.
+    low = -players * (board.theft_gold + 3)
+    high = players * (space.most_gold + cards + 3)
+    return _Bounds(
+        gold=space.most_gold / GOLD_SCALE,
+        points=space.score_bounds()[1] / POINTS_SCALE,
+        cards=cards,
+        per_kind=tuple(board.card(kind).count for kind in CARD_KINDS),
+        per_bonus_kind=tuple(board.card(kind).count for kind in BONUS_KINDS),
+        farmers=max(board.farmers.values()),
+        fields=max(p.fields for p in board.provinces),
+        face_down=board.kingdoms * max(p.bonus_cards for p in board.provinces),
+        free_gold=board.kingdoms * max(p.bonus_gold for p in board.provinces) / FREE_GOLD_SCALE,
+        pyramids=space.most_pyramids(),
+        total_low=low / TOTAL_SCALE,
+        total_high=high / TOTAL_SCALE,
+    )
+
+
 def observation_parts(board: Board, players: int, expert: bool) -> list[Part]:
     n, np_ = players, len(board.provinces)
     rounds = board.rounds_per_kingdom * board.kingdoms
     temple = len(board.temple_thresholds) + 2
     top_bid = max(board.bid_spaces) or 1
+    b = _bounds(board, players, expert)
+    offer_high = (1.0, 1.0, 1.0, b.gold, float(b.cards))
     parts = [
         Part("phase", (len(PHASE_INDEX),), "one-hot: " + ", ".join(PHASE_INDEX)),
         Part("round", (rounds,), "one-hot: round 1 to the last"),
         Part("to_move", (n,), "1 where the seat is to move (seats relative: the viewer first)"),
         Part("start_player", (n,), "one-hot: the start player (pharaoh)"),
         Part("temple", (temple,), "one-hot: the Amun-Re temple's space, 0 (beside) to 4"),
-        Part("gold", (n,), f"each seat's gold / {GOLD_SCALE:g}"),
-        Part("score", (n,), f"each seat's points / {POINTS_SCALE:g}"),
-        Part("cards_held", (n,), "how many power cards each seat holds (count)"),
-        Part("hand", (NKINDS,), "the viewer's power cards per kind (count, CARD_KINDS order)"),
-        Part("discard", (NKINDS,), "the discard pile per kind (count)"),
+        Part("gold", (n,), f"each seat's gold / {GOLD_SCALE:g}", 0.0, b.gold),
+        Part("score", (n,), f"each seat's points / {POINTS_SCALE:g}", 0.0, b.points),
+        Part("cards_held", (n,), "how many power cards each seat holds (count)", 0, b.cards),
+        Part(
+            "hand",
+            (NKINDS,),
+            "the viewer's power cards per kind (count, CARD_KINDS order)",
+            0,
+            b.per_kind,
+        ),
+        Part("discard", (NKINDS,), "the discard pile per kind (count)", 0, b.per_kind),
         Part("deck", (1,), "power cards in the deck / all power cards"),
         Part("province_deck", (1,), "province cards in the deck / provinces"),
         Part("supply", (2,), "farmers in the supply / all farmers, stones / all stones"),
@@ -84,6 +137,8 @@ def observation_parts(board: Board, players: int, expert: bool) -> list[Part]:
             "province_items",
             (np_, len(PROVINCE_ITEMS)),
             "per province: " + ", ".join(PROVINCE_ITEMS) + " (counts)",
+            0,
+            (b.fields, b.farmers, b.fields, board.stones, b.pyramids, b.face_down, b.free_gold),
         ),
         Part("bid_province", (n, np_ + 1), "one-hot per seat: its bidding marker, last: none"),
         Part("bid_amount", (n,), f"each seat's bid / {top_bid} (the highest bid space)"),
@@ -94,35 +149,55 @@ def observation_parts(board: Board, players: int, expert: bool) -> list[Part]:
             (5,),
             f"the viewer's committed offering: committed, theft, correction, "
             f"gold / {GOLD_SCALE:g}, cards offered (count)",
+            0,
+            offer_high,
         ),
         Part(
             "revealed_offers",
             (n, 5),
             f"per seat, the revealed offering: shown, theft, correction, gold / "
             f"{GOLD_SCALE:g}, cards offered (count)",
+            0,
+            offer_high,
         ),
         Part(
             "offering_total",
             (1,),
             f"the revealed total (after corrections) / {TOTAL_SCALE:g}, 0 while sealed; "
             "can be negative",
+            b.total_low,
+            b.total_high,
         ),
         Part("adjusters", (n,), "1 where the seat holds a revealed correction card to play"),
         Part("rewards_queue", (n,), "rewards left to take per seat / 3"),
         Part("market_stage", (3,), "one-hot: buying cards, farmers, stones"),
-        Part("market_bought", (2,), "farmers and stones bought this market turn (count)"),
+        Part(
+            "market_bought",
+            (2,),
+            "farmers and stones bought this market turn (count)",
+            0,
+            (b.farmers, board.stones),
+        ),
         Part("eight_gold", (n, np_), "one-hot per seat: where it laid an 8-gold card"),
         Part("harvest_increase", (n, np_), "one-hot per seat: where it laid a harvest increase"),
-        Part("bonus_played", (n, len(BONUS_KINDS)), "bonus cards played this scoring (count)"),
+        Part(
+            "bonus_played",
+            (n, len(BONUS_KINDS)),
+            "bonus cards played this scoring (count)",
+            0,
+            b.per_bonus_kind,
+        ),
         Part(
             "scorings",
             (board.kingdoms, n),
             f"points of each kingdom's scoring per seat / {POINTS_SCALE:g} (0 before it)",
+            0.0,
+            b.points,
         ),
     ]
     if expert:
         parts += [
-            Part("province_cards", (n,), "province cards each seat holds (count)"),
+            Part("province_cards", (n,), "province cards each seat holds (count)", 0, np_),
             Part("own_province_hand", (np_,), "1 for each province card the viewer holds"),
             Part("own_pick", (np_,), "one-hot: the viewer's sealed pick (all 0: none)"),
             Part("last_pick", (n, np_), "one-hot per seat: its last revealed pick"),
@@ -139,6 +214,8 @@ def information_parts(board: Board, players: int, expert: bool) -> list[Part]:
             "unseen_cards",
             (NKINDS,),
             "per kind, power cards not in the viewer's hand nor the discards (count)",
+            0,
+            tuple(board.card(kind).count for kind in CARD_KINDS),
         ),
     ]
 

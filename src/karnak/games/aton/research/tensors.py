@@ -90,7 +90,7 @@ def _observation_parts(squares: int) -> tuple[Part, ...]:
         Part("phase", (len(PHASES),), "one-hot: allocate, remove, place, cleanup, over"),
         Part("to_move", (2,), "1 where that seat (viewer first) is to move"),
         Part("round", (1,), f"min(round, {ROUND_SCALE}) / {ROUND_SCALE}"),
-        Part("score", (2,), f"points / win_points, at most {SCORE_CAP:g}"),
+        Part("score", (2,), "points / win_points", 0.0, SCORE_CAP),
         Part("stock", (2,), "counters in stock / counters"),
         Part("pile", (2,), "cards in the draw pile / (4 x cards_per_value)"),
         Part("hand", (2,), "cards in hand / hand_size"),
@@ -114,7 +114,7 @@ def _observation_parts(squares: int) -> tuple[Part, ...]:
         Part(
             "last_scoring",
             (SCORING_RULES, 2),
-            "points of the last scoring by rule and seat / win_points, at most 1",
+            "points of the last scoring by rule and seat / win_points (at most 1)",
         ),
         Part("winner", (2,), "one-hot: the seat that won at once"),
         Part("temples", (2, TEMPLES, squares), "1 where the seat has a counter"),

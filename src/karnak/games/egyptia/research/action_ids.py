@@ -97,6 +97,8 @@ class EgyptiaActionSpace(ActionSpace):
         for resource, dots in enumerate(self.dots):
             self.part_ids.append(list(range(len(names), len(names) + dots)))
             names += [f"pay part {n}{LETTERS[resource]}" for n in range(1, dots + 1)]
+        #: Every payment part can stand in an unfinished spelling (one of each resource).
+        self.spelling_ids = tuple(id_ for ids in self.part_ids for id_ in ids)
         self.pay_done = len(names)
         names.append("pay done")
         self._names = tuple(names)

@@ -121,12 +121,14 @@ def _observation_parts(players: int, sheet: Sheet) -> list[Part]:
         Part(
             "seat_card_points",
             (n, 5),
-            f"points from each card in play (A to E) / {POINTS_SCALE:g}, within 0 to 2",
+            f"points from each card in play (A to E) / {POINTS_SCALE:g}",
+            *RANGES["seat_card_points"],
         ),
         Part(
             "seat_score",
             (n,),
-            f"the score if the game ended now / {POINTS_SCALE:g}, within -1 to 4",
+            f"the score if the game ended now / {POINTS_SCALE:g}",
+            *RANGES["seat_score"],
         ),
     ]
 

@@ -131,6 +131,27 @@ class Egyptia(Game):
         resolved = self.resolve_options(options)
         return action_ids.score_bounds(self.sheet, resolved, self.rules_at_least("1.1"))
 
+    def score_targets(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[tuple[str, int], ...]:
+        """Alone, the sheet's builder statuses with the least score of each (the shipped
+        sheet: Apprentice 0, Standard 50, Skilled 60, Master 65, Legendary 70); with others,
+        none (the statuses rate a solo game)."""
+        self.check_player_count(players)
+        if players != 1:
+            return ()
+        return tuple((rank.name, rank.low) for rank in self.sheet.ranks)
+
+    def default_score_target(
+        self, players: int, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """The second status (Standard on the shipped sheet): the first holds from 0 points,
+        which almost any game reaches, so it would reward nothing."""
+        targets = self.score_targets(players, options)
+        if not targets:
+            return None
+        return targets[1][0] if len(targets) > 1 else targets[0][0]
+
     def observation_layout(
         self, players: int, options: Mapping[str, Any] | None = None
     ) -> TensorLayout:
