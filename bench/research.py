@@ -8,7 +8,7 @@ another (new seeds) until the time is up. One core, one process (but the batch r
 
 Rows per game:
 
-- ``engine``: the engine's own step, the issue's yardstick: ``legal_actions`` of the seat to
+- ``engine``: the engine's own step, the yardstick: ``legal_actions`` of the seat to
   move, a random move, ``apply_unchecked`` (no tensor, no mask, no ids);
 - ``idstate``: :class:`IdState`: ``observation(seat)``, ``mask()``, ``apply_id``;
 - ``aec``: :class:`KarnakAECEnv` (``env.last()``, ``env.step``; the dead steps at the end
@@ -27,7 +27,7 @@ Rows per game:
   ``state.information_state_tensor()``, pyspiel's C++ entry.
 
 ``x engine`` is a row's cost of a step in engine steps (``engine steps/s / row steps/s``):
-the issue's target is at most 2 for the PettingZoo (``aec``) and Gymnasium (``gym``) steps in
+our target is at most 2 for the PettingZoo (``aec``) and Gymnasium (``gym``) steps in
 the compiled build. ``overhead`` is what the adapter adds to its IdState baseline
 (``idstate``; ``idstate_all`` for ``parallel``; ``gym_ref`` for ``gym``).
 
@@ -70,7 +70,7 @@ import numpy as np
 HERE = Path(__file__).resolve()
 TABLES = {"aton": 2, "amunre": 3, "egyptia": 2}
 ENGINES = {"compiled": "1", "pure": "0"}
-#: The issue's target: an adapter step at most this many engine steps, compiled.
+#: Our target: an adapter step at most this many engine steps, compiled.
 TARGET = 2.0
 #: The adapters the target is stated for.
 TARGETED = ("aec", "gym")
