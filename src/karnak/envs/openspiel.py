@@ -530,22 +530,30 @@ class KarnakGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> KarnakObserver:
-        if isinstance(iig_obs_type, Mapping):  # OpenSpiel passes params alone positionally
-            iig_obs_type, params = None, iig_obs_type
-        if params:
-            raise ValueError(f"Karnak's observers take no parameters, not {dict(params)}")
-        if iig_obs_type is None:
-            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            raise ValueError(
-                "Karnak observes a game only as one seat sees it (public information and "
-                "the seat's own private information), not as "
-                f"{iig_obs_type.private_info} with public_info={iig_obs_type.public_info}"
-            )
-        return KarnakObserver(self, perfect_recall=bool(iig_obs_type.perfect_recall))
+        return KarnakObserver(self, perfect_recall=observes_with_recall(iig_obs_type, params))
+
+
+def observes_with_recall(iig_obs_type: Any, params: Mapping[str, Any] | None) -> bool:
+    """Whether an observer OpenSpiel asks for (``make_py_observer``'s arguments) has perfect
+    recall; ValueError for one Karnak does not give: parameters, or any view but one seat's
+    (public information and the seat's own private information). Every form of the games
+    asks the same."""
+    if isinstance(iig_obs_type, Mapping):  # OpenSpiel passes params alone positionally
+        iig_obs_type, params = None, iig_obs_type
+    if params:
+        raise ValueError(f"Karnak's observers take no parameters, not {dict(params)}")
+    if iig_obs_type is None:
+        return False
+    if (
+        iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        or not iig_obs_type.public_info
+    ):
+        raise ValueError(
+            "Karnak observes a game only as one seat sees it (public information and "
+            "the seat's own private information), not as "
+            f"{iig_obs_type.private_info} with public_info={iig_obs_type.public_info}"
+        )
+    return bool(iig_obs_type.perfect_recall)
 
 
 class KarnakState(pyspiel.State):  # type: ignore[misc]

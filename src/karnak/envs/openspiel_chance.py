@@ -79,6 +79,7 @@ from karnak.envs.openspiel import (
     _parameter_value,
     _rng_from,
     default_players,
+    observes_with_recall,
     parameter_specification,
     short_name,
 )
@@ -561,22 +562,7 @@ class KarnakChanceGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> ChanceObserver:
-        if isinstance(iig_obs_type, Mapping):
-            iig_obs_type, params = None, iig_obs_type
-        if params:
-            raise ValueError(f"Karnak's observers take no parameters, not {dict(params)}")
-        if iig_obs_type is None:
-            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            raise ValueError(
-                "Karnak observes a game only as one seat sees it (public information and "
-                "the seat's own private information), not as "
-                f"{iig_obs_type.private_info} with public_info={iig_obs_type.public_info}"
-            )
-        return ChanceObserver(self, perfect_recall=bool(iig_obs_type.perfect_recall))
+        return ChanceObserver(self, perfect_recall=observes_with_recall(iig_obs_type, params))
 
 
 class KarnakChanceState(pyspiel.State):  # type: ignore[misc]
