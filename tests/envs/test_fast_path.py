@@ -67,7 +67,16 @@ def test_masks_and_steps_agree_with_the_reference(
                 # written into a used buffer: the same bits as a fresh vector
                 out = np.full(idgame.observation_size, np.nan, dtype=np.float32)
                 assert state.observation(other, out=out) is out
-                assert out.tobytes() == state.observation(other).tobytes()
+                vector = state.observation(other)
+                assert out.tobytes() == vector.tobytes()
+                # the remembered tensor (while a seat spells) is the one worked out afresh,
+                # and the vector handed out is the caller's own: writing to it changes
+                # nothing remembered
+                spelling = state.prefix if other == seat else ()
+                fresh = idgame.vector(state.state, other, spelling)
+                assert vector.tobytes() == fresh.tobytes()
+                vector[:] = -1.0
+                assert state.observation(other).tobytes() == fresh.tobytes()
             if rng.below(4) == 0:  # an illegal id: refused, nothing changes
                 illegal = next(i for i in range(idgame.num_actions) if i not in expected)
                 before = (state.prefix, state.length, len(state.state.history))
@@ -102,6 +111,105 @@ def test_a_state_changed_behind_the_id_state_is_worked_out_afresh() -> None:
     other = idgame.new_state(4)
     state.state = other.state
     assert state.legal_ids() == other.legal_ids()
+
+
+def test_a_remembered_tensor_is_dropped_when_the_state_changes_behind_the_id_state() -> None:
+    idgame = IdGame("amunre", 3, options={"offer_cards": True})
+    state = idgame.new_state(2)
+    rng = Rng(2)
+    while not state.prefix:  # play on until a seat is half way through a spelling
+        state.apply_id(state.legal_ids()[rng.below(len(state.legal_ids()))])
+        assert not state.is_terminal()
+    seat = state.current_player()
+    others = [s for s in range(3) if s != seat]
+    state.observation(others[0])  # remembered now
+    # another state object in the same slot
+    state.state = idgame.new_state(9).state
+    state.prefix = ()
+    assert state.observation(others[0]).tobytes() == (
+        idgame.vector(state.state, others[0], ()).tobytes()
+    )
+    mover = state.current_player()
+    state.state.apply(mover, state.state.legal_actions(mover)[0])  # same object, one move on
+    for viewer in range(3):
+        assert state.observation(viewer).tobytes() == (
+            idgame.vector(state.state, viewer, ()).tobytes()
+        )
+
+
+@pytest.mark.parametrize(("game", "players", "options"), TABLES)
+def test_a_whole_move_is_its_ids_chosen_one_by_one(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """``apply_move`` (a bot's move, as the Gymnasium env plays its opponents) leaves the
+    same state, ids and length as choosing the move's ids one at a time."""
+    idgame = IdGame(game, players, options=options)
+    whole, by_id = idgame.new_state(4), idgame.new_state(4)
+    rng = Rng(4)
+    several = 0
+    while not whole.is_terminal():
+        seat = whole.current_player()
+        legal = whole.state.legal_actions(seat)
+        move = legal[rng.below(len(legal))]
+        spelling = idgame.space.spell(move)
+        several += len(spelling) > 1
+        # with the list the move was drawn from (as a bot's SeatView holds it), or without
+        whole.apply_move(move, legal if whole.length % 2 else None)
+        for action_id in spelling:
+            by_id.apply_id(action_id)
+        assert whole.ids == by_id.ids and whole.length == by_id.length
+        assert whole.state.to_json() == by_id.state.to_json()
+        assert whole.legal_ids() == by_id.legal_ids()
+    assert by_id.is_terminal()
+    if game != "aton":
+        assert several, "no move of several ids: the test misses what apply_move saves"
+
+
+def test_a_whole_move_is_checked_and_refused_whole() -> None:
+    from karnak.core.errors import IllegalActionError
+
+    idgame = IdGame("aton")
+    state = idgame.new_state(1)
+    seat = state.current_player()
+    legal = state.state.legal_actions(seat)
+    stranger = next(
+        idgame.space.action_of_id(i)
+        for i in range(idgame.num_actions)
+        if idgame.space.action_of_id(i) not in legal
+    )
+    before = (state.state.to_json(), list(state.ids), state.length)
+    with pytest.raises(IllegalActionError):
+        state.apply_move(stranger)
+    with pytest.raises(IllegalActionError):  # a list that does not hold it changes nothing
+        state.apply_move(stranger, legal)
+    assert (state.state.to_json(), state.ids, state.length) == before
+    # an equal move that is not the engine's own object is checked and played
+    twin = idgame.space.action_of_id(idgame.space.spell(legal[0])[0])
+    state.apply_move(twin)
+    assert state.ids == [idgame.space.spell(legal[0])[0]] and state.length == 1
+
+
+def test_a_whole_move_at_the_length_limit_is_cut_off_as_its_ids_would_be() -> None:
+    idgame = IdGame("amunre", 3, options={"offer_cards": True})
+    whole, by_id = idgame.new_state(6), idgame.new_state(6)
+    idgame.max_game_length = 12  # this object only: the cut comes early
+    rng = Rng(6)
+    while not whole.is_terminal():
+        seat = whole.current_player()
+        legal = whole.state.legal_actions(seat)
+        move = legal[rng.below(len(legal))]
+        whole.apply_move(move)
+        for action_id in idgame.space.spell(move):
+            if by_id.is_terminal():
+                break
+            by_id.apply_id(action_id)
+        assert (whole.ids, whole.length, whole.prefix, whole.truncated) == (
+            by_id.ids,
+            by_id.length,
+            by_id.prefix,
+            by_id.truncated,
+        )
+    assert whole.truncated and whole.length == 12
 
 
 def test_a_full_memory_starts_afresh() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, SupportsInt, TypeVar
+from typing import TYPE_CHECKING, SupportsInt, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -87,7 +87,24 @@ class ActionSpace(ABC):
 #: Spellings a :class:`Speller` remembers by move identity before it starts afresh.
 MEMO_LIMIT = 50_000
 
-Options = dict[int, list[tuple[Spelling, "Action"]]]
+
+class Spelled:
+    """A move with its spelling, as a :class:`Speller` remembers it and lists it in its
+    options (one object a move, shared by every position that offers it: compiled, reading
+    its fields costs no new tuple)."""
+
+    __slots__ = ("action", "first", "spelling")
+
+    def __init__(self, spelling: Spelling, action: Action):
+        self.spelling = spelling
+        self.action = action
+        #: The spelling's first id (-1 for an empty spelling, which no choice can complete).
+        self.first = spelling[0] if spelling else -1
+
+
+#: The ids a seat may choose next, each with the legal moves whose spelling continues the
+#: prefix with it.
+Options = dict[int, list[Spelled]]
 
 
 class Speller:
@@ -110,15 +127,22 @@ class Speller:
         self.space = space
         #: How many moves' spellings are remembered before the memory starts afresh.
         self.memo_limit = MEMO_LIMIT
-        self._memo: dict[int, tuple[Spelling, Action]] = {}
+        self._memo: dict[int, Spelled] = {}
 
-    def _remember(self, action: Action) -> tuple[Spelling, Action]:
+    def _remember(self, action: Action) -> Spelled:
         memo = self._memo
         if len(memo) >= self.memo_limit:
             memo.clear()
-        entry = (self.space.spell(action), action)
+        entry = Spelled(self.space.spell(action), action)
         memo[id(action)] = entry
         return entry
+
+    def spelling(self, action: Action) -> Spelling:
+        """``action``'s spelling (``space.spell``, remembered)."""
+        entry = self._memo.get(id(action))
+        if entry is None or entry.action is not action:
+            entry = self._remember(action)
+        return entry.spelling
 
     def spellings(self, actions: Sequence[Action]) -> list[Spelling]:
         """Each of ``actions``' spelling, in order (``space.spell``, remembered)."""
@@ -126,9 +150,9 @@ class Speller:
         found: list[Spelling] = []
         for action in actions:
             entry = memo.get(id(action))
-            if entry is None or entry[1] is not action:
+            if entry is None or entry.action is not action:
                 entry = self._remember(action)
-            found.append(entry[0])
+            found.append(entry.spelling)
         return found
 
     def options(self, state: State, seat: int, prefix: Spelling = ()) -> Options:
@@ -137,13 +161,27 @@ class Speller:
         memo = self._memo
         depth = len(prefix)
         found: Options = {}
+        if not depth:  # the start of a move (nearly every step): only the first ids
+            for action in state.legal_actions(seat):
+                entry = memo.get(id(action))
+                if entry is None or entry.action is not action:
+                    entry = self._remember(action)
+                first = entry.first
+                if first < 0:
+                    continue  # an empty spelling (refused when chosen: prefix-free)
+                listed = found.get(first)
+                if listed is None:
+                    found[first] = [entry]
+                else:
+                    listed.append(entry)
+            return found
         for action in state.legal_actions(seat):
             entry = memo.get(id(action))
-            if entry is None or entry[1] is not action:
+            if entry is None or entry.action is not action:
                 entry = self._remember(action)
-            spelling = entry[0]
-            if len(spelling) <= depth or (depth and spelling[:depth] != prefix):
-                continue  # (an empty spelling is refused when chosen: prefix-free)
+            spelling = entry.spelling
+            if len(spelling) <= depth or spelling[:depth] != prefix:
+                continue
             following = spelling[depth]
             listed = found.get(following)
             if listed is None:
@@ -177,8 +215,11 @@ class Speller:
     def mask_of(self, ids: Collection[int]) -> BoolVector:
         """A boolean vector of the space's size, True at ``ids``."""
         mask = np.zeros(self.space.size, dtype=np.bool_)
-        for action_id in ids:  # item by item: cheaper than fancy indexing for a few dozen
-            mask[action_id] = True
+        # Item by item through a memoryview: cheaper than fancy indexing for a few dozen
+        # ids, and than NumPy's own item assignment.
+        cells = cast("memoryview[bool]", mask.data)
+        for action_id in ids:
+            cells[action_id] = True
         return mask
 
     def choose(
@@ -204,10 +245,10 @@ class Speller:
                 f"{self.space.id_name(chosen)} ({action_id}) is not legal here; "
                 f"legal: {legal or 'nothing'}"
             )
-        if len(found) == 1 and len(found[0][0]) == len(prefix) + 1:
-            return (), found[0][1]  # the common case: one move, complete
+        if len(found) == 1 and len(found[0].spelling) == len(prefix) + 1:
+            return (), found[0].action  # the common case: one move, complete
         spelled = (*prefix, chosen)
-        complete = [action for spelling, action in found if spelling == spelled]
+        complete = [entry.action for entry in found if entry.spelling == spelled]
         if complete and len(found) > 1:
             raise ActionIdError(
                 f"the spelling {spelled} is complete for one move and begins another: "

@@ -232,14 +232,13 @@ class KarnakGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _play_bots(self) -> None:
         """Let the bots move until the learner must choose or the game ends."""
         state = self.id_state
-        space = self.idgame.space
         while not state.is_terminal():
             seat = state.current_player()
             if seat == self.seat:
                 return
-            move = self._bots[seat].choose(SeatView.of(state.state, seat), self._rngs[seat])
-            for action_id in space.spell(move):
-                state.apply_id(action_id)
+            view = SeatView.of(state.state, seat)
+            move = self._bots[seat].choose(view, self._rngs[seat])
+            state.apply_move(move, view.legal_actions)  # its ids, as if chosen one by one
 
     def _observe(self) -> tuple[Observation, dict[str, Any]]:
         state = self.id_state

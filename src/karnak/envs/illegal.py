@@ -70,6 +70,8 @@ def check_policy(policy: object) -> IllegalPolicy:
 def checked_id(space: ActionSpace, agent: str, action: Any) -> int:
     """``action`` as an id of ``space``, or ActionIdError (under either policy): None, or a
     number outside the space, is not an action."""
+    if type(action) is int and 0 <= action < space.size:  # the common case, checked at once
+        return action
     if action is None:
         raise ActionIdError(f"{agent} is to move and must choose an action id, not None")
     try:

@@ -237,20 +237,14 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
         else:
             self.agent_selection = self.agents[0]
 
-    def _mask(self, seat: int) -> npt.NDArray[np.int8]:
-        """The int8 mask of ``seat`` (all 0 off turn)."""
-        if self.illegal_actions:  # the game ended on an illegal id: nobody may choose
-            return np.zeros(self.idgame.num_actions, dtype=np.int8)
-        # A fresh bool array each call (worked out once a position by the IdState, which
-        # step() then checks against), so its int8 view is the caller's own.
-        return self.id_state.mask(seat).view(np.int8)
-
     def observe(self, agent: str) -> Observation:
         seat = self._seat_of(agent)
-        return {
-            "observation": self.id_state.observation(seat),
-            "action_mask": self._mask(seat),
-        }
+        state = self.id_state
+        if self.illegal_actions:  # the game ended on an illegal id: nobody may choose
+            mask = np.zeros(self.idgame.num_actions, dtype=np.int8)
+        else:  # a fresh bool array each call, so its int8 view is the caller's own
+            mask = state.mask(seat).view(np.int8)
+        return {"observation": state.observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -267,6 +261,12 @@ class KarnakAECEnv(_Base, AECEnv[str, Observation, int]):  # type: ignore[misc]
             self._end_on_illegal({agent: offence(self.idgame.space, agent, action_id)})
             return
         self._cumulative_rewards[agent] = 0.0
+        if state.prefix and not state.truncated:  # half way through a spelling: nothing
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)  # was played, nor changed
+            self._accumulate_rewards()
+            if self.render_mode == "human":
+                self.render()
+            return
         after = state.standing()
         self.rewards = {a: after[s] - self._standing[s] for s, a in enumerate(self.possible_agents)}
         self._standing = after

@@ -35,11 +35,13 @@ GENERIC_MODULES: tuple[str, ...] = (
     # test doubles), which a compiled class forbids; compiling it measured no faster anyway.
     "bots/ismcts.py",
     # The research fast path: spelling moves in ids (the masks of every research adapter).
-    # Not envs/idgame.py: compiling it type-checks karnak.envs whole, OpenSpiel's adapter
-    # and its optional imports included. Not the games' research/action_ids.py: mypyc
+    # Not the games' research/action_ids.py: mypyc
     # (1.x) emits a call to a native check_id that its open ActionSpace base does not
     # have, and the Speller spells each move object once anyway (see its memory).
     "core/action_ids.py",
+    # Integer play over a state (IdState): every step of every research adapter. In the
+    # core, not in karnak.envs, so that compiling it type-checks no framework adapter.
+    "core/id_play.py",
 )
 
 
