@@ -6,9 +6,11 @@ other sheet is read from its last publication (``state.public``: the reveal or a
 end), exactly as :meth:`EgyptiaState.observation` shows it; of the others' progress since,
 only the public stage (choosing, chosen, building, done) is used. The others' sealed columns
 appear only once revealed. The tensor is built from the state's fields, not from
-``observation()``: the published sheets are encoded once per publication and shared by every
-seat and every copy of the state (kept in ``state.public_cache``, which a publication
-replaces).
+``observation()``: what a publication fixes (every published sheet, the cards, the dice,
+the reveal tally) is encoded once per publication and viewer, as a background shared by
+every copy of the state (kept in ``state.public_cache``, which a publication replaces); a
+tensor is a copy of its viewer's background, its own row patched where the live sheet
+differs from the published one, and the few live numbers written through a ``memoryview``.
 
 Scales: resources on hand and circled ``/ dots of their track``; productivity
 ``/ steps of the track``; the round and Deaths ``/ buildable hexes`` (the longest game);
@@ -23,10 +25,11 @@ reveal events, public to all), so a copy without a log (a search copy) has zeros
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
 
+from karnak.core.events import Event
 from karnak.core.tensors import FloatVector, Part, TensorLayout
 from karnak.games.egyptia.rules.actions import PLAGUES
 from karnak.games.egyptia.rules.market import end_favor
@@ -75,8 +78,6 @@ _PUBLIC_INDEX: Final = {
 }
 _DECIDING: Final = frozenset(("choose", "plague", "plague_pay", "build", "build_pay", "gain"))
 SHIP_UNUSED: Final = 0
-_PUBLIC_KEY: Final = -1  # the key of the encoded published sheets in ``state.public_cache``
-_REVEALS_KEY: Final = -2  # and of the tally of the reveal events, kept with them
 
 
 def _observation_parts(players: int, sheet: Sheet) -> list[Part]:
@@ -173,7 +174,7 @@ def information_state_layout(
     return made
 
 
-# ------------------------------------------------------------------------------ sheets
+# ------------------------------------------------------------------------------ the plan
 #: The per-builder sheet parts, consecutive in the layout (one row per relative seat).
 _SHEET_PARTS: Final = (
     "seat_have",
@@ -188,58 +189,130 @@ _SHEET_PARTS: Final = (
     "seat_score",
 )
 _CARD_CACHE: Final = 8_192  # cities remembered with their card points (cleared when full)
+_MARK_CACHE: Final = 4_096  # reveal tallies remembered by the last event counted (ditto)
+#: The key of what a publication fixes (``_Published``) in ``state.public_cache``.
+_PUBLISHED_KEY: Final = -3
+_RESTRICTION_INDEX: Final = {name: i for i, name in enumerate(RESTRICTIONS)}
+_PLAGUE_INDEX: Final = {name: i for i, name in enumerate(PLAGUES)}
+_BUILDING_INDEX: Final = {name: i for i, name in enumerate(BUILDINGS)}
+_CROSS_INDEX: Final = {name: i for i, name in enumerate(CROSSABLE)}
+_RESOURCE_INDEX: Final = {name: i for i, name in enumerate(RESOURCES)}
+_KINDS: Final = len(CITY_KINDS)
+
+#: Where one sheet's parts start: have, circled, productivity, plagues, deaths, ships, city,
+#: red, card points, score (in the tensor for row 0, or in a row of ``_Published.rows``).
+Places = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
-class _Plan:
-    """Where each part starts and how wide a row of each sheet part is: made once per
-    sheet and table size."""
+class _Fill:
+    """Where every part starts at a table of ``n`` (made once per sheet and table size), the
+    zero information state, and how the published rows land in a viewer's relative rows."""
 
-    __slots__ = ("start", "width")
+    __slots__ = (
+        "cards",
+        "column_sizes",
+        "dice",
+        "dice_values",
+        "last",
+        "market",
+        "n",
+        "observation_size",
+        "offered",
+        "offered_wild",
+        "over",
+        "pending_building",
+        "pending_cost",
+        "pending_hex",
+        "pending_kind",
+        "pending_plague",
+        "pending_wild",
+        "places",
+        "region",
+        "region_end",
+        "restriction",
+        "revealed",
+        "round",
+        "row",
+        "row_places",
+        "rows_of",
+        "seat_column",
+        "seat_stage",
+        "stage",
+        "taken",
+        "template",
+        "to_move",
+    )
 
-    def __init__(self, layout: TensorLayout, n: int):
-        self.start = {p.part.name: p.start for p in layout.parts}
-        self.width = {name: layout.place(name).part.size // n for name in _SHEET_PARTS}
-
-
-def _plan(sheet: Sheet, n: int) -> _Plan:
-    key = f"tensor_plan/{n}"
-    made = sheet.memo.get(key)
-    if made is None:
-        made = sheet.memo[key] = _Plan(observation_layout(n, None, sheet), n)
-    assert isinstance(made, _Plan)
-    return made
-
-
-def _published(state: EgyptiaState) -> list[FloatVector]:
-    """Every published sheet encoded, once per publication: each part's rows in seat order
-    twice over, so that the rows seat, seat + 1, ... of any viewer are one slice."""
-    cache = state.public_cache.get(_PUBLIC_KEY)
-    if cache is None:
-        n = state.n
-        plan = _plan(state.sheet, n)
-        put: dict[int, float] = {}
-        for s in range(n):
-            _sheet_values(state, state.public[s], s, plan, put)
-        scratch = np.zeros(observation_layout(n, None, state.sheet).size, dtype=np.float32)
-        scratch[np.fromiter(put, np.int64, len(put))] = np.fromiter(
-            put.values(), np.float32, len(put)
+    def __init__(self, sheet: Sheet, n: int) -> None:
+        layout = information_state_layout(n, None, sheet)
+        start = {p.part.name: p.start for p in layout.parts}
+        self.n = n
+        self.observation_size = observation_layout(n, None, sheet).size
+        self.template: FloatVector = layout.zeros()
+        self.round, self.over, self.revealed = start["round"], start["over"], start["revealed"]
+        self.cards = start["cards"]
+        self.dice, self.dice_values = start["dice_columns"], start["dice_values"]
+        self.column_sizes = start["column_sizes"]
+        assert self.dice_values == self.dice + 4 * len(sheet.dice)
+        self.to_move, self.stage = start["to_move"], start["stage"]
+        self.restriction, self.market = start["restriction"], start["market"]
+        self.pending_kind, self.pending_plague = start["pending_kind"], start["pending_plague"]
+        self.pending_building, self.pending_hex = start["pending_building"], start["pending_hex"]
+        self.pending_wild, self.pending_cost = start["pending_wild"], start["pending_cost"]
+        self.offered, self.offered_wild = start["offered"], start["offered_wild"]
+        self.seat_stage, self.seat_column = start["seat_stage"], start["seat_column"]
+        self.taken, self.last = start["columns_taken"], start["last_columns"]
+        widths = [layout.place(name).part.size // n for name in _SHEET_PARTS]
+        local = [sum(widths[:i]) for i in range(len(widths))]
+        self.places: Places = _places([start[name] for name in _SHEET_PARTS])
+        self.row_places: Places = _places(local)
+        self.row = sum(widths)  # one published sheet's numbers, in a row of its own
+        # the sheet parts follow each other, each with its n rows: the rows of seats seat,
+        # seat + 1, ... are ``rows[seat * row : (seat + n) * row][rows_of]``
+        self.region = start[_SHEET_PARTS[0]]
+        self.region_end = self.region + n * self.row
+        at = self.region
+        for name, width in zip(_SHEET_PARTS, widths, strict=True):
+            assert start[name] == at
+            at += n * width
+        self.rows_of = np.array(
+            [
+                r * self.row + local[p] + j
+                for p, width in enumerate(widths)
+                for r in range(n)
+                for j in range(width)
+            ],
+            dtype=np.intp,
         )
-        sheets = []
-        for name in _SHEET_PARTS:
-            at, w = plan.start[name], plan.width[name]
-            rows = scratch[at : at + n * w]
-            sheets.append(np.concatenate([rows, rows]))
-        cache = {"sheets": sheets}
-        state.public_cache[_PUBLIC_KEY] = cache
-    found: list[FloatVector] = cache["sheets"]
+
+
+def _places(at: list[int]) -> Places:
+    return (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7], at[8], at[9])
+
+
+def _fill_plan(sheet: Sheet, n: int) -> _Fill:
+    fills = sheet.memo.get("tensor_fills")
+    if fills is None:
+        fills = sheet.memo["tensor_fills"] = {}
+    made = fills.get(n)
+    if made is None:
+        made = fills[n] = _Fill(sheet, n)
+    found: _Fill = made
     return found
 
 
+def _cells(vector: FloatVector) -> memoryview[float]:
+    """``vector``'s items as a writable view (format ``f``, one dimension): the cheapest item
+    write CPython offers from Python or compiled code."""
+    return cast("memoryview[float]", vector.data)
+
+
+# ------------------------------------------------------------------------------ sheets
 def _card_points(state: EgyptiaState, city: list[int]) -> tuple[int, ...]:
     """Each Pharaoh card's points for ``city`` (remembered: a city changes once a round)."""
-    memo = state.sheet.memo.get("tensor_card_points")
+    memo = state.sheet.memo.get("tensor_card_points_by_city")
     if memo is None:
-        memo = state.sheet.memo["tensor_card_points"] = {}
+        memo = state.sheet.memo["tensor_card_points_by_city"] = {}
     key = (*state.cards, *city)
     found = memo.get(key)
     if found is None:
@@ -262,116 +335,197 @@ def _capped_favor(state: EgyptiaState) -> bool:
     return bool(capped)
 
 
-def _live_sheet(state: EgyptiaState, seat: int) -> dict[str, Any]:
-    """The viewer's own sheet as it stands (the lists themselves: only read)."""
-    return {
-        "circled": state.circled[seat],
-        "spent": state.spent[seat],
-        "productivity": state.productivity[seat],
-        "crossed": state.crossed[seat],
-        "deaths": state.deaths[seat],
-        "ships": state.ships[seat],
-        "city": state.city[seat],
-        "red": state.red[seat],
-    }
-
-
-def _sheet_values(
-    state: EgyptiaState, src: dict[str, Any], row: int, plan: _Plan, put: dict[int, float]
-) -> None:
-    """One sheet (``src`` as ``EgyptiaState._sheet_of`` gives it) into ``row`` of every
-    sheet part, scored as ``score_sheet`` scores it (the cards' points remembered by city)."""
+def _score(
+    state: EgyptiaState,
+    capped: bool,
+    circled: list[int],
+    spent: list[int],
+    card_total: int,
+    ships: list[int],
+    crossed: list[str],
+) -> float:
+    """The score if the game ended now, as ``score_sheet`` scores it, / POINTS_SCALE."""
     sheet = state.sheet
-    start, width = plan.start, plan.width
-    circled, spent = src["circled"], src["spent"]
     have = (
         circled[0] - spent[0],
         circled[1] - spent[1],
         circled[2] - spent[2],
         circled[3] - spent[3],
     )
-    dots = sheet.dots
-    at = start["seat_have"] + 4 * row
-    at2 = start["seat_circled"] + 4 * row
-    for i in range(4):
-        put[at + i] = have[i] / dots[i]
-        put[at2 + i] = circled[i] / dots[i]
-    at, steps = start["seat_productivity"] + 3 * row, len(sheet.steps)
-    for i, p in enumerate(src["productivity"]):
-        put[at + i] = p / steps
-    at = start["seat_plagues"] + width["seat_plagues"] * row
-    crossed = src["crossed"]
-    for name in crossed:
-        put[at + CROSSABLE.index(name)] = 1.0
-    put[start["seat_deaths"] + row] = src["deaths"] / len(sheet.buildable)
-    at = start["seat_ships"] + width["seat_ships"] * row
-    ships = src["ships"]
-    for i, kind in enumerate(ships):
-        put[at + 3 * i + kind] = 1.0
-    at, kinds = start["seat_city"] + width["seat_city"] * row, len(CITY_KINDS)
-    city = src["city"]
-    for h, code in enumerate(city):
-        put[at + kinds * h + code - EMPTY] = 1.0
-    put[start["seat_red"] + row] = float(src["red"])
-    cards = _card_points(state, city)
-    at = start["seat_card_points"] + 5 * row
-    for i, points in enumerate(cards):
-        put[at + i] = points / POINTS_SCALE
-    room = dots[FAVOR] - circled[FAVOR] if _capped_favor(state) else None
+    room = sheet.dots[FAVOR] - circled[FAVOR] if capped else None
     favor = end_favor(have, sheet.basic_per_favor, room)
     total = (
-        sum(cards)
+        card_total
         + favor // sheet.favor_per_point
         + ships.count(SHIP_UNUSED) * sheet.ship_points
         - (sheet.pestilence_points if "pestilence" in crossed else 0)
     )
-    put[start["seat_score"] + row] = total / POINTS_SCALE
+    return total / POINTS_SCALE
 
 
-# ------------------------------------------------------------------------------ tensors
-def _fill_observation(state: EgyptiaState, seat: int, out: FloatVector) -> None:
-    sheet, n = state.sheet, state.n
-    plan = _plan(sheet, n)
-    start = plan.start
-    # the sheets: the others' as published (relative rows), then the viewer's own, live
-    if n > 1:
-        for name, doubled in zip(_SHEET_PARTS, _published(state), strict=True):
-            at, w = start[name], plan.width[name]
-            out[at + w : at + n * w] = doubled[(seat + 1) * w : (seat + n) * w]
-    put: dict[int, float] = {}  # single numbers, written at the end in one go
-    _sheet_values(state, _live_sheet(state, seat), 0, plan, put)
-    put[start["round"]] = state.round / len(sheet.buildable)
-    put[start["over"]] = float(state.over)
-    put[start["revealed"]] = float(state.revealed)
-    at = start["cards"]
-    for card in state.cards:
-        put[at + _card_index(sheet, card)] = 1.0
-    columns, values = start["dice_columns"], start["dice_values"]
+def _write_sheet(
+    state: EgyptiaState,
+    cells: memoryview[float],
+    places: Places,
+    shift: int,
+    src: dict[str, Any],
+) -> int:
+    """One sheet (``src`` as ``EgyptiaState._sheet_of`` gives it) written at ``places`` +
+    ``shift`` over zeros; its cards' points in all."""
+    (
+        have_at,
+        circled_at,
+        productivity_at,
+        plagues_at,
+        deaths_at,
+        ships_at,
+        city_at,
+        red_at,
+        points_at,
+        score_at,
+    ) = places
+    sheet = state.sheet
+    circled: list[int] = src["circled"]
+    spent: list[int] = src["spent"]
+    dots = sheet.dots
+    for i in range(4):
+        cells[shift + have_at + i] = (circled[i] - spent[i]) / dots[i]
+        cells[shift + circled_at + i] = circled[i] / dots[i]
+    steps = len(sheet.steps)
+    at = shift + productivity_at
+    for p in src["productivity"]:
+        cells[at] = p / steps
+        at += 1
+    crossed: list[str] = src["crossed"]
+    for name in crossed:
+        cells[shift + plagues_at + _CROSS_INDEX[name]] = 1.0
+    cells[shift + deaths_at] = src["deaths"] / len(sheet.buildable)
+    ships: list[int] = src["ships"]
+    at = shift + ships_at
+    for kind in ships:
+        cells[at + kind] = 1.0
+        at += 3
+    city: list[int] = src["city"]
+    at = shift + city_at - EMPTY
+    for code in city:
+        cells[at + code] = 1.0
+        at += _KINDS
+    cells[shift + red_at] = float(src["red"])
+    points = _card_points(state, city)
+    at = shift + points_at
+    for x in points:
+        cells[at] = x / POINTS_SCALE
+        at += 1
+    total = sum(points)
+    capped = _capped_favor(state)
+    cells[shift + score_at] = _score(state, capped, circled, spent, total, ships, crossed)
+    return total
+
+
+def _patch_own(
+    state: EgyptiaState,
+    cells: memoryview[float],
+    places: Places,
+    seat: int,
+    ref: dict[str, Any],
+    ref_points: int,
+    capped: bool,
+) -> None:
+    """Make row 0, which holds ``ref`` (the seat's published sheet, its cards' points
+    ``ref_points``), the seat's live sheet: only what differs from ``ref`` is written."""
+    (
+        have_at,
+        circled_at,
+        productivity_at,
+        plagues_at,
+        deaths_at,
+        ships_at,
+        city_at,
+        red_at,
+        points_at,
+        score_at,
+    ) = places
+    sheet = state.sheet
+    changed = False
+    circled = state.circled[seat]
+    spent = state.spent[seat]
+    if circled != ref["circled"] or spent != ref["spent"]:
+        dots = sheet.dots
+        for i in range(4):
+            cells[have_at + i] = (circled[i] - spent[i]) / dots[i]
+            cells[circled_at + i] = circled[i] / dots[i]
+        changed = True
+    productivity = state.productivity[seat]
+    if productivity != ref["productivity"]:
+        steps = len(sheet.steps)
+        at = productivity_at
+        for p in productivity:
+            cells[at] = p / steps
+            at += 1
+    crossed = state.crossed[seat]
+    if crossed != ref["crossed"]:
+        for i in range(len(CROSSABLE)):
+            cells[plagues_at + i] = 0.0
+        for name in crossed:
+            cells[plagues_at + _CROSS_INDEX[name]] = 1.0
+        changed = True
+    deaths = state.deaths[seat]
+    if deaths != ref["deaths"]:
+        cells[deaths_at] = deaths / len(sheet.buildable)
+    ships = state.ships[seat]
+    if ships != ref["ships"]:
+        at = ships_at
+        for kind in ships:
+            cells[at] = 0.0
+            cells[at + 1] = 0.0
+            cells[at + 2] = 0.0
+            cells[at + kind] = 1.0
+            at += 3
+        changed = True
+    city = state.city[seat]
+    card_total = ref_points
+    was: list[int] = ref["city"]
+    if city != was:
+        at = city_at - EMPTY
+        for h in range(len(city)):
+            code = city[h]
+            old = was[h]
+            if code != old:
+                cells[at + old] = 0.0
+                cells[at + code] = 1.0
+            at += _KINDS
+        points = _card_points(state, city)
+        at = points_at
+        for x in points:
+            cells[at] = x / POINTS_SCALE
+            at += 1
+        card_total = sum(points)
+        changed = True
+    red = state.red[seat]
+    if red != ref["red"]:
+        cells[red_at] = float(red)
+    if changed:
+        cells[score_at] = _score(state, capped, circled, spent, card_total, ships, crossed)
+
+
+def _write_dice(state: EgyptiaState, fill: _Fill, cells: memoryview[float], clear: bool) -> None:
+    """The dice's columns (over zeros unless ``clear``), values and the column sizes."""
+    sheet = state.sheet
+    dice = state.dice
+    columns, values = fill.dice, fill.dice_values
+    if clear:
+        for at in range(columns, values):
+            cells[at] = 0.0
     sizes = [0, 0, 0, 0]
     for i, die in enumerate(sheet.dice):
-        value = state.dice[i]
+        value = dice[i]
         column = die.columns[value - 1]
-        put[columns + 4 * i + column] = 1.0
-        put[values + i] = value / die.sides
+        cells[columns + 4 * i + column] = 1.0
+        cells[values + i] = value / die.sides
         sizes[column] += 1
-    at, count = start["column_sizes"], len(sheet.dice)
+    at, count = fill.column_sizes, len(sheet.dice)
     for column in range(4):
-        put[at + column] = sizes[column] / count
-    # each builder's public stage, whether it decides now, its column where seen
-    to_move, stages, seen = start["to_move"], start["seat_stage"], start["seat_column"]
-    over, revealed = state.over, state.revealed
-    stage_of, column_of = state.stage, state.column
-    for row in range(n):
-        s = (seat + row) % n
-        stage = stage_of[s]
-        if stage in _DECIDING and not over:
-            put[to_move + row] = 1.0
-        put[stages + 4 * row + _PUBLIC_INDEX[stage]] = 1.0
-        column = column_of[s]
-        if column >= 0 and (row == 0 or revealed):
-            put[seen + 4 * row + column] = 1.0
-    _fill_you(state, seat, start, put)
-    out[np.fromiter(put, np.int64, len(put))] = np.fromiter(put.values(), np.float32, len(put))
+        cells[at + column] = sizes[column] / count
 
 
 def _card_index(sheet: Sheet, card_id: str) -> int:
@@ -382,85 +536,354 @@ def _card_index(sheet: Sheet, card_id: str) -> int:
     return found
 
 
-def _fill_you(state: EgyptiaState, seat: int, start: dict[str, int], put: dict[int, float]) -> None:
-    stage = state.stage[seat]
-    put[start["stage"] + _STAGE_INDEX[stage]] = 1.0
+# ------------------------------------------------------------------------------ the reveals
+class _Mark:
+    """The reveal events of a log up to ``event`` (the ``index``-th, counted from 1), in
+    seat order at a table of ``n``: the columns each builder took, as counts (4 a builder),
+    and its column at the latest reveal (-1: none yet). ``public``: every one of them was
+    public (then they are the same for every seat)."""
+
+    __slots__ = ("count", "event", "index", "latest", "n", "public", "taken")
+
+    def __init__(
+        self,
+        event: Event,
+        index: int,
+        n: int,
+        taken: list[int],
+        latest: list[int],
+        count: int,
+        public: bool,
+    ) -> None:
+        self.event = event
+        self.index = index
+        self.n = n
+        self.taken = taken
+        self.latest = latest
+        self.count = count
+        self.public = public
+
+
+#: Tallies by ``id`` of the last event counted (the mark holds the event: its id stays its
+#: own). Logs are only appended to, and copies of a state share their events, so the events
+#: before an event that stands ``index``-th in any log are those it had when it was
+#: logged: a mark found at the same place is the tally of the same events.
+_MARKS: Final[dict[int, _Mark]] = {}
+
+
+def _tally(events: list[Event], n: int) -> _Mark:
+    """The tally of the reveal events of ``events`` (not empty): from the latest mark on."""
+    size = len(events)
+    i = size
+    found: _Mark | None = None
+    while i > 0:
+        event = events[i - 1]
+        mark = _MARKS.get(id(event))
+        if mark is not None and mark.event is event and mark.index == i and mark.n == n:
+            found = mark
+            break
+        i -= 1
+    if found is not None and i == size:
+        return found
+    if found is None:
+        taken, latest, count, public = [0] * (4 * n), [-1] * n, 0, True
+    else:
+        taken, latest, count = found.taken[:], found.latest[:], found.count
+        public = found.public
+    while i < size:
+        event = events[i]
+        i += 1
+        if not event.template.startswith(REVEAL_PREFIX):
+            continue
+        if event.audience is not None:
+            public = False
+        s = count % n  # reveals come in seat order, one per builder
+        column = _RESOURCE_INDEX[event.args["column"]]
+        taken[4 * s + column] += 1
+        latest[s] = column
+        count += 1
+    made = _Mark(events[size - 1], size, n, taken, latest, count, public)
+    if len(_MARKS) >= _MARK_CACHE:
+        _MARKS.clear()
+    _MARKS[id(made.event)] = made
+    return made
+
+
+def _walk(state: EgyptiaState, seat: int) -> tuple[list[int], list[int]]:
+    """The tally of the reveal events ``seat`` may read, counted afresh."""
+    n = state.n
+    taken, latest = [0] * (4 * n), [-1] * n
+    count = 0
+    for event in state.log.events:
+        if not event.template.startswith(REVEAL_PREFIX) or not event.visible_to(seat):
+            continue
+        s = count % n
+        column = _RESOURCE_INDEX[event.args["column"]]
+        taken[4 * s + column] += 1
+        latest[s] = column
+        count += 1
+    return taken, latest
+
+
+def _write_history(
+    state: EgyptiaState,
+    fill: _Fill,
+    cells: memoryview[float],
+    seat: int,
+    taken: list[int],
+    latest: list[int],
+) -> None:
+    """The summary parts, rows in relative seat order, over zeros."""
+    n, rounds = fill.n, len(state.sheet.buildable)
+    s = seat
+    for row in range(n):
+        at = fill.taken + 4 * row
+        for column in range(4):
+            times = taken[4 * s + column]
+            if times:
+                cells[at + column] = times / rounds
+        column = latest[s]
+        if column >= 0:
+            cells[fill.last + 4 * row + column] = 1.0
+        s += 1
+        if s == n:
+            s = 0
+
+
+# ------------------------------------------------------------------------------ publications
+class _Seen:
+    """One viewer's backgrounds of a publication (made when first asked): ``blank`` with
+    zero history (a state without a log), ``logged`` with the reveal tally of a logged
+    state."""
+
+    __slots__ = ("blank", "logged")
+
+    def __init__(self) -> None:
+        self.blank: FloatVector | None = None
+        self.logged: FloatVector | None = None
+
+
+class _Published:
+    """What one publication fixes, shared by every seat and every copy of the state (kept in
+    ``state.public_cache``, which a publication replaces): ``sheets``, whether the sheets are
+    published (then each background holds them, the viewer's own in row 0), every published
+    sheet encoded (``rows``: one row each, seat order, twice over; ``None`` alone at the
+    table, where ``common`` holds the one sheet) and its cards' points; ``common``, the zero
+    information state with the cards in play and the dice of ``dice``; each viewer's
+    backgrounds (``common`` with the published sheets in relative rows) and the reveal
+    tally of a logged state."""
+
+    __slots__ = (
+        "capped",
+        "common",
+        "dice",
+        "fill",
+        "points",
+        "rows",
+        "seen",
+        "sheets",
+        "tally",
+    )
+
+    def __init__(
+        self,
+        fill: _Fill,
+        sheets: bool,
+        rows: FloatVector | None,
+        points: list[int],
+        common: FloatVector,
+        dice: list[int],
+        capped: bool,
+    ) -> None:
+        self.fill = fill
+        self.sheets = sheets
+        self.rows = rows
+        self.points = points
+        self.common = common
+        self.dice = dice
+        self.capped = capped
+        self.seen = [_Seen() for _ in range(fill.n)]
+        self.tally: _Mark | None = None
+
+
+def _published(state: EgyptiaState) -> _Published:
+    """What the state's latest publication fixes (made when first asked)."""
+    cache = state.public_cache.get(_PUBLISHED_KEY)
+    if cache is not None:
+        found: _Published = cache["tensors"]
+        return found
+    fill = _fill_plan(state.sheet, state.n)
+    n, row = fill.n, fill.row
+    public = state.public
+    common = fill.template.copy()
+    cells = _cells(common)
+    sheet = state.sheet
+    for card in state.cards:
+        cells[fill.cards + _card_index(sheet, card)] = 1.0
+    _write_dice(state, fill, cells, False)
+    sheets = len(public) == n
+    rows: FloatVector | None = None
+    points: list[int] = []
+    if sheets and n == 1:  # alone: the sheet goes into ``common``, the one background
+        points.append(_write_sheet(state, cells, fill.places, 0, public[0]))
+    elif sheets:
+        rows = np.zeros(2 * n * row, dtype=np.float32)
+        rows_cells = _cells(rows)
+        for s in range(n):
+            points.append(_write_sheet(state, rows_cells, fill.row_places, s * row, public[s]))
+        rows[n * row :] = rows[: n * row]
+    capped = _capped_favor(state)
+    made = _Published(fill, sheets, rows, points, common, state.dice[:], capped)
+    state.public_cache[_PUBLISHED_KEY] = {"tensors": made}
+    return made
+
+
+def _background(fill: _Fill, published: _Published, seat: int) -> FloatVector:
+    """A new copy of ``published.common`` with the published sheets in ``seat``'s rows."""
+    made = published.common.copy()
+    rows = published.rows
+    if rows is not None:
+        row = fill.row
+        made[fill.region : fill.region_end] = rows[seat * row : (seat + fill.n) * row][fill.rows_of]
+    return made
+
+
+def _blank(fill: _Fill, published: _Published, seat: int) -> FloatVector:
+    """``seat``'s background with zero history (only ever copied)."""
+    seen = published.seen[seat]
+    found = seen.blank
+    if found is None:
+        rows = published.rows
+        found = seen.blank = (
+            published.common if rows is None else _background(fill, published, seat)
+        )
+    return found
+
+
+def _logged(
+    state: EgyptiaState, fill: _Fill, published: _Published, seat: int
+) -> FloatVector | None:
+    """``seat``'s background with the reveal tally of a logged state (``None``: the reveals
+    were not all public, then each seat counts what it may read)."""
+    seen = published.seen[seat]
+    found = seen.logged
+    if found is not None:
+        return found
+    tally = published.tally
+    if tally is None:
+        tally = _tally(state.log.events, fill.n)
+        if not tally.public:
+            return None
+        published.tally = tally
+    made = seen.logged = _background(fill, published, seat)
+    _write_history(state, fill, _cells(made), seat, tally.taken, tally.latest)
+    return made
+
+
+# ------------------------------------------------------------------------------ tensors
+def _fill(
+    state: EgyptiaState, seat: int, fill: _Fill, published: _Published, cells: memoryview[float]
+) -> None:
+    """Write over a copy of a background of ``published`` the live numbers of the
+    observation."""
+    n = fill.n
+    cells[fill.round] = state.round / len(state.sheet.buildable)
+    over, revealed = state.over, state.revealed
+    if over:
+        cells[fill.over] = 1.0
+    if revealed:
+        cells[fill.revealed] = 1.0
+    if state.dice != published.dice:
+        _write_dice(state, fill, cells, True)
+    # each builder's public stage, whether it decides now, its column where seen
+    to_move, stages, shown = fill.to_move, fill.seat_stage, fill.seat_column
+    stage_of, column_of = state.stage, state.column
+    s = seat
+    for row in range(n):
+        stage = stage_of[s]
+        if not over and stage in _DECIDING:
+            cells[to_move + row] = 1.0
+        cells[stages + 4 * row + _PUBLIC_INDEX[stage]] = 1.0
+        column = column_of[s]
+        if column >= 0 and (row == 0 or revealed):
+            cells[shown + 4 * row + column] = 1.0
+        s += 1
+        if s == n:
+            s = 0
+    # the viewer's own sheet, live
+    if published.sheets:
+        ref, points = state.public[seat], published.points[seat]
+        _patch_own(state, cells, fill.places, seat, ref, points, published.capped)
+    else:
+        _write_sheet(state, cells, fill.places, 0, state._sheet_of(seat))
+    # the viewer's own decision
+    stage = stage_of[seat]
+    cells[fill.stage + _STAGE_INDEX[stage]] = 1.0
     restriction = state.restriction[seat]
     if restriction is not None:
-        put[start["restriction"] + RESTRICTIONS.index(restriction)] = 1.0
-    put[start["market"]] = float(restriction != "darkness")
+        cells[fill.restriction + _RESTRICTION_INDEX[restriction]] = 1.0
+    if restriction != "darkness":
+        cells[fill.market] = 1.0
     pending = state.pending[seat]
-    if pending is not None and pending[0] == "plague":
-        put[start["pending_kind"]] = 1.0
-        put[start["pending_plague"] + PLAGUES.index(pending[1])] = 1.0
-    elif pending is not None:
-        _, building, hex_index, wild = pending
-        put[start["pending_kind"] + 1] = 1.0
-        put[start["pending_building"] + BUILDINGS.index(building)] = 1.0
-        put[start["pending_hex"] + hex_index] = 1.0
-        put[start["pending_wild"]] = float(wild)
-        cost = state.build_cost(building, hex_index, wild)
-        at = start["pending_cost"]
-        for i in range(4):
-            put[at + i] = cost[i] / COST_SCALE
+    if pending is not None:
+        if pending[0] == "plague":
+            cells[fill.pending_kind] = 1.0
+            cells[fill.pending_plague + _PLAGUE_INDEX[pending[1]]] = 1.0
+        else:
+            building: str = pending[1]
+            hex_index: int = pending[2]
+            wild = pending[3]
+            cells[fill.pending_kind + 1] = 1.0
+            cells[fill.pending_building + _BUILDING_INDEX[building]] = 1.0
+            cells[fill.pending_hex + hex_index] = 1.0
+            cells[fill.pending_wild] = float(wild)
+            cost = state.build_cost(building, hex_index, wild)
+            at = fill.pending_cost
+            for i in range(4):
+                cells[at + i] = cost[i] / COST_SCALE
     if stage == "build":
-        offered, through = start["offered"], start["offered_wild"]
-        for building, wild in state.offered_buildings(seat).items():
-            put[offered + BUILDINGS.index(building)] = 1.0
-            put[through + BUILDINGS.index(building)] = float(wild)
+        offered, through = fill.offered, fill.offered_wild
+        for name, by_wild in state.offered_buildings(seat).items():
+            index = _BUILDING_INDEX[name]
+            cells[offered + index] = 1.0
+            cells[through + index] = float(by_wild)
 
 
 def observation_tensor(state: EgyptiaState, seat: int) -> FloatVector:
     """What ``seat`` sees now, laid out by :func:`observation_layout`."""
-    out = np.zeros(observation_layout(state.n, None, state.sheet).size, dtype=np.float32)
-    _fill_observation(state, seat, out)
+    published = _published(state)
+    fill = published.fill
+    base = published.seen[seat].logged  # the observation's part of both backgrounds is one
+    if base is None:
+        base = _blank(fill, published, seat)
+    out = base[: fill.observation_size].copy()
+    _fill(state, seat, fill, published, _cells(out))
     return out
 
 
-def _reveals(state: EgyptiaState, seat: int) -> tuple[FloatVector, FloatVector]:
-    """The two summary parts in seat order, twice over (so that any viewer's rows are one
-    slice): how often each builder took each column / the longest game, and its column at
-    the latest reveal, one-hot; from the reveal events the seat may read. Reveals come only
-    with a publication, so the tally is kept with the published sheets (a copy without a
-    log, which shares them, counts for itself)."""
-    logged = state.log.enabled and len(state.log) > 0
-    cache = state.public_cache.get(_REVEALS_KEY) if logged else None
-    if cache is not None:
-        found: tuple[FloatVector, FloatVector] = cache["reveals"]
-        return found
-    n = state.n
-    taken = np.zeros((n, 4), dtype=np.float32)
-    latest = np.zeros((n, 4), dtype=np.float32)
-    count = 0
-    for event in state.log:
-        if not event.template.startswith(REVEAL_PREFIX) or not event.visible_to(seat):
-            continue
-        s = count % n  # reveals come in seat order, one per builder
-        column = RESOURCES.index(event.args["column"])
-        taken[s, column] += 1.0
-        latest[s] = 0.0
-        latest[s, column] = 1.0
-        count += 1
-    taken /= len(state.sheet.buildable)
-    flat = (
-        np.concatenate([taken.reshape(-1), taken.reshape(-1)]),
-        np.concatenate([latest.reshape(-1), latest.reshape(-1)]),
-    )
-    if logged:
-        state.public_cache[_REVEALS_KEY] = {"reveals": flat}
-    return flat
-
-
 def information_state_tensor(state: EgyptiaState, seat: int) -> FloatVector:
-    """The observation followed by the summary of the reveals the seat witnessed."""
-    layout = information_state_layout(state.n, state.options, state.sheet)
-    out = layout.zeros()
-    _fill_observation(state, seat, out)
-    n = state.n
-    taken, latest = _reveals(state, seat)
-    at, last = layout.place("columns_taken").start, layout.place("last_columns").start
-    out[at : at + 4 * n] = taken[4 * seat : 4 * (seat + n)]
-    out[last : last + 4 * n] = latest[4 * seat : 4 * (seat + n)]
+    """The observation followed by the summary of the reveals the seat witnessed: how often
+    each builder took each column and its column at the latest reveal, from the reveal
+    events of the log (a copy without a log has zeros there). Reveals come only with a
+    publication, so a logged state's tally is kept with the published sheets (a copy without
+    a log, which shares them, counts for itself)."""
+    published = _published(state)
+    fill = published.fill
+    log = state.log
+    if not log.events:
+        out = _blank(fill, published, seat).copy()
+        cells = _cells(out)
+    else:
+        logged = _logged(state, fill, published, seat) if log.enabled else None
+        if logged is not None:
+            out = logged.copy()
+            cells = _cells(out)
+        else:  # a log switched off after some events, or reveals not all public
+            out = _blank(fill, published, seat).copy()
+            cells = _cells(out)
+            taken, latest = _walk(state, seat)
+            _write_history(state, fill, cells, seat, taken, latest)
+    _fill(state, seat, fill, published, cells)
     return out
 
 
