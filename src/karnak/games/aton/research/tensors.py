@@ -165,18 +165,30 @@ _AT: Final = {
     p.part.name: p.start for p in _layouts(1)[0] if p.start < _layouts(1)[0].place("temples").start
 }
 HEAD: Final = _layouts(1)[0].place("temples").start
-SEAT, PHASE, TO_MOVE, ROUND = _AT["seat"], _AT["phase"], _AT["to_move"], _AT["round"]
-SCORE, STOCK, PILE, HAND = _AT["score"], _AT["stock"], _AT["pile"], _AT["hand"]
-EXCHANGE_USED, COMMITTED = _AT["exchange_used"], _AT["committed"]
-DISCARDS_SHOWN, DISCARDS_FACE_DOWN = _AT["discards_shown"], _AT["discards_face_down"]
-CARTOUCHES, OWN_HAND, REVEALED, FIRST = (
-    _AT["cartouches"],
-    _AT["own_hand"],
-    _AT["revealed"],
-    _AT["first"],
-)
-REACH, PENDING, CLEANUP_TEMPLE = _AT["reach"], _AT["pending"], _AT["cleanup_temple"]
-KINGDOM, LAST_SCORING, WINNER = _AT["kingdom"], _AT["last_scoring"], _AT["winner"]
+# One Final name a line: compiled code reads each from a C static, where a name bound by
+# tuple unpacking is looked up in the module's dict at every use.
+SEAT: Final[int] = _AT["seat"]
+PHASE: Final[int] = _AT["phase"]
+TO_MOVE: Final[int] = _AT["to_move"]
+ROUND: Final[int] = _AT["round"]
+SCORE: Final[int] = _AT["score"]
+STOCK: Final[int] = _AT["stock"]
+PILE: Final[int] = _AT["pile"]
+HAND: Final[int] = _AT["hand"]
+EXCHANGE_USED: Final[int] = _AT["exchange_used"]
+COMMITTED: Final[int] = _AT["committed"]
+DISCARDS_SHOWN: Final[int] = _AT["discards_shown"]
+DISCARDS_FACE_DOWN: Final[int] = _AT["discards_face_down"]
+CARTOUCHES: Final[int] = _AT["cartouches"]
+OWN_HAND: Final[int] = _AT["own_hand"]
+REVEALED: Final[int] = _AT["revealed"]
+FIRST: Final[int] = _AT["first"]
+REACH: Final[int] = _AT["reach"]
+PENDING: Final[int] = _AT["pending"]
+CLEANUP_TEMPLE: Final[int] = _AT["cleanup_temple"]
+KINGDOM: Final[int] = _AT["kingdom"]
+LAST_SCORING: Final[int] = _AT["last_scoring"]
+WINNER: Final[int] = _AT["winner"]
 PHASE_INDEX: Final = {name: i for i, name in enumerate(PHASES)}
 
 
@@ -195,15 +207,28 @@ class _Plan:
     squares: int
     temples: int  # where the part ``temples`` starts
     summary: int  # where the information state's own parts start
+    # The board's scales as floats (n / float(k) == n / k for these small integers)
+    cards: float  # cards_per_value
+    hand_size: float
+    win: float  # win_points
+    counters: float
+    kingdom_squares: float
 
 
 _PLANS: Final[dict[int, _Plan]] = {}
+#: The plan found last: a call on the same board (the usual case) skips the lookup.
+_LAST: Final[list[_Plan]] = []
 
 
 def _plan(board: Board) -> _Plan:
-    plan = _PLANS.get(id(board))
-    if plan is not None and plan.board is board:
-        return plan
+    if _LAST:
+        plan = _LAST[0]
+        if plan.board is board:
+            return plan
+    found = _PLANS.get(id(board))
+    if found is not None and found.board is board:
+        _LAST[:] = [found]
+        return found
     squares = len(board.temples[0])
     observation, information = _layouts(squares)
     template = information.zeros()
@@ -222,10 +247,16 @@ def _plan(board: Board) -> _Plan:
         squares,
         observation.place("temples").start,
         observation.size,
+        float(board.cards_per_value),
+        float(board.hand_size),
+        float(board.win_points),
+        float(board.counters),
+        float(board.kingdom_squares),
     )
     if len(_PLANS) > 64:
         _PLANS.clear()
     _PLANS[id(board)] = plan
+    _LAST[:] = [plan]
     return plan
 
 
@@ -250,37 +281,51 @@ def _by_value(cards: list[int]) -> tuple[int, int, int, int]:
     return ones, twos, threes, fours
 
 
-def _fill(state: AtonState, seat: int, plan: _Plan, head: memoryview[float]) -> None:
-    """Write the observation part of ``head``, a copy of a template (zeros but the board)."""
-    board, phase = plan.board, state.phase
+def _fill(
+    state: AtonState, seat: int, plan: _Plan, head: memoryview[float]
+) -> tuple[int, int, int, int]:
+    """Write the observation part of ``head``, a copy of a template (zeros but the board).
+    Returns the opponent's shown discards by value (the information state needs them too).
+    An item that would be 0.0 is not written: the template holds 0.0 there already."""
+    phase = state.phase
     other = 1 - seat
-    cards = float(board.cards_per_value)
-    hand_size = float(board.hand_size)
-    win = float(board.win_points)
+    cards, hand_size, win = plan.cards, plan.hand_size, plan.win
     head[SEAT + seat] = 1.0
     head[PHASE + PHASE_INDEX[phase]] = 1.0
+    alloc = state.alloc
     if phase == "allocate":  # to_move(), without building the tuple
-        alloc = state.alloc
         if alloc[seat] is None:
             head[TO_MOVE] = 1.0
         if alloc[other] is None:
             head[TO_MOVE + 1] = 1.0
-    else:
-        for mover in state.to_move():
-            head[TO_MOVE + (mover != seat)] = 1.0
-    head[ROUND] = min(state.round, ROUND_SCALE) / ROUND_SCALE
+    elif phase == "remove" or phase == "place":  # the rest of to_move(), inlined
+        head[TO_MOVE + (state.order[state.turn] != seat)] = 1.0
+    elif phase == "cleanup":
+        head[TO_MOVE + (state.cleanup[0][0] != seat)] = 1.0
+    played = state.round
+    head[ROUND] = (played if played < ROUND_SCALE else ROUND_SCALE) / ROUND_SCALE
     revealed = state.revealed
     kingdom = state.kingdom
-    for rel in (0, 1):
+    scores, stock, piles, hands = state.score, state.stock, state.piles, state.hands
+    exchanged, discards_of, face_down_of = state.exchanged, state.discards, state.face_down
+    counters = plan.counters
+    shown = (0, 0, 0, 0)
+    for rel in range(2):  # range: a native loop, where a tuple is iterated generically
         s = seat if rel == 0 else other
-        score = state.score[s] / win
-        head[SCORE + rel] = score if score < SCORE_CAP else SCORE_CAP
-        head[STOCK + rel] = state.stock[s] / board.counters
-        head[PILE + rel] = len(state.piles[s]) / (VALUES * cards)
-        head[HAND + rel] = len(state.hands[s]) / hand_size
-        if state.exchanged[s]:
+        score = scores[s] / win
+        if score:
+            head[SCORE + rel] = score if score < SCORE_CAP else SCORE_CAP
+        if stock[s]:
+            head[STOCK + rel] = stock[s] / counters
+        pile = piles[s]
+        if pile:
+            head[PILE + rel] = len(pile) / (VALUES * cards)
+        hand = hands[s]
+        if hand:
+            head[HAND + rel] = len(hand) / hand_size
+        if exchanged[s]:
             head[EXCHANGE_USED + rel] = 1.0
-        laid = state.alloc[s]
+        laid = alloc[s]
         if laid is not None:
             head[COMMITTED + rel] = 1.0
             if revealed or s == seat:
@@ -289,9 +334,10 @@ def _fill(state: AtonState, seat: int, plan: _Plan, head: memoryview[float]) -> 
                 head[base + VALUES + laid[1]] = 1.0
                 head[base + 2 * VALUES + laid[2]] = 1.0
                 head[base + 3 * VALUES + laid[3]] = 1.0
-        discards, face_down = state.discards[s], state.face_down[s]
+        discards = discards_of[s]
         if discards:
             ones, twos, threes, fours = _by_value(discards)
+            face_down = face_down_of[s]
             if face_down:
                 ones_down, twos_down, threes_down, fours_down = _by_value(face_down)
                 ones -= ones_down
@@ -300,19 +346,31 @@ def _fill(state: AtonState, seat: int, plan: _Plan, head: memoryview[float]) -> 
                 fours -= fours_down
                 head[DISCARDS_FACE_DOWN + rel] = len(face_down) / hand_size
             base = DISCARDS_SHOWN + rel * VALUES
-            head[base] = ones / cards
-            head[base + 1] = twos / cards
-            head[base + 2] = threes / cards
-            head[base + 3] = fours / cards
+            if ones:
+                head[base] = ones / cards
+            if twos:
+                head[base + 1] = twos / cards
+            if threes:
+                head[base + 2] = threes / cards
+            if fours:
+                head[base + 3] = fours / cards
+            if rel == 1:
+                shown = (ones, twos, threes, fours)
         if kingdom:
-            head[KINGDOM + rel] = kingdom.count(s) / board.kingdom_squares
-    hand = state.hands[seat]
+            held = kingdom.count(s)
+            if held:
+                head[KINGDOM + rel] = held / plan.kingdom_squares
+    hand = hands[seat]
     if hand:
         ones, twos, threes, fours = _by_value(hand)
-        head[OWN_HAND] = ones / hand_size
-        head[OWN_HAND + 1] = twos / hand_size
-        head[OWN_HAND + 2] = threes / hand_size
-        head[OWN_HAND + 3] = fours / hand_size
+        if ones:
+            head[OWN_HAND] = ones / hand_size
+        if twos:
+            head[OWN_HAND + 1] = twos / hand_size
+        if threes:
+            head[OWN_HAND + 2] = threes / hand_size
+        if fours:
+            head[OWN_HAND + 3] = fours / hand_size
     if revealed:
         head[REVEALED] = 1.0
         head[FIRST + (state.order[0] != seat)] = 1.0
@@ -328,9 +386,13 @@ def _fill(state: AtonState, seat: int, plan: _Plan, head: memoryview[float]) -> 
     at = LAST_SCORING
     for line in state.last_scoring:
         points: list[int] = line["points"]  # typed, so the arithmetic below is native
-        own, theirs = points[seat] / win, points[other] / win
-        head[at] = own if own < 1.0 else 1.0
-        head[at + 1] = theirs if theirs < 1.0 else 1.0
+        own_points, their_points = points[seat], points[other]
+        if own_points:
+            own = own_points / win
+            head[at] = own if own < 1.0 else 1.0
+        if their_points:
+            theirs = their_points / win
+            head[at + 1] = theirs if theirs < 1.0 else 1.0
         at += 2
     if state.winner is not None:
         head[WINNER + (state.winner != seat)] = 1.0
@@ -342,6 +404,7 @@ def _fill(state: AtonState, seat: int, plan: _Plan, head: memoryview[float]) -> 
             if occupant >= 0:
                 head[square if occupant == seat else square + opponent] = 1.0
             square += 1
+    return shown
 
 
 def observation_tensor(state: AtonState, seat: int) -> FloatVector:
@@ -357,43 +420,51 @@ def information_state_tensor(state: AtonState, seat: int) -> FloatVector:
     plan = _plan(state.board)
     vector = plan.information_template.copy()
     cells = _cells(vector)
-    _fill(state, seat, plan, cells)
-    board = plan.board
-    cards, hand_size = float(board.cards_per_value), float(board.hand_size)
-    other = 1 - seat
-    at = plan.summary
-    ones, twos, threes, fours = _by_value(state.face_down[seat])
-    cells[at] = ones / hand_size
-    cells[at + 1] = twos / hand_size
-    cells[at + 2] = threes / hand_size
-    cells[at + 3] = fours / hand_size
-    ones, twos, threes, fours = _by_value(state.piles[seat])
-    at += VALUES
-    cells[at] = ones / cards
-    cells[at + 1] = twos / cards
-    cells[at + 2] = threes / cards
-    cells[at + 3] = fours / cards
     # The opponent's cards not seen: all of a value but its shown discards (all discards
-    # less the face-down ones) and, once revealed, its cartouches.
-    ones, twos, threes, fours = _by_value(state.discards[other])
-    ones_down, twos_down, threes_down, fours_down = _by_value(state.face_down[other])
-    ones -= ones_down
-    twos -= twos_down
-    threes -= threes_down
-    fours -= fours_down
-    laid = state.alloc[other]
+    # less the face-down ones, which _fill counts) and, once revealed, its cartouches.
+    ones, twos, threes, fours = _fill(state, seat, plan, cells)
+    cards, hand_size = plan.cards, plan.hand_size
+    at = plan.summary
+    face_down = state.face_down[seat]
+    if face_down:
+        own_ones, own_twos, own_threes, own_fours = _by_value(face_down)
+        if own_ones:
+            cells[at] = own_ones / hand_size
+        if own_twos:
+            cells[at + 1] = own_twos / hand_size
+        if own_threes:
+            cells[at + 2] = own_threes / hand_size
+        if own_fours:
+            cells[at + 3] = own_fours / hand_size
+    at += VALUES
+    pile = state.piles[seat]
+    if pile:
+        own_ones, own_twos, own_threes, own_fours = _by_value(pile)
+        if own_ones:
+            cells[at] = own_ones / cards
+        if own_twos:
+            cells[at + 1] = own_twos / cards
+        if own_threes:
+            cells[at + 2] = own_threes / cards
+        if own_fours:
+            cells[at + 3] = own_fours / cards
+    laid = state.alloc[1 - seat]
     if state.revealed and laid is not None:
         ones_laid, twos_laid, threes_laid, fours_laid = _by_value(laid)
         ones += ones_laid
         twos += twos_laid
         threes += threes_laid
         fours += fours_laid
-    every = board.cards_per_value
+    every = plan.board.cards_per_value
     at += VALUES
-    cells[at] = (every - ones) / cards
-    cells[at + 1] = (every - twos) / cards
-    cells[at + 2] = (every - threes) / cards
-    cells[at + 3] = (every - fours) / cards
+    if every - ones:
+        cells[at] = (every - ones) / cards
+    if every - twos:
+        cells[at + 1] = (every - twos) / cards
+    if every - threes:
+        cells[at + 2] = (every - threes) / cards
+    if every - fours:
+        cells[at + 3] = (every - fours) / cards
     return vector
 
 
