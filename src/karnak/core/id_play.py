@@ -27,7 +27,7 @@ Every research step runs through this module, so it is in the compiled set
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 
@@ -44,7 +44,7 @@ from karnak.core.tensors import FloatVector
 ObservationKind = Literal["information_state", "observation"]
 OBSERVATION_KINDS: tuple[ObservationKind, ...] = ("information_state", "observation")
 #: ``current_player()`` once the game is over or cut off (OpenSpiel's terminal player id).
-TERMINAL = -4
+TERMINAL: Final = -4
 
 
 def default_players(game: Game) -> int:

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
+
+import numpy as np
 
 from karnak.core.tensors import FloatVector, Part, TensorLayout
 from karnak.games.amunre.rules.board import BONUS_KINDS, CARD_KINDS, Board, default_board
@@ -220,49 +222,169 @@ def information_parts(board: Board, players: int, expert: bool) -> list[Part]:
     ]
 
 
-@dataclass(frozen=True)
-class _Offsets:
-    """Start of each part in the flat vector (read once per layout)."""
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a board and a table fix: both layouts, where each part starts (plain ints, read
+    as attributes: native in compiled code, no dictionary lookup per part), the scales, and
+    templates of both vectors. A tensor is a copy of its template, filled item by item
+    through a ``memoryview`` (the cheapest item write from Python or compiled code, as in
+    the Aton module). The templates hold what a position with nothing on the board shows:
+    every province owned by nobody with all its fields empty, every seat without a bidding
+    marker and, in the information state, every power card unseen; the fill overwrites
+    those entries where the position differs, so each written value is the one the
+    straightforward fill wrote."""
 
+    board: Board
     obs: TensorLayout
     info: TensorLayout
-    starts: dict[str, int]
-    counts: tuple[int, ...]  # power cards of each kind in the game
+    obs_template: FloatVector
+    info_template: FloatVector
+    n: int
+    expert: bool
     provinces: int
+    counts: tuple[int, ...]  # power cards of each kind in the game
+    fields: tuple[int, ...]
     total_cards: int
     farmers: Mapping[str, int]
     stones: int
-    fields: tuple[int, ...]
-    bid_spaces: tuple[int, ...]
-    top_bid: int
+    bids: tuple[float, ...]  # each bid space / the highest bid space
+    rows: tuple[tuple[int, ...], ...]  # rows[viewer][seat]: the seat's row, (seat - viewer) % n
+    phase: int
+    round: int
+    to_move: int
+    start_player: int
+    temple: int
+    gold: int
+    score: int
+    cards_held: int
+    hand: int
+    discard: int
+    deck: int
+    province_deck: int
+    supply: int
+    province_owner: int
+    on_auction: int
+    province_items: int
+    bid_province: int
+    bid_amount: int
+    bid_flags: int
+    sealed_done: int
+    own_offer: int
+    revealed_offers: int
+    offering_total: int
+    adjusters: int
+    rewards_queue: int
+    market_stage: int
+    market_bought: int
+    eight_gold: int
+    harvest_increase: int
+    bonus_played: int
+    scorings: int
+    province_cards: int  # the expert parts: -1 without expert provinces
+    own_province_hand: int
+    own_pick: int
+    last_pick: int
+    provinces_out: int
+    unseen_cards: int
 
 
-_CACHE: Final[dict[tuple[int, int, bool], tuple[Board, _Offsets]]] = {}
+_CACHE: Final[dict[tuple[int, int, bool], _Plan]] = {}
+#: The plan the last tensor used: checked by three compares, not a key built and hashed.
+_LAST: Final[list[_Plan | None]] = [None]
 
 
-def _offsets(board: Board, players: int, expert: bool) -> _Offsets:
+def _plan(board: Board, players: int, expert: bool) -> _Plan:
     key = (id(board), players, expert)
     found = _CACHE.get(key)
-    if found is not None and found[0] is board:
-        return found[1]
+    if found is not None and found.board is board:
+        return found
     info = TensorLayout(information_parts(board, players, expert))
     obs = TensorLayout(observation_parts(board, players, expert))
+    at = {p.part.name: p.start for p in info}
+    n, np_ = players, len(board.provinces)
+    fields = tuple(p.fields for p in board.provinces)
     counts = tuple(board.card(kind).count for kind in CARD_KINDS)
-    offsets = _Offsets(
+    top = max(board.bid_spaces) or 1
+    template = info.zeros()
+    for p in range(np_):
+        template[at["province_owner"] + p * (n + 1) + n] = 1.0
+        template[at["province_items"] + p * len(PROVINCE_ITEMS) + 2] = fields[p]
+    for r in range(n):
+        template[at["bid_province"] + r * (np_ + 1) + np_] = 1.0
+    for k in range(NKINDS):
+        template[at["unseen_cards"] + k] = counts[k]
+    plan = _Plan(
+        board,
         obs,
         info,
-        {p.part.name: p.start for p in info},
+        template[: obs.size].copy(),
+        template,
+        n,
+        expert,
+        np_,
         counts,
-        len(board.provinces),
+        fields,
         board.total_cards,
         board.farmers,
         board.stones,
-        tuple(p.fields for p in board.provinces),
-        tuple(board.bid_spaces),
-        max(board.bid_spaces) or 1,
+        tuple(space / top for space in board.bid_spaces),
+        tuple(tuple((s - v) % n for s in range(n)) for v in range(n)),
+        at["phase"],
+        at["round"],
+        at["to_move"],
+        at["start_player"],
+        at["temple"],
+        at["gold"],
+        at["score"],
+        at["cards_held"],
+        at["hand"],
+        at["discard"],
+        at["deck"],
+        at["province_deck"],
+        at["supply"],
+        at["province_owner"],
+        at["on_auction"],
+        at["province_items"],
+        at["bid_province"],
+        at["bid_amount"],
+        at["bid_flags"],
+        at["sealed_done"],
+        at["own_offer"],
+        at["revealed_offers"],
+        at["offering_total"],
+        at["adjusters"],
+        at["rewards_queue"],
+        at["market_stage"],
+        at["market_bought"],
+        at["eight_gold"],
+        at["harvest_increase"],
+        at["bonus_played"],
+        at["scorings"],
+        at.get("province_cards", -1),
+        at.get("own_province_hand", -1),
+        at.get("own_pick", -1),
+        at.get("last_pick", -1),
+        at["provinces_out"],
+        at["unseen_cards"],
     )
-    _CACHE[key] = (board, offsets)
-    return offsets
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[key] = plan
+    return plan
+
+
+def _state_plan(state: AmunReState) -> _Plan:
+    last = _LAST[0]
+    if (
+        last is not None
+        and last.board is state.board
+        and last.n == state.n
+        and last.expert == state.expert
+    ):
+        return last
+    plan = _plan(state.board, state.n, state.expert)
+    _LAST[0] = plan
+    return plan
 
 
 def observation_layout(
@@ -270,38 +392,81 @@ def observation_layout(
 ) -> TensorLayout:
     """The observation tensor's layout at a table of ``players`` (the printed board unless
     ``board`` is given)."""
-    return _offsets(board or default_board(), players, _expert(options)).obs
+    return _plan(board or default_board(), players, _expert(options)).obs
 
 
 def information_state_layout(
     players: int, options: Mapping[str, Any] | None = None, board: Board | None = None
 ) -> TensorLayout:
     """The information state tensor's layout: the observation's parts, then the summary."""
-    return _offsets(board or default_board(), players, _expert(options)).info
+    return _plan(board or default_board(), players, _expert(options)).info
 
 
-def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
-    """Write ``seat``'s observation into ``out`` (zeros): only the entries that are not 0,
-    each from a field ``view.observe`` shows to the seat."""
-    at = o.starts
-    n = state.n
-    np_ = o.provinces
-    rel = [(s - seat) % n for s in range(n)]  # absolute seat -> row
-    out[at["phase"] + PHASE_INDEX[state.phase]] = 1.0
-    out[at["round"] + state.round - 1] = 1.0
-    base = at["to_move"]
-    for s in state.to_move():
-        out[base + rel[s]] = 1.0
-    out[at["start_player"] + rel[state.start]] = 1.0
-    out[at["temple"] + state.temple] = 1.0
-    gold, score, held = at["gold"], at["score"], at["cards_held"]
+def _cells(vector: FloatVector) -> memoryview[object]:
+    """``vector``'s items as a writable view (format ``f``, one dimension). Typed ``object``
+    so that compiled code can write the boxed constants below as they are."""
+    return cast("memoryview[object]", vector.data)
+
+
+#: 0.0 and 1.0, boxed once: most writes are one of them, and compiled code would otherwise
+#: box a new float for each (a float typed ``float`` is a C double there).
+_CONSTANTS: Final[tuple[object, object]] = (0.0, 1.0)
+
+
+def _fill(state: AmunReState, seat: int, o: _Plan, out: memoryview[object], info: bool) -> None:
+    """Write ``seat``'s observation into ``out``, a copy of a template (and, when ``info``,
+    the information state's unseen cards, which the hand loop meets anyway): only the
+    entries that differ from the template, each from a field ``view.observe`` shows to the
+    seat."""
+    zero, one = _CONSTANTS
+    n: int = o.n
+    np_: int = o.provinces
+    rel = o.rows[seat]  # absolute seat -> row
+    phase = state.phase
+    out[o.phase + PHASE_INDEX[phase]] = one
+    out[o.round + state.round - 1] = one
+    # to_move() and the sealed marks, without building the tuple of movers.
+    if phase == "offering":
+        offers = state.offers
+        for s in range(n):
+            if offers[s] is None:
+                out[o.to_move + rel[s]] = one
+            else:
+                out[o.sealed_done + rel[s]] = one
+        offer = offers[seat]
+        if offer is not None:
+            row = o.own_offer
+            out[row] = one
+            if offer.theft:
+                out[row + 1] = one
+            if offer.correction:
+                out[row + 2] = one
+            out[row + 3] = offer.gold / GOLD_SCALE
+            out[row + 4] = len(offer.cards)
+    elif phase == "pick":
+        picks = state.picks
+        for s in range(n):
+            if picks[s] < 0:
+                out[o.to_move + rel[s]] = one
+            else:
+                out[o.sealed_done + rel[s]] = one
+    else:
+        if phase != "over":
+            out[o.to_move + rel[state.current]] = one
+        if state.offering_total:
+            out[o.offering_total] = state.offering_total / TOTAL_SCALE
+    out[o.start_player + rel[state.start]] = one
+    out[o.temple + state.temple] = one
+    gold, score, held = o.gold, o.score, o.cards_held
     golds, scores, hands = state.gold, state.score, state.hand
-    bid_prov, amount, flags = at["bid_province"], at["bid_amount"], at["bid_flags"]
-    spaces, top = o.bid_spaces, o.top_bid
-    bids, overbid, blockade = state.bid_prov, state.overbid, state.blockade
-    eight, increase, bonus = at["eight_gold"], at["harvest_increase"], at["bonus_played"]
+    bid_prov, amount, flags = o.bid_province, o.bid_amount, o.bid_flags
+    bid_row = np_ + 1
+    bids, spaces, overbid, blockade = state.bid_prov, state.bid_space, state.overbid, state.blockade
+    scaled = o.bids
+    eight, increase, bonus = o.eight_gold, o.harvest_increase, o.bonus_played
     eights, increases, bonus_kinds = state.eight_gold_prov, state.increase_prov, state.bonus_kinds
-    revealed, shown_offers = at["revealed_offers"], state.revealed
+    revealed, shown_offers = o.revealed_offers, state.revealed
+    nbonus = len(BONUS_KINDS)
     for s in range(n):
         r = rel[s]
         if golds[s]:
@@ -313,40 +478,53 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
             out[held + r] = size
         p = bids[s]
         if p >= 0:
-            out[bid_prov + r * (np_ + 1) + p] = 1.0
-            out[amount + r] = spaces[state.bid_space[s]] / top
-        else:
-            out[bid_prov + r * (np_ + 1) + np_] = 1.0
+            at = bid_prov + r * bid_row
+            out[at + np_] = zero
+            out[at + p] = one
+            out[amount + r] = scaled[spaces[s]]
         if overbid[s]:
-            out[flags + 2 * r] = 1.0
+            out[flags + 2 * r] = one
         if blockade[s]:
-            out[flags + 2 * r + 1] = 1.0
-        if eights[s] >= 0:
-            out[eight + r * np_ + eights[s]] = 1.0
-        if increases[s] >= 0:
-            out[increase + r * np_ + increases[s]] = 1.0
-        for kind in bonus_kinds[s]:
-            out[bonus + r * len(BONUS_KINDS) + BONUS_INDEX[kind]] += 1.0
+            out[flags + 2 * r + 1] = one
+        p = eights[s]
+        if p >= 0:
+            out[eight + r * np_ + p] = one
+        p = increases[s]
+        if p >= 0:
+            out[increase + r * np_ + p] = one
+        for kind in bonus_kinds[s]:  # a count: exact in float32 however it is added
+            at = bonus + r * nbonus + BONUS_INDEX[kind]
+            out[at] = cast(float, out[at]) + 1.0
         shown = shown_offers[s]
         if shown is not None:
             row = revealed + 5 * r
-            out[row] = 1.0
-            out[row + 1] = shown.theft
-            out[row + 2] = shown.correction
+            out[row] = one
+            if shown.theft:
+                out[row + 1] = one
+            if shown.correction:
+                out[row + 2] = one
             out[row + 3] = shown.gold / GOLD_SCALE
             out[row + 4] = len(shown.cards)
-    own, discard = at["hand"], at["discard"]
-    mine, discards = hands[seat], state.discard
+    own, discard, unseen = o.hand, o.discard, o.unseen_cards
+    mine, discards, counts = hands[seat], state.discard, o.counts
     for k in range(NKINDS):
-        if mine[k]:
-            out[own + k] = mine[k]
-        if discards[k]:
-            out[discard + k] = discards[k]
-    out[at["deck"]] = len(state.deck) / o.total_cards
-    out[at["province_deck"]] = len(state.province_deck) / np_
-    out[at["supply"]] = state.farmer_supply / o.farmers[state.edition]
-    out[at["supply"] + 1] = state.stone_supply / o.stones
-    owner, items, width = at["province_owner"], at["province_items"], len(PROVINCE_ITEMS)
+        m = mine[k]
+        d = discards[k]
+        if m or d:
+            if m:
+                out[own + k] = m
+            if d:
+                out[discard + k] = d
+            if info:
+                out[unseen + k] = counts[k] - m - d
+    out[o.deck] = len(state.deck) / o.total_cards
+    out[o.province_deck] = len(state.province_deck) / np_
+    out[o.supply] = state.farmer_supply / o.farmers[state.edition]
+    out[o.supply + 1] = state.stone_supply / o.stones
+    owner: int = o.province_owner
+    row = o.province_items
+    width = len(PROVINCE_ITEMS)
+    owner_row = n + 1
     fields = o.fields
     owners, field_farmers, free_farmers = state.owner, state.field_farmers, state.free_farmers
     stones, pyramids, face_down, free_gold = (
@@ -357,15 +535,15 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
     )
     for p in range(np_):
         who = owners[p]
-        out[owner + p * (n + 1) + (rel[who] if who >= 0 else n)] = 1.0
-        row = items + p * width
+        if who >= 0:
+            out[owner + n] = zero
+            out[owner + rel[who]] = one
         farmers = field_farmers[p]
         if farmers:
             out[row] = farmers
+            out[row + 2] = fields[p] - farmers
         if free_farmers[p]:
             out[row + 1] = free_farmers[p]
-        if fields[p] != farmers:
-            out[row + 2] = fields[p] - farmers
         if stones[p]:
             out[row + 3] = stones[p]
         if pyramids[p]:
@@ -374,84 +552,67 @@ def _fill(state: AmunReState, seat: int, out: FloatVector, o: _Offsets) -> None:
             out[row + 5] = len(face_down[p])
         if free_gold[p]:
             out[row + 6] = free_gold[p] / FREE_GOLD_SCALE
-    auction = at["on_auction"]
+        owner += owner_row
+        row += width
+    auction = o.on_auction
     for p in state.on_auction:
-        out[auction + p] = 1.0
-    phase = state.phase
-    if phase == "offering":
-        done = at["sealed_done"]
-        for s in range(n):
-            if state.offers[s] is not None:
-                out[done + rel[s]] = 1.0
-        offer = state.offers[seat]
-        if offer is not None:
-            row = at["own_offer"]
-            out[row] = 1.0
-            out[row + 1] = offer.theft
-            out[row + 2] = offer.correction
-            out[row + 3] = offer.gold / GOLD_SCALE
-            out[row + 4] = len(offer.cards)
-    elif phase == "pick":
-        done = at["sealed_done"]
-        for s in range(n):
-            if state.picks[s] >= 0:
-                out[done + rel[s]] = 1.0
-    elif state.offering_total:
-        out[at["offering_total"]] = state.offering_total / TOTAL_SCALE
-    adjusters = at["adjusters"]
+        out[auction + p] = one
+    adjusters = o.adjusters
     for s in state.adjusters:
-        out[adjusters + rel[s]] = 1.0
-    queue = at["rewards_queue"]
-    for s, left in state.reward_queue:
-        out[queue + rel[s]] += left / 3.0
-    out[at["market_stage"] + state.stage] = 1.0
+        out[adjusters + rel[s]] = one
+    queue = o.rewards_queue
+    for entry in state.reward_queue:
+        at = queue + rel[entry[0]]
+        left = entry[1] / 3.0
+        before = cast(float, out[at])
+        # Each seat is queued once; were one queued twice, add as the float32 vector would.
+        out[at] = float(np.float32(before) + np.float32(left)) if before else left
+    out[o.market_stage + state.stage] = one
     if state.bought_farmers:
-        out[at["market_bought"]] = state.bought_farmers
+        out[o.market_bought] = state.bought_farmers
     if state.bought_stones:
-        out[at["market_bought"] + 1] = state.bought_stones
-    scorings = at["scorings"]
-    for kingdom, lines in enumerate(state.scorings):
-        for s, line in enumerate(lines):
-            out[scorings + kingdom * n + rel[s]] = line["total"] / POINTS_SCALE
+        out[o.market_bought + 1] = state.bought_stones
+    at = o.scorings
+    for lines in state.scorings:
+        for s in range(len(lines)):
+            out[at + rel[s]] = lines[s]["total"] / POINTS_SCALE
+        at += n
     if state.expert:
-        cards, hand, pick, last = (
-            at["province_cards"],
-            at["own_province_hand"],
-            at["own_pick"],
-            at["last_pick"],
-        )
+        cards, last = o.province_cards, o.last_pick
+        prov_hand, revealed_picks = state.prov_hand, state.revealed_picks
         for s in range(n):
             r = rel[s]
-            out[cards + r] = len(state.prov_hand[s])
-            if state.revealed_picks[s] >= 0:
-                out[last + r * np_ + state.revealed_picks[s]] = 1.0
-        for p in state.prov_hand[seat]:
-            out[hand + p] = 1.0
-        if state.picks[seat] >= 0:
-            out[pick + state.picks[seat]] = 1.0
+            out[cards + r] = len(prov_hand[s])
+            p = revealed_picks[s]
+            if p >= 0:
+                out[last + r * np_ + p] = one
+        hand = o.own_province_hand
+        for p in prov_hand[seat]:
+            out[hand + p] = one
+        p = state.picks[seat]
+        if p >= 0:
+            out[o.own_pick + p] = one
 
 
 def observation_tensor(state: AmunReState, seat: int) -> FloatVector:
     """What ``seat`` sees now, laid out by :func:`observation_layout`."""
-    offsets = _offsets(state.board, state.n, state.expert)
-    out = offsets.obs.zeros()
-    _fill(state, seat, out, offsets)
-    return out
+    plan = _state_plan(state)
+    vector = plan.obs_template.copy()
+    _fill(state, seat, plan, _cells(vector), False)
+    return vector
 
 
 def information_state_tensor(state: AmunReState, seat: int) -> FloatVector:
     """The observation followed by what ``seat`` witnessed (:func:`information_parts`)."""
-    offsets = _offsets(state.board, state.n, state.expert)
-    o = offsets.starts
-    out = offsets.info.zeros()
-    _fill(state, seat, out, offsets)
-    out_base = o["provinces_out"]
+    plan = _state_plan(state)
+    vector = plan.info_template.copy()
+    cells = _cells(vector)
+    _fill(state, seat, plan, cells, True)
+    one = _CONSTANTS[1]
+    base = plan.provinces_out
     for p in state.used_this_kingdom:
-        out[out_base + p] = 1.0
-    unseen, mine, counts = o["unseen_cards"], state.hand[seat], offsets.counts
-    for k in range(NKINDS):
-        out[unseen + k] = counts[k] - mine[k] - state.discard[k]
-    return out
+        cells[base + p] = one
+    return vector
 
 
 def observation_string(state: AmunReState, seat: int) -> str:
