@@ -56,6 +56,10 @@ def test_masks_and_steps_agree_with_the_reference(
             expected = reference_ids(idgame, state.state, seat, state.prefix)
             mask = state.mask(seat)
             assert list(np.flatnonzero(mask)) == expected == state.legal_ids()
+            # a NumPy integer is a seat too (compiled as well)
+            assert state.legal_ids(np.int64(seat)) == expected
+            assert state.mask(np.int64(seat)).tobytes() == mask.tobytes()
+            assert state.observation(np.int64(seat)).tobytes() == state.observation(seat).tobytes()
             assert mask.dtype == np.bool_ and mask.shape == (idgame.num_actions,)
             mask[:] = True  # the caller's own array: the next answer is unchanged
             assert list(np.flatnonzero(state.mask())) == expected

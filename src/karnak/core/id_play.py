@@ -27,7 +27,7 @@ Every research step runs through this module, so it is in the compiled set
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, SupportsInt
 
 import numpy as np
 
@@ -271,25 +271,27 @@ class IdState:
         return min(movers) if movers else TERMINAL
 
     # --- what may be chosen ----------------------------------------------------------
-    def legal_ids(self, seat: int | None = None) -> list[int]:
+    def legal_ids(self, seat: SupportsInt | None = None) -> list[int]:
         """The ids ``seat`` (default: the seat to move) may choose now; [] if it is not to
-        move."""
+        move. (Seats, like ids, may be NumPy integers.)"""
         here = self._position()
-        if here.seat == TERMINAL or (seat is not None and seat != here.seat):
+        if here.seat == TERMINAL or (seat is not None and int(seat) != here.seat):
             return []
         return sorted(here.options)
 
-    def mask(self, seat: int | None = None) -> BoolVector:
+    def mask(self, seat: SupportsInt | None = None) -> BoolVector:
         """``legal_ids`` as a boolean vector of the space's size (all False off turn); the
         caller's own array (a new one each call)."""
         here = self._position()
-        if here.seat == TERMINAL or (seat is not None and seat != here.seat):
+        if here.seat == TERMINAL or (seat is not None and int(seat) != here.seat):
             return np.zeros(self.idgame.num_actions, dtype=np.bool_)
         return self.idgame.speller.mask_of(here.options)
 
-    def apply_id(self, action_id: int) -> None:
+    def apply_id(self, action_id: SupportsInt) -> None:
         """The seat to move chooses ``action_id``: ActionIdError (the state unchanged) if it
-        is not legal now, or if the game is over."""
+        is not legal now, or if the game is over. (SupportsInt, not int: a NumPy integer,
+        what a policy's argmax gives, is an id too, and compiled an ``int`` annotation would
+        refuse it.)"""
         here = self._position()
         seat = here.seat
         if seat == TERMINAL:
@@ -340,9 +342,12 @@ class IdState:
         self._here = None
 
     # --- what a seat sees ------------------------------------------------------------
-    def tensor(self, seat: int) -> FloatVector:
+    def tensor(self, seat: SupportsInt) -> FloatVector:
         """``seat``'s tensor of the state now (remembered while a seat spells: see the
         class's text; not to be written to)."""
+        return self._tensor(int(seat))
+
+    def _tensor(self, seat: int) -> FloatVector:
         idgame = self.idgame
         if not idgame.spelled_size:  # every move one id: the state changes at every id
             return idgame.tensor(self.state, seat)
@@ -357,11 +362,12 @@ class IdState:
             tensor = self._tensors[seat] = idgame.tensor(state, seat)
         return tensor
 
-    def observation(self, seat: int, out: FloatVector | None = None) -> FloatVector:
+    def observation(self, seat: SupportsInt, out: FloatVector | None = None) -> FloatVector:
         """``seat``'s vector: its tensor, then the counts of the ids it has spelled so far
         (written into ``out`` if given: see :meth:`IdGame.vector`); the caller's own array."""
-        spelling = self.prefix if self.prefix and seat == self.current_player() else ()
-        return self.idgame.vector_of(self.tensor(seat), spelling, out)
+        viewer = int(seat)
+        spelling = self.prefix if self.prefix and viewer == self.current_player() else ()
+        return self.idgame.vector_of(self._tensor(viewer), spelling, out)
 
     def spelled_string(self, seat: int) -> str:
         if self.prefix and seat == self.current_player():
@@ -390,15 +396,16 @@ class IdState:
         other.truncated = self.truncated
         return other
 
-    def resample(self, seat: int, rng: Rng) -> IdState:
+    def resample(self, seat: SupportsInt, rng: Rng) -> IdState:
         """A world ``seat`` cannot tell from this one: hidden cards re-dealt, its own history
         kept (OpenSpiel's ``resample_from_infostate``). Another seat's unfinished spelling is
         hidden from ``seat``, so the world starts that seat's move afresh. The world keeps the
         count of ids but not the ids themselves (some of them the seat never saw)."""
-        world = IdState(self.idgame, self.state.resample(seat, rng, history=True))
+        viewer = int(seat)
+        world = IdState(self.idgame, self.state.resample(viewer, rng, history=True))
         world.length = self.length
         world.truncated = self.truncated
-        if seat == self.current_player():
+        if viewer == self.current_player():
             world.prefix = self.prefix
         else:
             world.length -= len(self.prefix)
