@@ -41,8 +41,10 @@ def test_each_game_is_a_card_with_a_picture_of_its_board(browser: Any, server_ur
     page = lobby(browser, server_url)
     cards = page.locator(".game-card")
     assert cards.count() == len(available)
+    # A function, not a bare expression: Playwright polls a bare expression through eval(),
+    # which the page's Content Security Policy rightly refuses.
     page.wait_for_function(
-        "[...document.querySelectorAll('.card-picture')]"
+        "() => [...document.querySelectorAll('.card-picture')]"
         ".every(i => i.complete && i.naturalWidth > 0)"
     )
     for i, game in enumerate(available):
