@@ -428,26 +428,12 @@ def information_state_tensor(state: AtonState, seat: int) -> FloatVector:
     face_down = state.face_down[seat]
     if face_down:
         own_ones, own_twos, own_threes, own_fours = _by_value(face_down)
-        if own_ones:
-            cells[at] = own_ones / hand_size
-        if own_twos:
-            cells[at + 1] = own_twos / hand_size
-        if own_threes:
-            cells[at + 2] = own_threes / hand_size
-        if own_fours:
-            cells[at + 3] = own_fours / hand_size
+        _write_counts(cells, at, own_ones, own_twos, own_threes, own_fours, hand_size)
     at += VALUES
     pile = state.piles[seat]
     if pile:
         own_ones, own_twos, own_threes, own_fours = _by_value(pile)
-        if own_ones:
-            cells[at] = own_ones / cards
-        if own_twos:
-            cells[at + 1] = own_twos / cards
-        if own_threes:
-            cells[at + 2] = own_threes / cards
-        if own_fours:
-            cells[at + 3] = own_fours / cards
+        _write_counts(cells, at, own_ones, own_twos, own_threes, own_fours, cards)
     laid = state.alloc[1 - seat]
     if state.revealed and laid is not None:
         ones_laid, twos_laid, threes_laid, fours_laid = _by_value(laid)
@@ -457,15 +443,23 @@ def information_state_tensor(state: AtonState, seat: int) -> FloatVector:
         fours += fours_laid
     every = plan.board.cards_per_value
     at += VALUES
-    if every - ones:
-        cells[at] = (every - ones) / cards
-    if every - twos:
-        cells[at + 1] = (every - twos) / cards
-    if every - threes:
-        cells[at + 2] = (every - threes) / cards
-    if every - fours:
-        cells[at + 3] = (every - fours) / cards
+    _write_counts(cells, at, every - ones, every - twos, every - threes, every - fours, cards)
     return vector
+
+
+def _write_counts(
+    cells: memoryview[float], at: int, ones: int, twos: int, threes: int, fours: int, scale: float
+) -> None:
+    """Counts by value 1-4 into the four cells from ``at``, each over ``scale``; a zero is
+    left to the template. Four arguments, not a tuple, so compiled code passes them unboxed."""
+    if ones:
+        cells[at] = ones / scale
+    if twos:
+        cells[at + 1] = twos / scale
+    if threes:
+        cells[at + 2] = threes / scale
+    if fours:
+        cells[at + 3] = fours / scale
 
 
 def _cards(cards: list[int] | None) -> str:

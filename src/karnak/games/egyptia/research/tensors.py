@@ -199,9 +199,38 @@ _CROSS_INDEX: Final = {name: i for i, name in enumerate(CROSSABLE)}
 _RESOURCE_INDEX: Final = {name: i for i, name in enumerate(RESOURCES)}
 _KINDS: Final = len(CITY_KINDS)
 
-#: Where one sheet's parts start: have, circled, productivity, plagues, deaths, ships, city,
-#: red, card points, score (in the tensor for row 0, or in a row of ``_Published.rows``).
-Places = tuple[int, int, int, int, int, int, int, int, int, int]
+
+class Places:
+    """Where one sheet's parts start (in the tensor for row 0, or in a row of
+    ``_Published.rows``), by name: a native class when compiled, so reading a place is a
+    field access, not a look-up."""
+
+    __slots__ = (
+        "circled",
+        "city",
+        "deaths",
+        "have",
+        "plagues",
+        "points",
+        "productivity",
+        "red",
+        "score",
+        "ships",
+    )
+
+    def __init__(self, at: list[int]) -> None:
+        (
+            self.have,
+            self.circled,
+            self.productivity,
+            self.plagues,
+            self.deaths,
+            self.ships,
+            self.city,
+            self.red,
+            self.points,
+            self.score,
+        ) = at
 
 
 class _Fill:
@@ -264,8 +293,8 @@ class _Fill:
         self.taken, self.last = start["columns_taken"], start["last_columns"]
         widths = [layout.place(name).part.size // n for name in _SHEET_PARTS]
         local = [sum(widths[:i]) for i in range(len(widths))]
-        self.places: Places = _places([start[name] for name in _SHEET_PARTS])
-        self.row_places: Places = _places(local)
+        self.places: Places = Places([start[name] for name in _SHEET_PARTS])
+        self.row_places: Places = Places(local)
         self.row = sum(widths)  # one published sheet's numbers, in a row of its own
         # the sheet parts follow each other, each with its n rows: the rows of seats seat,
         # seat + 1, ... are ``rows[seat * row : (seat + n) * row][rows_of]``
@@ -284,10 +313,6 @@ class _Fill:
             ],
             dtype=np.intp,
         )
-
-
-def _places(at: list[int]) -> Places:
-    return (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7], at[8], at[9])
 
 
 def _fill_plan(sheet: Sheet, n: int) -> _Fill:
@@ -372,53 +397,41 @@ def _write_sheet(
 ) -> int:
     """One sheet (``src`` as ``EgyptiaState._sheet_of`` gives it) written at ``places`` +
     ``shift`` over zeros; its cards' points in all."""
-    (
-        have_at,
-        circled_at,
-        productivity_at,
-        plagues_at,
-        deaths_at,
-        ships_at,
-        city_at,
-        red_at,
-        points_at,
-        score_at,
-    ) = places
     sheet = state.sheet
     circled: list[int] = src["circled"]
     spent: list[int] = src["spent"]
     dots = sheet.dots
     for i in range(4):
-        cells[shift + have_at + i] = (circled[i] - spent[i]) / dots[i]
-        cells[shift + circled_at + i] = circled[i] / dots[i]
+        cells[shift + places.have + i] = (circled[i] - spent[i]) / dots[i]
+        cells[shift + places.circled + i] = circled[i] / dots[i]
     steps = len(sheet.steps)
-    at = shift + productivity_at
+    at = shift + places.productivity
     for p in src["productivity"]:
         cells[at] = p / steps
         at += 1
     crossed: list[str] = src["crossed"]
     for name in crossed:
-        cells[shift + plagues_at + _CROSS_INDEX[name]] = 1.0
-    cells[shift + deaths_at] = src["deaths"] / len(sheet.buildable)
+        cells[shift + places.plagues + _CROSS_INDEX[name]] = 1.0
+    cells[shift + places.deaths] = src["deaths"] / len(sheet.buildable)
     ships: list[int] = src["ships"]
-    at = shift + ships_at
+    at = shift + places.ships
     for kind in ships:
         cells[at + kind] = 1.0
         at += 3
     city: list[int] = src["city"]
-    at = shift + city_at - EMPTY
+    at = shift + places.city - EMPTY
     for code in city:
         cells[at + code] = 1.0
         at += _KINDS
-    cells[shift + red_at] = float(src["red"])
+    cells[shift + places.red] = float(src["red"])
     points = _card_points(state, city)
-    at = shift + points_at
+    at = shift + places.points
     for x in points:
         cells[at] = x / POINTS_SCALE
         at += 1
     total = sum(points)
     capped = _capped_favor(state)
-    cells[shift + score_at] = _score(state, capped, circled, spent, total, ships, crossed)
+    cells[shift + places.score] = _score(state, capped, circled, spent, total, ships, crossed)
     return total
 
 
@@ -433,18 +446,6 @@ def _patch_own(
 ) -> None:
     """Make row 0, which holds ``ref`` (the seat's published sheet, its cards' points
     ``ref_points``), the seat's live sheet: only what differs from ``ref`` is written."""
-    (
-        have_at,
-        circled_at,
-        productivity_at,
-        plagues_at,
-        deaths_at,
-        ships_at,
-        city_at,
-        red_at,
-        points_at,
-        score_at,
-    ) = places
     sheet = state.sheet
     changed = False
     circled = state.circled[seat]
@@ -452,29 +453,29 @@ def _patch_own(
     if circled != ref["circled"] or spent != ref["spent"]:
         dots = sheet.dots
         for i in range(4):
-            cells[have_at + i] = (circled[i] - spent[i]) / dots[i]
-            cells[circled_at + i] = circled[i] / dots[i]
+            cells[places.have + i] = (circled[i] - spent[i]) / dots[i]
+            cells[places.circled + i] = circled[i] / dots[i]
         changed = True
     productivity = state.productivity[seat]
     if productivity != ref["productivity"]:
         steps = len(sheet.steps)
-        at = productivity_at
+        at = places.productivity
         for p in productivity:
             cells[at] = p / steps
             at += 1
     crossed = state.crossed[seat]
     if crossed != ref["crossed"]:
         for i in range(len(CROSSABLE)):
-            cells[plagues_at + i] = 0.0
+            cells[places.plagues + i] = 0.0
         for name in crossed:
-            cells[plagues_at + _CROSS_INDEX[name]] = 1.0
+            cells[places.plagues + _CROSS_INDEX[name]] = 1.0
         changed = True
     deaths = state.deaths[seat]
     if deaths != ref["deaths"]:
-        cells[deaths_at] = deaths / len(sheet.buildable)
+        cells[places.deaths] = deaths / len(sheet.buildable)
     ships = state.ships[seat]
     if ships != ref["ships"]:
-        at = ships_at
+        at = places.ships
         for kind in ships:
             cells[at] = 0.0
             cells[at + 1] = 0.0
@@ -486,7 +487,7 @@ def _patch_own(
     card_total = ref_points
     was: list[int] = ref["city"]
     if city != was:
-        at = city_at - EMPTY
+        at = places.city - EMPTY
         for h in range(len(city)):
             code = city[h]
             old = was[h]
@@ -495,7 +496,7 @@ def _patch_own(
                 cells[at + code] = 1.0
             at += _KINDS
         points = _card_points(state, city)
-        at = points_at
+        at = places.points
         for x in points:
             cells[at] = x / POINTS_SCALE
             at += 1
@@ -503,9 +504,9 @@ def _patch_own(
         changed = True
     red = state.red[seat]
     if red != ref["red"]:
-        cells[red_at] = float(red)
+        cells[places.red] = float(red)
     if changed:
-        cells[score_at] = _score(state, capped, circled, spent, card_total, ships, crossed)
+        cells[places.score] = _score(state, capped, circled, spent, card_total, ships, crossed)
 
 
 def _write_dice(state: EgyptiaState, fill: _Fill, cells: memoryview[float], clear: bool) -> None:
