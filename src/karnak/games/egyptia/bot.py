@@ -1441,9 +1441,14 @@ SEARCH_MOVES: Final = 3
 SEARCH_MARGIN: Final = 4.0
 #: Actions a rollout plays before :func:`evaluate` judges the position.
 ROLLOUT_DEPTH: Final = 8
-#: Solo: the score that counts as an even result and the width of the reward's logistic.
-SOLO_MID: Final = 55.0
-SOLO_WIDTH: Final = 8.0
+#: Solo: the scores the reward runs linearly between, 0 at ``SOLO_LOW`` and 1 at
+#: ``SOLO_HIGH`` (clamped outside). Linear, so every point counts the same wherever the bot
+#: scores: a logistic centred on 55 points (the old reward) was nearly flat at the 66-72
+#: points the search reaches, and more search time bought nothing. The range holds what the
+#: search scores (about 50 to 90) with room on both sides, and keeps a few points a
+#: visible share of the [0, 1] that UCB's exploration is tuned for.
+SOLO_LOW: Final = 40.0
+SOLO_HIGH: Final = 100.0
 #: Points-worth of a resource in :func:`evaluate` while the game goes on, and the width
 #: (points) of the logistic that turns a lead into a chance of winning.
 EVAL_RESOURCE: Final = 0.6
@@ -1513,12 +1518,19 @@ def _growth(state: EgyptiaState, seat: int, tab: _Tables) -> float:
     return max(0.0, extra)
 
 
+def solo_reward(points: float) -> float:
+    """A lone builder's reward for ``points``: linear between ``SOLO_LOW`` (0) and
+    ``SOLO_HIGH`` (1), clamped outside."""
+    share = (points - SOLO_LOW) / (SOLO_HIGH - SOLO_LOW)
+    return 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
+
+
 def _rewards(points: Sequence[float], width: float) -> list[float]:
     """Rewards like ISMCTS's ``rank_rewards`` from estimated points: half the share of
     seats beaten, half the chance of winning (a softmax of the points)."""
     n = len(points)
     if n == 1:
-        return [_logistic((points[0] - SOLO_MID) / SOLO_WIDTH)]
+        return [solo_reward(points[0])]
     order = sorted(points)
     top = order[-1]
     weights = [math.exp(max(-30.0, (p - top) / width)) for p in points]
@@ -1533,8 +1545,8 @@ def _rewards(points: Sequence[float], width: float) -> list[float]:
 
 def evaluate(state: EgyptiaState) -> list[float]:
     """Each seat's reward in [0, 1] from its points if the game ended now plus its
-    resources (ISMCTS's judge of a rollout cut short). Solo: a logistic of the points
-    around ``SOLO_MID``."""
+    resources (ISMCTS's judge of a rollout cut short). Solo: :func:`solo_reward` of the
+    points, as a finished game is judged, so leaves and finished rollouts agree."""
     if state.is_over():
         return reward(state)
     ending = any(state.red) and all(s in ("done", "chosen") for s in state.stage)
@@ -1544,9 +1556,9 @@ def evaluate(state: EgyptiaState) -> list[float]:
 
 def reward(state: EgyptiaState) -> list[float]:
     """The rewards of a finished game: ISMCTS's rank rewards with others; solo, where the
-    rank is always first, a logistic of the score around ``SOLO_MID``."""
+    rank is always first, :func:`solo_reward` of the score."""
     if state.n == 1:
-        return [_logistic((state.scores()[0] - SOLO_MID) / SOLO_WIDTH)]
+        return [solo_reward(state.scores()[0])]
     from karnak.core.knowledge import final_rewards
 
     return list(final_rewards(state))
