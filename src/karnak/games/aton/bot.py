@@ -17,6 +17,14 @@ The board value
     the other priest's such sets count much more than the seat's own (they must be answered
     now, while the seat's own will usually be answered before they can be finished).
 
+Two-turn threats
+    A set the other priest could finish by the end of its next round (its revealed turn
+    still to come this round, then one fresh hand; or two fresh hands) is out of the board
+    value's one-turn sight, and one counter placed against it is often undone by the
+    other's removals, so the greedy placement sees no gain in it. When placing, such a set
+    is answered first: if the chance is high and the counters the seat places now, all in
+    the set, would cut it enough, they go there (:func:`blocking_place`).
+
     Only colours count, never which square of a colour, so squares are grouped into *kinds*
     (temple and colour) and every choice is among kinds: at most 21 of them.
 
@@ -90,6 +98,12 @@ WIN: Final = 100.0
 OWN_THREAT: Final = 0.05
 THEIR_THREAT: Final = 0.35
 SET_THREAT: Final = 12.0
+#: A set the other priest could complete within two turns is blocked when its chance of
+#: doing so is at least ``BLOCK_CHANCE`` and the counters the seat places now would cut
+#: that chance by at least ``BLOCK_GAIN`` (issue 35: a temple the other priest held 7 of
+#: 12 squares of, the rest 3 of the seat's and 2 free, was left open and lost in two rounds).
+BLOCK_CHANCE: Final = 0.3
+BLOCK_GAIN: Final = 0.25
 #: Width of a majority's softening when the scoring follows the current turn, when it comes
 #: at the end of the round, and the extra width per round still expected before it.
 WIDTH_FINAL: Final = 0.35
@@ -480,6 +494,92 @@ def _winning_set(model: _Model, removals: int, reach: int, places: int) -> tuple
     return ()
 
 
+# ------------------------------------------------------------------ threats over two turns
+def _turn_odds(removals: int, reach: int, places: int) -> float:
+    """Chance a fresh hand allows one turn of ``removals`` opposing counters taken off and
+    ``places`` counters placed in temples up to ``reach`` (1 when the turn needs neither)."""
+    if places <= 0 and removals <= 0:
+        return 1.0
+    if removals > 2 or places > 4:
+        return 0.0
+    return HAND_ODDS[(2 + removals if removals else 0, reach, max(places, 0))]
+
+
+def _completion_chance(a: int, d: int, f: int, reach: int, now: tuple[int, int] | None) -> float:
+    """Chance that the priest holding ``a`` squares of an instant-win set (the defender
+    holding ``d``, ``f`` free) completes it by the end of its next turn but one.
+
+    ``now``: (removals, places) of the attacker's turn still to come this round, known from
+    its revealed cartouches (the set in its reach); its next round is then a fresh hand.
+    Without it, two fresh hands: the best split of the removals and placements over two
+    turns. The defender's own turns in between are left out on purpose: this is what the
+    defender must answer while one turn still can.
+    """
+    total = a + d + f
+    if now is not None:
+        removed = min(now[0], d)
+        placed = min(now[1], f + removed)
+        a, d = a + placed, d - removed
+        return _turn_odds(d, reach, total - a)
+    best = _turn_odds(d, reach, total - a)  # one turn may do
+    for first in range(min(2, d) + 1):
+        second = d - first
+        if second > 2:
+            continue
+        for placed in range(min(4, f + first) + 1):
+            chance = _turn_odds(first, reach, placed) * _turn_odds(
+                second, reach, total - a - placed
+            )
+            if chance > best:
+                best = chance
+    return best
+
+
+def _blocking_kind(model: _Model, reach: int, places: int, now: _Turn | None) -> int:
+    """A kind of free square where seat 0 should place now to break a set the other priest
+    could complete within two turns (-1: none). Placing one counter at a time, the greedy
+    choice sees no gain in a first counter whose worth shows only with the second.
+
+    A set counts when the other's chance of completing it (:func:`_completion_chance`) is
+    at least ``BLOCK_CHANCE`` and the ``places`` counters seat 0 has left, all in the set,
+    would cut that chance by at least ``BLOCK_GAIN``; the set cut most is answered, on its
+    free kind that the board value likes best.
+    """
+    tab = model.tab
+    theirs, mine, free = model.held[1], model.held[0], model.free
+    temple_of = tab.temple
+    best_cut, best_set = BLOCK_GAIN, -1
+    temples = len(tab.sizes)
+    for index, kinds in enumerate(tab.sets):
+        a = d = f = open_here = 0
+        for k in kinds:
+            a += theirs[k]
+            d += mine[k]
+            f += free[k]
+            if free[k] and temple_of[k] < reach:
+                open_here += free[k]
+        if not open_here or 2 * a < a + d + f:  # only a set the other mostly holds
+            continue
+        needed = index + 1 if index < temples else temples  # the card 3 reaching all of it
+        turn = None
+        if now is not None and needed <= now.reach:
+            turn = (now.removals, now.places)
+        chance = _completion_chance(a, d, f, needed, turn)
+        if chance < BLOCK_CHANCE:
+            continue
+        j = min(places, open_here)
+        cut = chance - _completion_chance(a, d + j, f - j, needed, turn)
+        if cut >= best_cut:
+            best_cut, best_set = cut, index
+    if best_set < 0:
+        return -1
+    allowed = {k for k in tab.sets[best_set] if free[k] and temple_of[k] < reach}
+    return max(
+        (dk for dk in model.gains(0, 1, reach) if dk[1] in allowed),
+        key=lambda dk: (dk[0], -dk[1]),
+    )[1]
+
+
 # ------------------------------------------------------------------ estimates
 def _rounds_to_scoring(kingdom: int, squares: int) -> float:
     return max(0.0, (squares - kingdom) / KINGDOM_PER_ROUND - 1.0)
@@ -794,11 +894,46 @@ def _act_remove(state: AtonState, seat: int) -> Action:
     return Remove(*_square(state, k, seat if owner == 0 else 1 - seat))
 
 
+class _Turn:
+    """The other priest's turn still to come this round, read off its revealed cartouches:
+    opposing counters it takes off, the temples it reaches, counters it places."""
+
+    __slots__ = ("places", "reach", "removals")
+
+    def __init__(self, removals: int, reach: int, places: int) -> None:
+        self.removals = removals
+        self.reach = reach
+        self.places = places
+
+
+def _their_turn(state: AtonState, seat: int) -> _Turn | None:
+    """The other priest's turn still to come this round (None: it has had its turn)."""
+    other = 1 - seat
+    cards = state.alloc[other]
+    if state.turn == 1 or cards is None:
+        return None
+    removals = cards[1] - 2 if cards[1] > 2 and state.round > 1 else 0
+    return _Turn(removals, cards[2], min(cards[3], state.stock[other]))
+
+
+def blocking_place(state: AtonState, seat: int, model: _Model | None = None) -> Place | None:
+    """Where ``seat``, placing now, must put a counter to break a set the other priest
+    could complete within two turns (:func:`_blocking_kind`); None when no set calls for it."""
+    if model is None:
+        model = _Model(state, seat, _width(state, seat))
+    places = min(state.pending, state.stock[seat])
+    k = _blocking_kind(model, state.reach, places, _their_turn(state, seat))
+    return Place(*_square(state, k, EMPTY)) if k >= 0 else None
+
+
 def _act_place(state: AtonState, seat: int) -> Action:
     model = _Model(state, seat, _width(state, seat))
     for k in _winning_set(model, 0, state.reach, state.pending):
         if model.free[k]:
             return Place(*_square(state, k, EMPTY))
+    block = blocking_place(state, seat, model)
+    if block is not None:
+        return block
     k = _best_against_reply(state, seat, model, model.gains(0, 1, state.reach), 0, 1)
     return Place(*_square(state, k, EMPTY))
 
