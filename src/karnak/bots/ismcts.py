@@ -51,6 +51,20 @@ move filter must judge from what the seat sees (the heuristic modules do, and dr
 from the generator but to break exact ties), so every world of the information set gets
 the same answer.
 
+Mixed strategies at a sealed root (``sealed="regret"``). Modelling every other seat by the
+heuristic makes the bot's sealed choice (Aton's lay-out, Amun-Re's offering, Egyptia's
+column) the best reply to one predictable move, and so predictable itself: a person who
+knows the heuristic can read it and answer it. With ``sealed="regret"``, when the decision
+searched is sealed, the first decision of the stretch of the bot and of up to
+``MIXED_SEATS`` others is chosen by regret matching instead (the decoupled SM-MCTS of
+Lanctot, Lisy and Winands, 2013: each seat keeps regrets over its own moves, picks from the
+positive regrets mixed with ``REGRET_EXPLORATION`` of uniform play, and learns from its
+own reward by an importance-weighted estimate), every other seat's move in its candidate
+filter plus its policy's move; later moves are the tree's and the policy's as always.
+The bot then plays a move drawn from its average strategy, with moves under
+``PURIFY`` of it left out (the usual purification: the rare moves are noise of the
+search). Alone, nobody reads the bot, and the plain search is kept.
+
 A bot with a style (:class:`~karnak.core.knowledge.Style`, see :meth:`ISMCTSBot.with_style`)
 plays its own moves in rollouts, its move filter and its progressive bias with the style's
 weights, and models the other seats with the plain ones: it does not know their styles.
@@ -88,6 +102,73 @@ DEFAULT_BUDGET: Final = Budget(seconds=1.0)
 CHECK_EVERY: Final = 16  # iterations between checks whether the decision is already settled
 #: Marks a child keyed by one seat's own choice inside a sealed stretch (see ``_sealed``).
 _OWN: Final = "own"
+#: How the search treats a sealed decision at its root (see the module's docstring).
+SEALED_MODES: Final = ("pure", "regret")
+#: Seats besides the bot whose first sealed move is mixed by regret matching; the others
+#: (a big Egyptia table) follow the policy, which keeps an iteration's cost bounded.
+MIXED_SEATS: Final = 4
+#: Share of uniform play mixed into regret matching, so every move keeps being sampled.
+REGRET_EXPLORATION: Final = 0.15
+#: Moves under this share of the average strategy are dropped before the bot draws.
+PURIFY: Final = 0.1
+
+
+class _Regrets:
+    """One seat's regret matching over its moves at a sealed root (moves may differ from
+    world to world: only those legal in the world at hand take part, as with availability).
+    """
+
+    __slots__ = ("average", "regret")
+
+    def __init__(self) -> None:
+        self.regret: dict[Action, float] = {}
+        self.average: dict[Action, float] = {}
+
+    def strategy(self, moves: Sequence[Action]) -> list[float]:
+        """Regret matching over ``moves`` mixed with uniform play (``REGRET_EXPLORATION``)."""
+        regret = self.regret
+        positive = [max(regret.get(m, 0.0), 0.0) for m in moves]
+        total = sum(positive)
+        n = len(moves)
+        gamma = REGRET_EXPLORATION
+        if total <= 0.0:
+            return [1.0 / n] * n
+        return [gamma / n + (1.0 - gamma) * p / total for p in positive]
+
+    def choose(self, moves: Sequence[Action], rng: Rng) -> tuple[Action, list[float]]:
+        sigma = self.strategy(moves)
+        average = self.average
+        for move, p in zip(moves, sigma, strict=True):
+            average[move] = average.get(move, 0.0) + p
+        x = rng.random()
+        for move, p in zip(moves, sigma, strict=True):
+            x -= p
+            if x < 0.0:
+                return move, sigma
+        return moves[-1], sigma
+
+    def learn(
+        self, moves: Sequence[Action], sigma: Sequence[float], chosen: Action, reward: float
+    ) -> None:
+        """Regrets from one sampled reward: the chosen move's importance-weighted value
+        (``reward / sigma``) against the reward itself, every other move's 0 against it."""
+        regret = self.regret
+        for move, p in zip(moves, sigma, strict=True):
+            gain = reward / p if move == chosen else 0.0
+            regret[move] = regret.get(move, 0.0) + gain - reward
+
+    def mixed(self, moves: Sequence[Action]) -> list[tuple[Action, float]]:
+        """The average strategy over ``moves``, purified (see ``PURIFY``)."""
+        weights = [self.average.get(m, 0.0) for m in moves]
+        total = sum(weights)
+        if total <= 0.0:
+            return [(m, 1.0 / len(moves)) for m in moves]
+        kept = [(m, w / total) for m, w in zip(moves, weights, strict=True) if w / total >= PURIFY]
+        if not kept:
+            best = max(range(len(moves)), key=lambda i: weights[i])
+            return [(moves[best], 1.0)]
+        share = sum(p for _, p in kept)
+        return [(m, p / share) for m, p in kept]
 
 
 @dataclass(slots=True)
@@ -137,7 +218,13 @@ class ISMCTSBot(Bot):
         prior: float | None = None,
         rollout_depth: int | None = None,
         model_opponents: bool | None = None,
+        sealed: str = "pure",
     ):
+        if sealed not in SEALED_MODES:
+            raise ValueError(f"sealed must be one of {', '.join(SEALED_MODES)}, not {sealed!r}")
+        self.sealed = sealed
+        #: Regret matching per seat at a sealed root being searched (None: not mixing).
+        self._mixing: dict[int, _Regrets] | None = None
         self.budget = budget
         self.policy: Policy = policy or random_policy
         #: The policy of the bot's own moves (the policy itself unless styled).
@@ -191,6 +278,7 @@ class ISMCTSBot(Bot):
         me = view.seat
         start = time.perf_counter()
         self._root_moves = None
+        self._mixing = None
         if self.model_opponents:
             # The root's candidates depend only on what the seat sees, so any world will do.
             first = view.infoset.sample(rng)
@@ -202,6 +290,9 @@ class ISMCTSBot(Bot):
             # ... and so do the policy's move and the candidates every iteration would ask
             # for again at the root: ask once (the policies draw nothing from ``rng``).
             self._root_moves = self._own_moves(first, me, first.legal_actions(me), rng)
+            # a sealed root with others to read the bot: mix (see the module's docstring)
+            if self.sealed == "regret" and first.is_simultaneous() and len(first.players) > 1:
+                self._mixing = {}
         root = _Node()
         budget = self.budget
         deadline = None if budget.seconds is None else start + budget.seconds
@@ -217,11 +308,15 @@ class ISMCTSBot(Bot):
                 break
             if stop is not None and stop():
                 break
-            if iterations % CHECK_EVERY == 0 and self._decided(
-                root.table(me), iterations, limit, start, deadline
+            if (
+                self._mixing is None
+                and iterations % CHECK_EVERY == 0
+                and self._decided(root.table(me), iterations, limit, start, deadline)
             ):
                 break
         self.last_iterations = iterations
+        if self._mixing is not None:
+            return self._mixed_choice(me, legal, rng)
         table = root.table(me)
         self.last_visits = {action: stat.visits for action, stat in table.items()}
         best = max(
@@ -229,6 +324,39 @@ class ISMCTSBot(Bot):
             key=lambda a: (table[a].visits, table[a].reward) if a in table else (-1, 0.0),
         )
         return best
+
+    def _mixed_choice(self, me: int, legal: Sequence[Action], rng: Rng) -> Action:
+        """The move drawn from the bot's average strategy at the sealed root."""
+        assert self._mixing is not None
+        own = self._mixing.get(me)
+        self._mixing = None
+        if own is None:  # no iteration reached the decision
+            return legal[0]
+        mixed = own.mixed(legal)
+        self.last_visits = {move: round(1000 * p) for move, p in mixed}
+        x = rng.random()
+        for move, p in mixed:
+            x -= p
+            if x < 0.0:
+                return move
+        return mixed[-1][0]
+
+    def _mixed_move(
+        self,
+        world: State,
+        seat: int,
+        moves: Sequence[Action],
+        rng: Rng,
+        taken: list[tuple[_Regrets, Sequence[Action], list[float], int, Action]],
+    ) -> Action:
+        """``seat``'s first move of the sealed root stretch, by its regret matching."""
+        assert self._mixing is not None
+        regrets = self._mixing.get(seat)
+        if regrets is None:
+            regrets = self._mixing[seat] = _Regrets()
+        move, sigma = regrets.choose(moves, rng)
+        taken.append((regrets, moves, sigma, seat, move))
+        return move
 
     @staticmethod
     def _decided(
@@ -317,10 +445,26 @@ class ISMCTSBot(Bot):
         node = root
         policy = self.policy
         at_root = self._root_moves
+        # regret matching over the first moves of the sealed root stretch, where mixing
+        mixing = self._mixing is not None
+        decided: set[int] = set()
+        taken: list[tuple[_Regrets, Sequence[Action], list[float], int, Action]] = []
         while not world.is_over():
             movers = world.to_move()
+            if mixing and not world.is_simultaneous():
+                mixing = False  # the stretch is over: everything in it is known to all
             if me not in movers:
                 seat = movers[0]
+                if mixing and seat not in decided and len(decided) <= MIXED_SEATS:
+                    decided.add(seat)
+                    moves = self._their_moves(world, seat, rng)
+                    if len(moves) > 1:
+                        world.apply_unchecked(
+                            seat, self._mixed_move(world, seat, moves, rng, taken)
+                        )
+                        continue
+                    world.apply_unchecked(seat, moves[0])
+                    continue
                 world.apply_unchecked(seat, policy(world, seat, rng))
                 continue
             if at_root is not None:
@@ -328,6 +472,15 @@ class ISMCTSBot(Bot):
                 at_root = None
             else:
                 actions, preferred = self._own_moves(world, me, world.legal_actions(me), rng)
+            if mixing and me not in decided:
+                decided.add(me)
+                action = self._mixed_move(world, me, actions, rng, taken)
+                world.apply_unchecked(me, action)
+                found = node.children.get(action)
+                if found is None:
+                    found = node.children[action] = _Node()
+                node = found
+                continue
             if len(actions) == 1:
                 world.apply_unchecked(me, actions[0])
                 continue
@@ -339,11 +492,26 @@ class ISMCTSBot(Bot):
                 node.children[action] = _Node()
                 break
             node = child
-        reward = self._rollout(world, rng, me)[me]
+        rewards = self._rollout(world, rng, me)
+        reward = rewards[me]
         for owner, action in path:
             stat = owner.stats[me][action]
             stat.visits += 1
             stat.reward += reward
+        for regrets, moves, sigma, seat, move in taken:
+            regrets.learn(moves, sigma, move, rewards[seat])
+
+    def _their_moves(self, world: State, seat: int, rng: Rng) -> Sequence[Action]:
+        """Another seat's moves mixed at the sealed root: its candidates (with its policy's
+        move), as the bot's own are narrowed; all its legal moves without a filter."""
+        legal = world.legal_actions(seat)
+        if self.candidates is None:
+            return legal
+        moves = list(self.candidates(world, seat, legal))
+        preferred = self.policy(world, seat, rng)
+        if preferred not in moves and preferred in legal:
+            moves.append(preferred)
+        return moves or legal
 
     def _iterate(self, root: _Node, world: State, me: int, rng: Rng) -> None:
         # Each entry: (node, seat, action) whose statistics receive the reward of `seat`.
