@@ -106,8 +106,33 @@ def _load_builtin_bots() -> None:
     # Imported here so that ``karnak.bots.base`` stays importable on its own.
     import karnak.bots.heuristic
     import karnak.bots.ismcts
+    import karnak.bots.judge
     import karnak.bots.learned
     import karnak.bots.random_bot  # noqa: F401
+
+    _load_entry_point_bots()
+
+
+#: The entry-point group through which other layers and packages offer bots (so that this
+#: layer never imports them: ``karnak.envs.openspiel_bot`` sits above the bots).
+ENTRY_POINT_GROUP = "karnak.bots"
+_ENTRY_POINTS_LOADED = False
+
+
+def _load_entry_point_bots() -> None:
+    """Call each ``karnak.bots`` entry point's register function once; one that fails to
+    load (an extra not installed) is skipped: its bot is simply not offered."""
+    global _ENTRY_POINTS_LOADED
+    if _ENTRY_POINTS_LOADED:
+        return
+    _ENTRY_POINTS_LOADED = True
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            point.load()()
+        except Exception:
+            continue
 
 
 def _plays(entry: _Entry, game: Game) -> bool:

@@ -256,7 +256,7 @@ class ISMCTSBot(Bot):
         self.stop: Callable[[], bool] | None = None
 
     def label(self) -> str:
-        return f"ismcts:{self.budget}"
+        return f"{self.name}:{self.budget}"
 
     def with_style(self, style: Style) -> ISMCTSBot:
         """This bot with ``style`` for its own moves: the policy and move filter of its seat

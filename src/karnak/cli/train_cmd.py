@@ -10,21 +10,38 @@ line, seeds, steps, time, machine, versions and evaluations). ``--ship`` also co
 
 Training needs the ``train`` extra (torch and sb3-contrib); without it the command says so
 and what to install.
+
+``--judge`` trains the search's learned judge instead (:mod:`karnak.bots.judge_training`,
+NumPy only): ``--games`` self-play games at a table of ``--players`` (default: the table
+the judge ships for), ``--hidden`` widths, ``--epochs``, ``--seed``. It writes
+``judge_<players>.npz`` and its record ``judge_<players>.json`` under ``--out`` (default
+runs/judge-GAME-PLAYERS); ``--ship`` copies both into the game's ``research`` package, where
+the ``judged`` bot finds them.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from karnak.cli.common import CliError, GameArg, make_console, reported_errors, resolve_game
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from karnak.core.game import Game
+
 #: The recipe of the shipped Aton policy (docs/research.md, Baselines).
 DEFAULT_TIMESTEPS = 200_000
+#: Self-play games of a judge's training (``--judge``).
+JUDGE_GAMES = 3000
+#: The table a judge is trained for when --players is not given.
+JUDGE_TABLE = {"aton": 2, "amunre": 4, "egyptia": 2}
 
 
 def train_command(
@@ -55,11 +72,26 @@ def train_command(
         bool,
         typer.Option("--ship", help="Copy the policy and its record into the game's package."),
     ] = False,
+    judge: Annotated[
+        bool,
+        typer.Option(
+            "--judge",
+            help="Train the search's learned judge (a value network, NumPy only) instead.",
+        ),
+    ] = False,
+    games: Annotated[
+        int, typer.Option("--games", help="--judge: self-play games to learn from.")
+    ] = JUDGE_GAMES,
+    epochs: Annotated[int, typer.Option("--epochs", help="--judge: passes over the data.")] = 30,
 ) -> None:
-    """Train a MaskablePPO policy against bots and export it to NumPy (needs torch)."""
+    """Train a MaskablePPO policy against bots and export it to NumPy (needs torch), or
+    with --judge the search's value network (NumPy only)."""
     console = make_console()
     with reported_errors():
         game = resolve_game(game_name)
+        if judge:
+            _train_judge(game, players, games, epochs, seed, hidden, out, ship, console)
+            return
         try:
             widths = tuple(int(w) for w in hidden.split(","))
         except ValueError:
@@ -94,3 +126,51 @@ def train_command(
             shutil.copyfile(folder / "policy.npz", target / "policy.npz")
             shutil.copyfile(folder / "training.json", target / "policy.json")
             console.print(f"shipped: {target}/policy.npz and policy.json")
+
+
+def _train_judge(
+    game: Game,
+    players: int | None,
+    games: int,
+    epochs: int,
+    seed: int,
+    hidden: str,
+    out: Path | None,
+    ship: bool,
+    console: Console,
+) -> None:
+    """``karnak train GAME --judge``: see :mod:`karnak.bots.judge_training`."""
+    from karnak.bots.judge import judge_path
+    from karnak.bots.judge_training import JudgeConfig, train_judge
+
+    table = players if players is not None else JUDGE_TABLE.get(game.name, game.min_players)
+    if not game.min_players <= table <= game.max_players:
+        raise CliError(
+            f"{game.title} is played by {game.min_players} to {game.max_players}, not {table}"
+        )
+    try:
+        widths = tuple(int(w) for w in hidden.split(","))
+        config = JudgeConfig(
+            game=game.name, players=table, games=games, seed=seed, hidden=widths, epochs=epochs
+        )
+    except ValueError as exc:
+        raise CliError(f"cannot train a judge so: {exc}") from None
+    folder = out if out is not None else Path("runs") / f"judge-{game.name}-{table}"
+    folder.mkdir(parents=True, exist_ok=True)
+    model, record = train_judge(game, config, log=console.print)
+    record["command"] = "karnak " + " ".join(sys.argv[1:])
+    name = f"judge_{table}"
+    model.save(folder / f"{name}.npz")
+    (folder / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    mse = record["held_out_mse"]
+    console.print(
+        f"{record['rows']} rows, {record['seconds']['all'] / 60:.1f} min; held-out mean "
+        f"squared error: judge {mse['judge']:.4f}, hand-made evaluator "
+        f"{mse['hand_evaluator']:.4f}, a constant {mse['constant_mean']:.4f}; wrote "
+        f"{folder}/{name}.npz and {name}.json"
+    )
+    if ship:
+        target = judge_path(game, table)
+        shutil.copyfile(folder / f"{name}.npz", target)
+        shutil.copyfile(folder / f"{name}.json", target.with_suffix(".json"))
+        console.print(f"shipped: {target} and {target.with_suffix('.json').name}")
