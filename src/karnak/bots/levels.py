@@ -1,16 +1,17 @@
-"""Bot levels named by strength: what a person chooses ("easy" to "expert") and the real
+"""Bot levels named by strength: what a person chooses ("easy" to "master") and the real
 bot and think time each one is in every game.
 
 A person choosing an opponent thinks in strength, not in bot specs, so the lobby and
-``karnak play --opponents`` offer four levels. Each is a spec of the registry
+``karnak play --opponents`` offer five levels. Each is a spec of the registry
 (:func:`karnak.bots.make_bot`), chosen per game from the measured strengths
 (``bench/results``): ``random`` loses every game to the heuristic, each game's
-``heuristic`` is instant, and ``ismcts`` with the heuristic gains on it as it thinks longer.
-Against the heuristic at 0.25 s a move, over 200 games each: Aton 79.5%, Egyptia (two
-builders) 71.2%, Amun-Re (against three) 61.0%; ``bench/results/think_time.md`` has these
-and the longer think times, and ``bench/results/ladder_<game>.md`` every level on one scale per
-game. Every game now uses the same four levels: Aton's searching levels once thought longer
-(0.5 s and 2 s), when its search made about 100 iterations a second instead of 1,600.
+``heuristic`` is instant, and the search gains on it as it thinks longer (against the
+heuristic at 0.25 s a move, over 200 games each: Aton 79.5%, Egyptia with two builders
+71.2%, Amun-Re against three 61.0%; ``bench/results/think_time.md``). The searching levels
+are the ``judged`` search (:mod:`karnak.bots.judge`): the same search with the learned judge
+at its leaves where the game ships one, and its sealed moves mixed by regret matching so
+that a person cannot read them off the heuristic (issue 35). "master" thinks four seconds
+a move, four times "expert"; a person chooses it, it is never a table's default.
 
 A server bounds what the bots of one game may think together (``max_game_think``) and
 what one decision may take (``max_think``). At a big table (Egyptia seats up to 98 bots)
@@ -42,7 +43,10 @@ if TYPE_CHECKING:
     from karnak.core.game import Game
 
 #: The levels, weakest first.
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard", "expert", "master")
+#: The levels a table may start at by default: "master" thinks four times as long as
+#: "expert" for a small gain, a wait a person chooses rather than meets unasked.
+DEFAULT_LEVELS = LEVELS[:-1]
 
 #: Each level's bot in every game, unless the game's plugin names its own
 #: (:attr:`~karnak.core.plugin.GamePlugin.levels`); the three games use these since Aton's
@@ -50,8 +54,9 @@ LEVELS = ("easy", "medium", "hard", "expert")
 STANDARD_LEVELS = {
     "easy": "random",
     "medium": "heuristic",
-    "hard": "ismcts:0.25s",
-    "expert": "ismcts:1s",
+    "hard": "judged:0.25s",
+    "expert": "judged:1s",
+    "master": "judged:4s",
 }
 
 
@@ -95,7 +100,7 @@ def level_of(spec: str, game: Game | str) -> str | None:
 
 
 #: The think times (seconds) a searching level steps down to when its own does not fit.
-LADDER = (2.0, 1.0, 0.5, 0.25, 0.1)
+LADDER = (4.0, 2.0, 1.0, 0.5, 0.25, 0.1)
 
 #: Seconds the bots of a table may think together, each deciding once, at the default
 #: level (Amun-Re's four bots at 1 s a move: 4 s).
@@ -195,9 +200,11 @@ def default_level(
     max_think: float = math.inf,
     max_game_think: float = math.inf,
 ) -> str:
-    """The strongest level whose ``bots`` seats think at most :data:`PRACTICAL_TABLE_THINK`
-    together, each deciding once (the weakest level when none does)."""
-    for level in reversed(levels(game, bots, max_think=max_think, max_game_think=max_game_think)):
+    """The strongest level of :data:`DEFAULT_LEVELS` whose ``bots`` seats think at most
+    :data:`PRACTICAL_TABLE_THINK` together, each deciding once (the weakest level when none
+    does)."""
+    offered = levels(game, bots, max_think=max_think, max_game_think=max_game_think)
+    for level in reversed(offered[: len(DEFAULT_LEVELS)]):
         if think_seconds(level.spec) * max(1, bots) <= PRACTICAL_TABLE_THINK:
             return level.name
     return LEVELS[0]

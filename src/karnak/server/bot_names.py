@@ -31,6 +31,7 @@ LEVEL_NAMES = {
     "medium": N_("Medium bot"),
     "hard": N_("Hard bot"),
     "expert": N_("Expert bot"),
+    "master": N_("Master bot"),
 }
 #: A bot whose spec is no level's.
 OTHER_BOT = N_("Bot")
