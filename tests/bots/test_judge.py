@@ -77,6 +77,11 @@ def test_bad_files_and_shapes_are_refused(tmp_path: Path) -> None:
     garbage.write_bytes(b"not an npz")
     with pytest.raises(JudgeMismatchError, match="cannot read a judge"):
         load_judge(garbage)
+    garbage.write_bytes(b"PK\x03\x04 a truncated zip")
+    with pytest.raises(JudgeMismatchError, match="cannot read a judge"):
+        load_judge(garbage)
+    with pytest.raises(JudgeMismatchError, match="cannot read a judge"):
+        load_judge(tmp_path / "missing.npz")
     meta = {"game": "aton", "players": 2, "input_size": 3}
     with pytest.raises(JudgeMismatchError, match="do not chain"):
         ValueModel([np.zeros((4, 5))], [np.zeros(4)], meta)

@@ -22,8 +22,8 @@ judge that does not fit would judge nonsense.
 
 from __future__ import annotations
 
-import json
 import logging
+import zipfile
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from karnak.bots.base import Budget, register_bot
 from karnak.bots.ismcts import DEFAULT_BUDGET, ISMCTSBot, game_knowledge, make_ismcts
-from karnak.bots.learned import policy_folder
+from karnak.bots.learned import policy_folder, read_layers, save_layers
 from karnak.core.errors import KarnakError
 
 if TYPE_CHECKING:
@@ -111,23 +111,14 @@ class ValueModel:
         return out
 
     def save(self, path: Path) -> None:
-        arrays: dict[str, Any] = {"meta": np.array(json.dumps(self.meta, sort_keys=True))}
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            arrays[f"weight_{i}"] = w
-            arrays[f"bias_{i}"] = b
-        with Path(path).open("wb") as handle:
-            np.savez_compressed(handle, **arrays)
+        save_layers(path, self.weights, self.biases, self.meta)
 
 
 def load_judge(path: str | Path) -> ValueModel:
     """The judge saved at ``path`` (no pickles are read)."""
     try:
-        with np.load(Path(path), allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            layers = sum(1 for name in data.files if name.startswith("weight_"))
-            weights = [data[f"weight_{i}"] for i in range(layers)]
-            biases = [data[f"bias_{i}"] for i in range(layers)]
-    except (OSError, KeyError, ValueError) as exc:
+        weights, biases, meta = read_layers(path)
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
         raise JudgeMismatchError(f"cannot read a judge from {path}: {exc}") from exc
     return ValueModel(weights, biases, meta)
 

@@ -53,7 +53,9 @@ __all__ = [
     "PolicyMismatchError",
     "load_policy",
     "policy_folder",
+    "read_layers",
     "register_policy_bot",
+    "save_layers",
     "shipped_policy_path",
 ]
 
@@ -153,12 +155,7 @@ class MlpPolicy:
             )
 
     def save(self, path: Path) -> None:
-        arrays: dict[str, Any] = {"meta": np.array(json.dumps(self.meta, sort_keys=True))}
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            arrays[f"weight_{i}"] = w
-            arrays[f"bias_{i}"] = b
-        with Path(path).open("wb") as handle:
-            np.savez_compressed(handle, **arrays)
+        save_layers(path, self.weights, self.biases, self.meta)
 
 
 def _relu(h: Array) -> Array:
@@ -169,13 +166,32 @@ def _tanh(h: Array) -> Array:
     return np.tanh(h)
 
 
-def load_policy(path: str | Path) -> MlpPolicy:
-    """The policy exported at ``path`` (no pickles are read)."""
+def save_layers(
+    path: str | Path, weights: Sequence[Array], biases: Sequence[Array], meta: Mapping[str, Any]
+) -> None:
+    """A perceptron as plain arrays: ``weight_i``, ``bias_i`` and ``meta`` (one JSON string),
+    the format of exported policies and of the search's judges (no pickles)."""
+    arrays: dict[str, Any] = {"meta": np.array(json.dumps(dict(meta), sort_keys=True))}
+    for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        arrays[f"weight_{i}"] = w
+        arrays[f"bias_{i}"] = b
+    with Path(path).open("wb") as handle:
+        np.savez_compressed(handle, **arrays)
+
+
+def read_layers(path: str | Path) -> tuple[list[Array], list[Array], dict[str, Any]]:
+    """What :func:`save_layers` wrote: the weights, biases and meta."""
     with np.load(Path(path), allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
         layers = sum(1 for name in data.files if name.startswith("weight_"))
         weights = [data[f"weight_{i}"] for i in range(layers)]
         biases = [data[f"bias_{i}"] for i in range(layers)]
+    return weights, biases, meta
+
+
+def load_policy(path: str | Path) -> MlpPolicy:
+    """The policy exported at ``path`` (no pickles are read)."""
+    weights, biases, meta = read_layers(path)
     return MlpPolicy(weights, biases, meta)
 
 
