@@ -113,6 +113,17 @@ REGRET_EXPLORATION: Final = 0.15
 PURIFY: Final = 0.1
 
 
+def _draw(moves: Sequence[Action], chances: Sequence[float], rng: Rng) -> Action:
+    """One of ``moves`` drawn with its chance (they add up to one; the last takes what
+    rounding leaves)."""
+    x = rng.random()
+    for move, p in zip(moves, chances, strict=True):
+        x -= p
+        if x < 0.0:
+            return move
+    return moves[-1]
+
+
 class _Regrets:
     """One seat's regret matching over its moves at a sealed root (moves may differ from
     world to world: only those legal in the world at hand take part, as with availability).
@@ -140,12 +151,7 @@ class _Regrets:
         average = self.average
         for move, p in zip(moves, sigma, strict=True):
             average[move] = average.get(move, 0.0) + p
-        x = rng.random()
-        for move, p in zip(moves, sigma, strict=True):
-            x -= p
-            if x < 0.0:
-                return move, sigma
-        return moves[-1], sigma
+        return _draw(moves, sigma, rng), sigma
 
     def learn(
         self, moves: Sequence[Action], sigma: Sequence[float], chosen: Action, reward: float
@@ -334,12 +340,7 @@ class ISMCTSBot(Bot):
             return legal[0]
         mixed = own.mixed(legal)
         self.last_visits = {move: round(1000 * p) for move, p in mixed}
-        x = rng.random()
-        for move, p in mixed:
-            x -= p
-            if x < 0.0:
-                return move
-        return mixed[-1][0]
+        return _draw([m for m, _ in mixed], [p for _, p in mixed], rng)
 
     def _mixed_move(
         self,

@@ -345,15 +345,7 @@ def _fill(
                 threes -= threes_down
                 fours -= fours_down
                 head[DISCARDS_FACE_DOWN + rel] = len(face_down) / hand_size
-            base = DISCARDS_SHOWN + rel * VALUES
-            if ones:
-                head[base] = ones / cards
-            if twos:
-                head[base + 1] = twos / cards
-            if threes:
-                head[base + 2] = threes / cards
-            if fours:
-                head[base + 3] = fours / cards
+            _write_counts(head, DISCARDS_SHOWN + rel * VALUES, ones, twos, threes, fours, cards)
             if rel == 1:
                 shown = (ones, twos, threes, fours)
         if kingdom:
