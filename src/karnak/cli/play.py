@@ -703,7 +703,7 @@ def _bot_names(opponents: str | None, others: int, game: Game) -> list[str]:
             "one bot name" if others == 1 else f"one bot name or {others} comma-separated names"
         )
         raise CliError(f"--opponents needs {wanted}, not {len(names)}", EXIT_USAGE)
-    # a level (easy ... expert) is the bot and think time it stands for in this game
+    # a level (easy ... master) is the bot and think time it stands for in this game
     bots = sum(1 for n in names if n != HUMAN)
     return [level_spec(n, game, bots) if is_level(n) else n for n in names]
 

@@ -264,7 +264,7 @@ async def list_available_games(request: Request) -> list[dict[str, Any]]:
     """The games the server plays: what each is, its player counts, options and bot levels.
 
     ``levels`` gives, for each run of bot-seat counts, the bot spec of every level
-    (easy to expert) and the default one, within this server's think limits (see
+    (easy to master) and the default one, within this server's think limits (see
     :mod:`karnak.bots.levels`): a big table's levels think less.
     """
     settings: ServerSettings = request.app.state.settings

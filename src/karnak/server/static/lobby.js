@@ -45,7 +45,7 @@ function wireMoreOptions() {
 }
 
 // ------------------------------------------------------------------ bot levels
-// The server sends each game's levels (easy to expert) for every number of bot seats: a big
+// The server sends each game's levels (easy to master) for every number of bot seats: a big
 // table's search levels think less, so that its bots stay within the server's limits, and
 // its default level is the strongest one that keeps a round quick.
 function band(bots) {

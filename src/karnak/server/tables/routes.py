@@ -73,7 +73,7 @@ class TableSeatIn(BaseModel):
         "(or kept for an invited account); 'bot': a bot",
     )
     name: SeatName | None = Field(default=None, description="a guest's or a bot's name")
-    bot: Word | None = Field(default=None, description="a level (easy to expert) or a bot spec")
+    bot: Word | None = Field(default=None, description="a level (easy to master) or a bot spec")
     invite: AccountName | None = Field(
         default=None, description="an open seat kept for the account of this name"
     )
@@ -115,7 +115,7 @@ class JoinIn(BaseModel):
 class FillIn(BaseModel):
     model_config = STRICT
 
-    bot: Word | None = Field(default=None, description="a level (easy to expert) or a bot spec")
+    bot: Word | None = Field(default=None, description="a level (easy to master) or a bot spec")
 
 
 class InviteIn(BaseModel):

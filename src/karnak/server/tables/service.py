@@ -11,7 +11,7 @@ a name) or a bot. How it goes, and why:
   would have to give back later, only the ticket's hash, which becomes the seat's.
 - **Creating.** Seats are ``human`` (the creator's own, one at most: an account's under its
   name, a guest's under the name given), ``open`` (optionally reserved at once for an
-  account by name) and ``bot`` (a level, easy to expert, or a bot spec). The creator may
+  account by name) and ``bot`` (a level, easy to master, or a bot spec). The creator may
   fill the remaining seats with bots (any time), invite and withdraw invitations, and cancel
   the table; a table with no open seat starts at once.
 - **Joining.** With a session the seat becomes the account's (the game's seat then belongs
@@ -464,7 +464,7 @@ class TableService:
         return started
 
     def bot_spec(self, game: Game, wanted: str | None, bots: int) -> str:
-        """A bot's spec from a level (easy to expert: the spec it is at a table of ``bots``
+        """A bot's spec from a level (easy to master: the spec it is at a table of ``bots``
         bot seats on this server), a spec, or nothing (the default level, Medium)."""
         limits = {
             "max_think": self.settings.max_think,
