@@ -2,8 +2,7 @@
 
 Issue 35 found that the search gained nothing alone from 1 s to 4 s a move and traced it to
 the reward: a logistic of the score centred on 55 points with width 8, nearly flat at the
-66-72 points the search scores. The reward is now linear in the score
-(:func:`karnak.games.egyptia.bot.solo_reward`). This bench plays the same seeds with the
+66-72 points the search scores. This bench plays the same seeds with the
 search judged both ways (``logistic``: the old curve, for the finished game and for the
 leaves; ``linear``: today's) at each budget given, and prints each one's mean score and
 the paired difference with its 95% interval (a t interval over the seeds' differences).
@@ -43,36 +42,36 @@ from karnak.core import get_game  # noqa: E402
 from karnak.games.egyptia import bot as egyptia_bot  # noqa: E402
 from karnak.native import engines  # noqa: E402
 
-#: The reward issue 35 replaced: a logistic of the score around 55 points, width 8.
-OLD_MID = 55.0
-OLD_WIDTH = 8.0
+#: The linear reward issue 35 proposed: 0 at ``LOW`` points, 1 at ``HIGH``, clamped.
+LOW = 40.0
+HIGH = 100.0
 REWARDS = ("logistic", "linear")
 #: Two-sided 97.5% points of Student's t for small samples; 1.96 beyond.
 T975 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 8: 2.36, 10: 2.26, 15: 2.14, 20: 2.09}
 
 
-def old_solo_reward(points: float) -> float:
-    return 1.0 / (1.0 + math.exp(-(points - OLD_MID) / OLD_WIDTH))
+def linear_solo_reward(points: float) -> float:
+    return min(1.0, max(0.0, (points - LOW) / (HIGH - LOW)))
 
 
-def _old_reward(state: object) -> list[float]:
-    return [old_solo_reward(state.scores()[0])]  # type: ignore[attr-defined]
+def _linear_reward(state: object) -> list[float]:
+    return [linear_solo_reward(state.scores()[0])]  # type: ignore[attr-defined]
 
 
-def _old_evaluate(state: object) -> list[float]:
+def _linear_evaluate(state: object) -> list[float]:
     if state.is_over():  # type: ignore[attr-defined]
-        return _old_reward(state)
+        return _linear_reward(state)
     ending = any(state.red) and all(s in ("done", "chosen") for s in state.stage)  # type: ignore[attr-defined]
-    return [old_solo_reward(egyptia_bot._estimate(state, 0, ending))]  # type: ignore[arg-type]
+    return [linear_solo_reward(egyptia_bot._estimate(state, 0, ending))]  # type: ignore[arg-type]
 
 
 def play(seed: int, budget: str, reward: str) -> tuple[int, float, float]:
     """The score of one solo game on ``seed``, the search judged by ``reward``; its seconds."""
     game = get_game("egyptia")
     bot = make_ismcts(game, parse_budget(budget))
-    if reward == "logistic":
-        bot.reward = _old_reward
-        bot.evaluator = _old_evaluate
+    if reward == "linear":
+        bot.reward = _linear_reward
+        bot.evaluator = _linear_evaluate
     state = game.new_state(1, seed=seed)
     start = time.perf_counter()
     play_out(state, [bot], bot_rngs(seed, 1))
@@ -109,7 +108,7 @@ def main() -> int:
     seeds = range(args.first, args.first + args.seeds)
     started = time.perf_counter()
     lines = [
-        "## Egyptia alone: the solo reward, old (logistic around 55) and new (linear)",
+        "## Egyptia alone: the solo reward, the game's (logistic around 55) and a linear one",
         "",
         f"`ismcts` alone on seeds {seeds.start}-{seeds.stop - 1}, both rewards on every seed; "
         f"CPython {platform.python_version()}, {platform.machine()}, {args.jobs} process(es), "

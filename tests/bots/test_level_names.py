@@ -23,29 +23,29 @@ def test_the_standard_specs_read_as_their_levels() -> None:
     assert level_of("random", "aton") == "easy"
     assert level_of("heuristic", "amunre") == "medium"
     assert level_of("heuristic@style=0", "egyptia") == "medium"
-    assert level_of("judged:0.25s", "aton") == "hard"
-    assert level_of("judged:250ms", "aton") == "hard"
-    assert level_of("judged:1s", "egyptia") == "expert"
-    assert level_of("judged:4s", "amunre") == "master"
+    assert level_of("ismcts:0.25s", "aton") == "hard"
+    assert level_of("ismcts:250ms", "aton") == "hard"
+    assert level_of("ismcts:1s", "egyptia") == "expert"
+    assert level_of("ismcts:4s", "amunre") == "master"
     # stepped down to a shorter think time at a big table: still its level
-    assert level_of("judged:0.5s", "egyptia") == "expert"
-    assert level_of("judged:2s", "egyptia") == "master"
-    assert level_of("judged:0.1s", "egyptia") == "hard"
-    # today's plain search is no level's bot any more (issue 35): a bot, not a level
-    assert level_of("ismcts:1s", "aton") is None
+    assert level_of("ismcts:0.5s", "egyptia") == "expert"
+    assert level_of("ismcts:2s", "egyptia") == "master"
+    assert level_of("ismcts:0.1s", "egyptia") == "hard"
+    # the judged search measured weaker than the plain one (issue 35): a bot, not a level
+    assert level_of("judged:1s", "aton") is None
 
 
 @pytest.mark.parametrize(
     "spec",
     [
-        "judged:5000",
-        "judged:3s",
-        "judged:0.3s",
-        "ismcts:2s",
+        "ismcts:5000",
+        "ismcts:3s",
+        "ismcts:0.3s",
+        "judged:1s",
         "nonsense",
         "",
         "heuristic@3",
-        "judged:x",
+        "ismcts:x",
     ],
 )
 def test_a_spec_that_is_no_levels_bot_has_no_level(spec: str) -> None:

@@ -48,15 +48,15 @@ def test_the_levels_of_a_small_table() -> None:
     assert [lv.spec for lv in levels(amunre, 4, **LIMITS)] == [
         "random",
         "heuristic",
-        "judged:0.25s",
-        "judged:1s",
-        "judged:4s",
+        "ismcts:0.25s",
+        "ismcts:1s",
+        "ismcts:4s",
     ]
     assert default_level(amunre, 4, **LIMITS) == "expert"  # master is chosen, never a default
     # Aton, one bot: the same levels as everywhere
     aton = get_game("aton")
-    assert level_spec("expert", aton, 1, **LIMITS) == "judged:1s"
-    assert level_spec("master", aton, 1, **LIMITS) == "judged:4s"
+    assert level_spec("expert", aton, 1, **LIMITS) == "ismcts:1s"
+    assert level_spec("master", aton, 1, **LIMITS) == "ismcts:4s"
     assert default_level(aton, 1, **LIMITS) == "expert"
 
 
@@ -69,11 +69,11 @@ def test_a_big_table_fits_the_servers_limits() -> None:
             assert seconds <= settings.max_think
             assert seconds * bots <= settings.max_game_think + 1e-9, (bots, level)
     # expert searches a second a move while 60 bots can, half a second beyond
-    assert level_spec("expert", egyptia, 60, **LIMITS) == "judged:1s"
-    assert level_spec("expert", egyptia, 98, **LIMITS) == "judged:0.5s"
+    assert level_spec("expert", egyptia, 60, **LIMITS) == "ismcts:1s"
+    assert level_spec("expert", egyptia, 98, **LIMITS) == "ismcts:0.5s"
     # master at a big table thinks what fits, never less than expert there
-    assert level_spec("master", egyptia, 15, **LIMITS) == "judged:4s"
-    assert level_spec("master", egyptia, 98, **LIMITS) == "judged:0.5s"
+    assert level_spec("master", egyptia, 15, **LIMITS) == "ismcts:4s"
+    assert level_spec("master", egyptia, 98, **LIMITS) == "ismcts:0.5s"
     # a tight server: the search makes way for the instant heuristic
     assert level_spec("hard", egyptia, 98, max_game_think=5) == "heuristic"
 
@@ -99,7 +99,7 @@ def test_bands_cover_every_table_once() -> None:
     assert [lv["name"] for lv in first["levels"]] == list(LEVELS)
     assert first["levels"][3] == {
         "name": "expert",
-        "spec": "judged:1s",
+        "spec": "ismcts:1s",
         "label": "Expert: searches 1 s a move",
     }
 

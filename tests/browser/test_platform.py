@@ -440,7 +440,7 @@ def test_the_lobby_describes_each_game_and_names_bot_levels(browser: Any, server
     page.locator(".seat-row").nth(1).locator(".level").select_option(label=hard)
     page.select_option("#players", "25")
     rows = page.locator(".seat-row")
-    assert rows.nth(1).locator(".level").input_value() == "judged:0.25s"
+    assert rows.nth(1).locator(".level").input_value() == "ismcts:0.25s"
     assert rows.nth(2).locator(".level").input_value() == "heuristic"
     page.select_option("#players", "3")
     page.click("#create")
@@ -450,7 +450,7 @@ def test_the_lobby_describes_each_game_and_names_bot_levels(browser: Any, server
     seen = httpx.get(f"{server_url}/api/games/{game_id}", params={"token": token}).json()
     assert [p["bot"] and (p["bot"]["level"], p["bot"]["spec"]) for p in seen["players"]] == [
         None,
-        ("hard", "judged:0.25s"),
+        ("hard", "ismcts:0.25s"),
         ("medium", "heuristic"),
     ]
     assert [p["name"] for p in seen["players"][1:]] == ["Hard bot", "Medium bot"]

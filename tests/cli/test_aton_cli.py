@@ -421,7 +421,7 @@ def test_default_opponent_is_the_search_bot(play_runner: CliRunner) -> None:
     assert result.exit_code == 0, result.output
     saved = json.loads(saved_path(result.output).read_text())
     assert saved["seats"] == ["Red", "Blue"]
-    assert saved["karnak_cli"]["opponents"] == {"1": "judged:1s"}
+    assert saved["karnak_cli"]["opponents"] == {"1": "ismcts:1s"}
 
 
 def test_a_corrected_board_in_play_travels_in_the_record(play_runner: CliRunner) -> None:

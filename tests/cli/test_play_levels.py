@@ -18,11 +18,11 @@ from karnak.core.registry import get_game
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["play", "aton", "--opponents", "expert"], {"1": "judged:1s"}),
+        (["play", "aton", "--opponents", "expert"], {"1": "ismcts:1s"}),
         (["play", "aton", "--opponents", "Easy"], {"1": "random"}),
         (
             ["play", "amunre", "--players", "3", "--opponents", "medium,hard"],
-            {"1": "heuristic", "2": "judged:0.25s"},
+            {"1": "heuristic", "2": "ismcts:0.25s"},
         ),
     ],
 )

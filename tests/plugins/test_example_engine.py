@@ -172,13 +172,13 @@ def test_the_search_plays_it_with_random_rollouts_and_no_heuristic_is_offered(
     assert game_knowledge(goofspiel) == Knowledge()
     specs = {level: level_spec(level, goofspiel) for level in LEVELS}
     assert specs["easy"] == "random" and specs["medium"] == "random"
-    assert specs["expert"].startswith("judged:")
+    assert specs["expert"].startswith("ismcts:")
     state = goofspiel.new_state(2, seed=4)
     play_out(
         state, [make_bot("ismcts:50", goofspiel), make_bot("random", goofspiel)], [Rng(1), Rng(2)]
     )
     assert state.is_over()
-    # the levels' bot too: no judge, no hand evaluator, so its rollouts play out
+    # the judged search too: no judge, no hand evaluator, so its rollouts play out
     state = goofspiel.new_state(2, seed=5)
     play_out(
         state, [make_bot("judged:30", goofspiel), make_bot("random", goofspiel)], [Rng(1), Rng(2)]

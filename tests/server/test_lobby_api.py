@@ -30,9 +30,9 @@ def test_levels_are_offered_for_every_table_with_a_default(client: TestClient) -
     assert [(lv["name"], lv["spec"]) for lv in first["levels"]] == [
         ("easy", "random"),
         ("medium", "heuristic"),
-        ("hard", "judged:0.25s"),
-        ("expert", "judged:1s"),
-        ("master", "judged:4s"),
+        ("hard", "ismcts:0.25s"),
+        ("expert", "ismcts:1s"),
+        ("master", "ismcts:4s"),
     ]
     egyptia = games["egyptia"]["levels"]
     assert egyptia[-1]["bots_to"] == 99 and egyptia[-1]["default"] == "medium"
@@ -46,7 +46,7 @@ def test_levels_follow_the_servers_limits(tmp_path: Path) -> None:
         for band in games["amunre"]["levels"]:
             expert = band["levels"][3]["spec"]
             # 4 bots at 0.5 s fit 2 s; never more than max_think a move
-            assert expert == ("judged:0.5s" if band["bots_to"] <= 4 else "judged:0.25s")
+            assert expert == ("ismcts:0.5s" if band["bots_to"] <= 4 else "ismcts:0.25s")
         # every level of every band creates a game on this server (within its limits)
         for band in games["amunre"]["levels"]:
             bots = band["bots_to"]

@@ -60,7 +60,7 @@ def test_a_level_a_spec_or_a_name_may_be_asked_for(client: TestClient) -> None:
 
 
 def test_default_bot_names_number_a_level_only_when_it_repeats() -> None:
-    specs = [None, "heuristic", "random", "heuristic", "judged:1s"]
+    specs = [None, "heuristic", "random", "heuristic", "ismcts:1s"]
     assert default_bot_names(specs, "amunre") == [
         None,
         "Medium bot 1",
@@ -71,9 +71,9 @@ def test_default_bot_names_number_a_level_only_when_it_repeats() -> None:
     assert default_bot_names(["random"], "aton", taken=["Easy bot"]) == ["Easy bot 2"]
     # a spec that is no level's bot is a plain "Bot"; a level stepped down is still its level
     assert bot_view("ismcts:5000", "aton") == {"level": None, "spec": "ismcts:5000", "label": "Bot"}
-    assert bot_view("judged:0.5s", "egyptia") == {
+    assert bot_view("ismcts:0.5s", "egyptia") == {
         "level": "expert",
-        "spec": "judged:0.5s",
+        "spec": "ismcts:0.5s",
         "label": "Expert bot",
     }
     assert bot_view(None, "aton") is None

@@ -8,10 +8,10 @@ A person choosing an opponent thinks in strength, not in bot specs, so the lobby
 ``heuristic`` is instant, and the search gains on it as it thinks longer (against the
 heuristic at 0.25 s a move, over 200 games each: Aton 79.5%, Egyptia with two builders
 71.2%, Amun-Re against three 61.0%; ``bench/results/think_time.md``). The searching levels
-are the ``judged`` search (:mod:`karnak.bots.judge`): the same search with the learned judge
-at its leaves where the game ships one, and its sealed moves mixed by regret matching so
-that a person cannot read them off the heuristic (issue 35). "master" thinks four seconds
-a move, four times "expert"; a person chooses it, it is never a table's default.
+are ``ismcts``. The ``judged`` search (:mod:`karnak.bots.judge`: a learned judge, mixed sealed
+moves) is not a level: at equal iterations it lost to ``ismcts`` in Aton (issue 35's note).
+"master" thinks four seconds a move, four times "expert"; a person chooses it, it is never
+a table's default.
 
 A server bounds what the bots of one game may think together (``max_game_think``) and
 what one decision may take (``max_think``). At a big table (Egyptia seats up to 98 bots)
@@ -54,9 +54,9 @@ DEFAULT_LEVELS = LEVELS[:-1]
 STANDARD_LEVELS = {
     "easy": "random",
     "medium": "heuristic",
-    "hard": "judged:0.25s",
-    "expert": "judged:1s",
-    "master": "judged:4s",
+    "hard": "ismcts:0.25s",
+    "expert": "ismcts:1s",
+    "master": "ismcts:4s",
 }
 
 

@@ -92,7 +92,7 @@ HUMAN = "human"
 #: scrollback, where the next person would find the last hand one scroll up.
 CLEAR_SCREEN_AND_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H"
 #: The bot in every other seat unless ``--opponents`` says otherwise.
-DEFAULT_OPPONENT = "judged"
+DEFAULT_OPPONENT = "ismcts"
 #: How long a search bot thinks per decision unless ``--think`` (or its spec) says
 #: otherwise. The one place to tune so that a whole game stays under ten minutes.
 DEFAULT_THINK = "1s"

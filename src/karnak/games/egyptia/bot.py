@@ -1441,14 +1441,13 @@ SEARCH_MOVES: Final = 3
 SEARCH_MARGIN: Final = 4.0
 #: Actions a rollout plays before :func:`evaluate` judges the position.
 ROLLOUT_DEPTH: Final = 8
-#: Solo: the scores the reward runs linearly between, 0 at ``SOLO_LOW`` and 1 at
-#: ``SOLO_HIGH`` (clamped outside). Linear, so every point counts the same wherever the bot
-#: scores: a logistic centred on 55 points (the old reward) was nearly flat at the 66-72
-#: points the search reaches, and more search time bought nothing. The range holds what the
-#: search scores (about 50 to 90) with room on both sides, and keeps a few points a
-#: visible share of the [0, 1] that UCB's exploration is tuned for.
-SOLO_LOW: Final = 40.0
-SOLO_HIGH: Final = 100.0
+#: Solo: the score that counts as an even result and the width of the reward's logistic.
+#: Issue 35 suspected this curve, flat at the 66-72 points the search scores, of keeping
+#: longer searches from gaining; a reward linear in the score (0 at 40, 1 at 100) measured
+#: worse on the same seeds (bench/egyptia_solo.py, bench/results/egyptia_solo.md), so the
+#: logistic stays.
+SOLO_MID: Final = 55.0
+SOLO_WIDTH: Final = 8.0
 #: Points-worth of a resource in :func:`evaluate` while the game goes on, and the width
 #: (points) of the logistic that turns a lead into a chance of winning.
 EVAL_RESOURCE: Final = 0.6
@@ -1519,10 +1518,8 @@ def _growth(state: EgyptiaState, seat: int, tab: _Tables) -> float:
 
 
 def solo_reward(points: float) -> float:
-    """A lone builder's reward for ``points``: linear between ``SOLO_LOW`` (0) and
-    ``SOLO_HIGH`` (1), clamped outside."""
-    share = (points - SOLO_LOW) / (SOLO_HIGH - SOLO_LOW)
-    return 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
+    """A lone builder's reward for ``points``: a logistic around ``SOLO_MID``."""
+    return _logistic((points - SOLO_MID) / SOLO_WIDTH)
 
 
 def _rewards(points: Sequence[float], width: float) -> list[float]:
