@@ -355,14 +355,7 @@ def _fill(
     hand = hands[seat]
     if hand:
         ones, twos, threes, fours = _by_value(hand)
-        if ones:
-            head[OWN_HAND] = ones / hand_size
-        if twos:
-            head[OWN_HAND + 1] = twos / hand_size
-        if threes:
-            head[OWN_HAND + 2] = threes / hand_size
-        if fours:
-            head[OWN_HAND + 3] = fours / hand_size
+        _write_counts(head, OWN_HAND, ones, twos, threes, fours, hand_size)
     if revealed:
         head[REVEALED] = 1.0
         head[FIRST + (state.order[0] != seat)] = 1.0
