@@ -12,8 +12,8 @@ Training needs the ``train`` extra (torch and sb3-contrib); without it the comma
 and what to install.
 
 ``--judge`` trains the search's learned judge instead (:mod:`karnak.bots.judge_training`,
-NumPy only): ``--games`` self-play games at a table of ``--players`` (default: the table
-the judge ships for), ``--hidden`` widths, ``--epochs``, ``--seed``. It writes
+NumPy only): ``--games`` self-play games at a table of ``--players`` (default: the
+smallest table with an opponent), ``--hidden`` widths, ``--epochs``, ``--seed``. It writes
 ``judge_<players>.npz`` and its record ``judge_<players>.json`` under ``--out`` (default
 runs/judge-GAME-PLAYERS); ``--ship`` copies both into the game's ``research`` package, where
 the ``judged`` bot finds them.
@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 DEFAULT_TIMESTEPS = 200_000
 #: Self-play games of a judge's training (``--judge``).
 JUDGE_GAMES = 3000
-#: The table a judge is trained for when --players is not given.
-JUDGE_TABLE = {"aton": 2, "amunre": 4, "egyptia": 2}
 
 
 def train_command(
@@ -143,7 +141,8 @@ def _train_judge(
     from karnak.bots.judge import judge_path
     from karnak.bots.judge_training import JudgeConfig, train_judge
 
-    table = players if players is not None else JUDGE_TABLE.get(game.name, game.min_players)
+    # by default the smallest table with an opponent (a judge of a solo game is asked for)
+    table = players if players is not None else min(max(2, game.min_players), game.max_players)
     if not game.min_players <= table <= game.max_players:
         raise CliError(
             f"{game.title} is played by {game.min_players} to {game.max_players}, not {table}"
