@@ -431,7 +431,13 @@ def test_the_lobby_describes_each_game_and_names_bot_levels(browser: Any, server
             assert rows.nth(i).locator(".kind").input_value() == "bot"
             assert rows.nth(i).locator(".level").input_value() == default, (name, count, i)
     labels = page.locator(".seat-row").nth(1).locator(".level option").all_inner_texts()
-    assert [label.split(":")[0] for label in labels] == ["Easy", "Medium", "Hard", "Expert", "Master"]
+    assert [label.split(":")[0] for label in labels] == [
+        "Easy",
+        "Medium",
+        "Hard",
+        "Expert",
+        "Master",
+    ]
 
     # a level chosen stays chosen when the table grows; the others follow the default
     page.select_option("#game", "egyptia")
