@@ -5,7 +5,8 @@ the reward: a logistic of the score centred on 55 points with width 8, nearly fl
 66-72 points the search scores. This bench plays the same seeds with the
 search judged both ways (``logistic``: the old curve, for the finished game and for the
 leaves; ``linear``: today's) at each budget given, and prints each one's mean score and
-the paired difference with its 95% interval (a t interval over the seeds' differences).
+the paired difference with its 95% interval (a t interval over the seeds' differences,
+:func:`karnak.bots.arena.mean_interval`).
 
 Budgets are think times (``1s``, ``4s``: the issue's measure, about 3 and 11 minutes a
 game on one core) or iteration budgets (``250``: deterministic, and fair on a busy
@@ -35,7 +36,7 @@ except ImportError:  # a checkout without the package installed
 
 karnak.native.install()  # the compiled hot paths where built, before any engine is imported
 
-from karnak.bots.arena import bot_rngs  # noqa: E402
+from karnak.bots.arena import bot_rngs, mean_interval  # noqa: E402
 from karnak.bots.base import parse_budget, play_out  # noqa: E402
 from karnak.bots.ismcts import make_ismcts  # noqa: E402
 from karnak.core import get_game  # noqa: E402
@@ -46,8 +47,6 @@ from karnak.native import engines  # noqa: E402
 LOW = 40.0
 HIGH = 100.0
 REWARDS = ("logistic", "linear")
-#: Two-sided 97.5% points of Student's t for small samples; 1.96 beyond.
-T975 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 8: 2.36, 10: 2.26, 15: 2.14, 20: 2.09}
 
 
 def linear_solo_reward(points: float) -> float:
@@ -78,17 +77,10 @@ def play(seed: int, budget: str, reward: str) -> tuple[int, float, float]:
     return seed, float(state.scores()[0]), time.perf_counter() - start
 
 
-def t975(n: int) -> float:
-    below = [k for k in T975 if k <= n - 1]
-    return T975[max(below)] if n - 1 <= 20 and below else 1.96
-
-
 def summary(diffs: Sequence[float]) -> str:
-    n = len(diffs)
-    mean = statistics.fmean(diffs)
-    if n < 2:
+    mean, half = mean_interval(diffs)
+    if math.isnan(half):
         return f"{mean:+.2f}"
-    half = t975(n) * statistics.stdev(diffs) / math.sqrt(n)
     return f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]"
 
 

@@ -30,7 +30,6 @@ import argparse
 import importlib.util
 import json
 import math
-import statistics
 import sys
 import tempfile
 import time
@@ -48,14 +47,10 @@ except ImportError:  # a checkout without the package installed
 
 from karnak.bots import Budget, SeatView, make_bot  # noqa: E402
 from karnak.bots import ismcts as current_ismcts  # noqa: E402
+from karnak.bots.arena import mean_interval  # noqa: E402
 from karnak.core import Rng, State, get_game  # noqa: E402
 from karnak.core.agent import Bot  # noqa: E402
 from karnak.core.game import Game  # noqa: E402
-
-T95 = {  # two-sided 95% Student t quantiles by degrees of freedom
-    1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
-    10: 2.23, 11: 2.20, 12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13, 19: 2.09, 24: 2.06, 29: 2.05,
-}  # fmt: skip
 
 
 def load_module(path: Path) -> ModuleType:
@@ -72,15 +67,6 @@ def load_module(path: Path) -> ModuleType:
     spec.loader.exec_module(module)
     importlib.reload(current_ismcts)
     return module
-
-
-def t_interval(values: list[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, math.nan
-    df = len(values) - 1
-    t = T95.get(df) or T95[max(k for k in T95 if k <= df)] if df <= 29 else 1.96
-    return mean, t * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def wilson(wins: float, games: int) -> tuple[float, float]:
@@ -134,7 +120,7 @@ def solo(game: Game, searcher: Callable[[], Bot], games: int, seed: int) -> dict
         float(play(game.new_state(1, seed=seed + g), [searcher()], seed + g).scores()[0])
         for g in range(games)
     ]
-    mean, half = t_interval(scores)
+    mean, half = mean_interval(scores)
     return {"mean": mean, "half": half, "games": games, "scores": scores}
 
 

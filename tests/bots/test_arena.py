@@ -7,6 +7,7 @@ test can say who must win or tie; Amun-Re with random bots checks the real thing
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from karnak.bots.arena import (
     ArenaGameError,
     RatingBook,
     bot_rngs,
+    mean_interval,
     run_arena,
     seating,
     wilson_interval,
@@ -239,6 +241,20 @@ def test_wilson_interval(wins: float, games: int, low: float, high: float) -> No
 
 def test_wilson_interval_without_games_is_everything() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_mean_interval_is_students_t_interval() -> None:
+    # six values: mean 5/3, sample deviation 1.8348..., t(5) = 2.57
+    mean, half = mean_interval([1.0, 3.0, 2.5, -1.0, 4.0, 0.5])
+    assert mean == pytest.approx(5 / 3)
+    assert half == pytest.approx(2.57 * 1.8348478592697 / 6**0.5)
+    # 21 values (20 degrees of freedom) use t(19) = 2.09, 40 values the normal 1.96
+    assert mean_interval([0.0, 2.0] * 10 + [1.0])[1] == pytest.approx(
+        2.09 * (20 / 20) ** 0.5 / 21**0.5, rel=1e-3
+    )
+    assert mean_interval([0.0, 2.0] * 20)[1] == pytest.approx(1.96 * (40 / 39) ** 0.5 / 40**0.5)
+    mean, half = mean_interval([3.0])
+    assert mean == 3.0 and math.isnan(half)
 
 
 def test_rating_of_a_bot_that_always_wins_rises() -> None:

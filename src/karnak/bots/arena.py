@@ -90,6 +90,26 @@ def _rebuild_error(message: str, seed: int, seats: tuple[str, ...], details: str
 
 
 # ---------------------------------------------------------------------- statistics
+#: Two-sided 95% quantiles of Student's t by degrees of freedom (the largest listed at or
+#: below the degrees of freedom is used; the normal 1.96 beyond 29).
+T95 = {
+    1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
+    10: 2.23, 11: 2.20, 12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13, 19: 2.09, 24: 2.06, 29: 2.05,
+}  # fmt: skip
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and the half-width of its 95% t interval (NaN for one value):
+    what a bench reports for scores or paired differences over a few dozen seeds."""
+    mean = math.fsum(values) / len(values)
+    if len(values) < 2:
+        return mean, math.nan
+    df = len(values) - 1
+    t = T95[max(k for k in T95 if k <= df)] if df <= 29 else 1.96
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / df)
+    return mean, t * spread / math.sqrt(len(values))
+
+
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a win rate (95% by default).
 
