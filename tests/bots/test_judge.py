@@ -185,3 +185,27 @@ def test_the_cli_trains_and_writes_a_judge(tmp_path: Path) -> None:
     assert load_judge(tmp_path / "judge_2.npz").players == 2
     record = json.loads((tmp_path / "judge_2.json").read_text())
     assert record["config"]["games"] == 6 and "held_out_mse" in record
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "steps"), [("aton", 2, 0), ("aton", 2, 9), ("amunre", 3, 5)]
+)
+def test_the_judged_choice_does_not_depend_on_hidden_information(
+    name: str, players: int, steps: int
+) -> None:
+    """The judge reads tensors of sampled worlds only; its mixed sealed choice is drawn from
+    the bot's own generator: another truth with the same information, the same move."""
+    game = get_game(name)
+    state = game.new_state(players, seed=12)
+    rng = Rng(12)
+    for _ in range(steps):
+        seat = state.to_move()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    seat = state.to_move()[0]
+    choices = set()
+    for k in range(3):
+        truth = state.resample(seat, Rng(900 + k))  # another truth, the same information
+        view = SeatView.of(truth, seat)
+        assert view.observation == state.observation(seat)
+        choices.add(make_judged(game, Budget(iterations=40)).choose(view, Rng(3)))
+    assert len(choices) == 1
