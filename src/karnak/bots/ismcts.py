@@ -344,7 +344,6 @@ class ISMCTSBot(Bot):
 
     def _mixed_move(
         self,
-        world: State,
         seat: int,
         moves: Sequence[Action],
         rng: Rng,
@@ -460,9 +459,7 @@ class ISMCTSBot(Bot):
                     decided.add(seat)
                     moves = self._their_moves(world, seat, rng)
                     if len(moves) > 1:
-                        world.apply_unchecked(
-                            seat, self._mixed_move(world, seat, moves, rng, taken)
-                        )
+                        world.apply_unchecked(seat, self._mixed_move(seat, moves, rng, taken))
                         continue
                     world.apply_unchecked(seat, moves[0])
                     continue
@@ -475,7 +472,7 @@ class ISMCTSBot(Bot):
                 actions, preferred = self._own_moves(world, me, world.legal_actions(me), rng)
             if mixing and me not in decided:
                 decided.add(me)
-                action = self._mixed_move(world, me, actions, rng, taken)
+                action = self._mixed_move(me, actions, rng, taken)
                 world.apply_unchecked(me, action)
                 found = node.children.get(action)
                 if found is None:
