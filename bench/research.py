@@ -88,7 +88,9 @@ BATCH_WORKERS = 2
 
 
 #: A loop plays until its deadline and returns the steps it took and the seconds its caller
-#: spent choosing (a :class:`Chooser`'s, left out of the rate).
+#: spent choosing (a :class:`Chooser`'s, left out of the rate). It plays at least one whole
+#: game whatever the deadline: building an environment can outlast a short round on a busy
+#: machine, and a row of no steps has no rate.
 Loop = Callable[[float], tuple[int, float]]
 
 
@@ -133,7 +135,9 @@ def timed(loop: Loop, seconds: float) -> tuple[float, float]:
     choosing cost a step (µs)."""
     start = time.perf_counter()
     steps, choosing = loop(start + seconds)
-    return steps / (time.perf_counter() - start - choosing), choosing / max(steps, 1) * 1e6
+    if steps <= 0:
+        raise ValueError("the loop took no step, so it has no rate")
+    return steps / (time.perf_counter() - start - choosing), choosing / steps * 1e6
 
 
 #: Each row's cost of the caller's choice, µs a step (from its best round), for the report.
@@ -182,7 +186,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         def loop(deadline: float) -> tuple[int, float]:
             rules = get_game(game)
             chooser, steps, seed = Chooser(Rng(1)), 0, 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 state = rules.new_state(players, seed=seed)
                 seed += 1
                 while not state.is_over():
@@ -198,7 +202,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         def loop(deadline: float) -> tuple[int, float]:
             idgame = IdGame(game, players)
             chooser, steps, seed = Chooser(Rng(1)), 0, 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 state = idgame.new_state(seed)
                 seed += 1
                 while not state.is_terminal():
@@ -215,7 +219,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         def loop(deadline: float) -> tuple[int, float]:
             env = KarnakAECEnv(game, players)
             chooser, steps, seed = Chooser(Rng(1)), 0, 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 env.reset(seed=seed)
                 seed += 1
                 for _ in env.agent_iter():
@@ -233,7 +237,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         def loop(deadline: float) -> tuple[int, float]:
             env = KarnakParallelEnv(game, players)
             chooser, steps, seed = Chooser(Rng(1)), 0, 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 observations, _ = env.reset(seed=seed)
                 seed += 1
                 while env.agents:
@@ -252,7 +256,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
         def loop(deadline: float) -> tuple[int, float]:
             env = KarnakGymEnv(game, players=players)
             chooser, steps, seed = Chooser(Rng(1)), 0, 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 observation, _ = env.reset(seed=seed)
                 seed += 1
                 done = False
@@ -274,7 +278,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
             idgame = IdGame(game, players)
             bot = make_bot("random", idgame.game)
             chooser, steps, seed = Chooser(Rng(1)), 0, 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 state = idgame.new_state(seed)
                 bot_rngs = [Rng(seed * 10 + s) for s in range(players)]
                 seed += 1
@@ -302,7 +306,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
 
         def loop(deadline: float) -> tuple[int, float]:
             chooser, steps = Chooser(Rng(1)), 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 state = loaded.new_initial_state()
                 while not state.is_terminal():
                     if cpp:
@@ -327,7 +331,7 @@ def child(args: argparse.Namespace) -> dict[str, Any]:
 
         def loop(deadline: float) -> tuple[int, float]:
             chooser, steps = Chooser(Rng(1)), 0
-            while time.perf_counter() < deadline:
+            while steps == 0 or time.perf_counter() < deadline:
                 state = loaded.new_initial_state()
                 while not state.is_terminal():
                     if state.is_chance_node():
