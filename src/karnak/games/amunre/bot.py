@@ -97,9 +97,9 @@ NILE_CONFIDENCE: Final = (0.8, 0.5, 0.35)  # indexed by rounds left in the kingd
 #: Worth (points) of a pyramid that keeps a Nile-side majority a rival is level with, and one
 #: a rival is a single pyramid behind: three stones in one market (fewer with a builder or
 #: stones already there) draw level, so the lead is defended a step before it is tied.
-#: Against three heuristics without the second credit, 0.5 changed 6 decisions in 20,750
-#: and 2.0 changed 1% and won 27.4% of 4,000 four-seat games (chance 25%;
-#: ``bench/heuristic_versions.py``).
+#: Against three heuristics without the second credit, 0.5 changed 6 decisions in 20,750;
+#: 2.0 changes 1% of them and won 26.0% [24.9, 27.2] of 6,000 four-seat games over three
+#: seed ranges (chance 25%; ``bench/heuristic_versions.py``): no loss, a gain not shown.
 KEEP_TIED: Final = 1.0
 KEEP_ONE_BEHIND: Final = 2.0
 #: A stone that does not complete a pyramid now keeps this share of its value.
