@@ -120,3 +120,36 @@ def test_regret_bots_play_whole_games() -> None:
         bots = [make_ismcts(game, Budget(iterations=8), sealed="regret") for _ in range(players)]
         play_out(state, bots, [Rng(s) for s in range(players)])
         assert state.is_over()
+
+
+@pytest.mark.parametrize(("name", "players"), [("aton", 2), ("amunre", 4), ("egyptia", 2)])
+def test_responding_to_mixed_opponents_keeps_the_trees_choice(name: str, players: int) -> None:
+    """``sealed="respond"``: the others' sealed moves are mixed, the bot's own move is the
+    tree's, chosen by visits (counted in iterations, not a distribution in thousandths),
+    deterministic for a seed, and searched against other replies than the plain search's."""
+    game = get_game(name)
+    state = opening(name, players, seed=3)
+    seat = state.to_move()[0]
+    view = SeatView.of(state, seat)
+    differs = False
+    for seed in range(3):
+        respond = make_ismcts(game, Budget(iterations=120), sealed="respond")
+        move = respond.choose(view, Rng(seed))
+        assert move in state.legal_actions(seat)
+        visits = respond.last_visits
+        assert move == max(visits, key=lambda m: visits[m])
+        assert sum(visits.values()) <= respond.last_iterations
+        again = make_ismcts(game, Budget(iterations=120), sealed="respond")
+        assert again.choose(view, Rng(seed)) == move and again.last_visits == visits
+        plain = make_ismcts(game, Budget(iterations=120))
+        plain.choose(view, Rng(seed))
+        differs = differs or plain.last_visits != visits
+    assert differs  # the others' mixed replies changed what the tree learnt
+
+
+def test_respond_bots_play_whole_games() -> None:
+    game = get_game("aton")
+    state = game.new_state(2, seed=12)
+    bots = [make_ismcts(game, Budget(iterations=8), sealed="respond") for _ in range(2)]
+    play_out(state, bots, [Rng(s) for s in range(2)])
+    assert state.is_over()
