@@ -20,12 +20,12 @@ is not measured here.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import runpy
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
@@ -40,10 +40,13 @@ karnak.native.install()
 from karnak.bots.arena import run_arena  # noqa: E402
 from karnak.bots.base import register_bot  # noqa: E402
 from karnak.core import get_game  # noqa: E402
+from karnak.core.agent import Bot  # noqa: E402
+from karnak.core.game import Game  # noqa: E402
 
 
-def load_before(game: str, revision: str) -> ModuleType:
-    """The game's bot module as it was at ``revision``, under a name of its own."""
+def load_before(game: str, revision: str) -> Callable[[Game], Bot]:
+    """The ``make_heuristic`` of the game's bot module as it was at ``revision``, the module
+    run from that source under a name of its own."""
     source = subprocess.run(
         ["git", "show", f"{revision}:src/karnak/games/{game}/bot.py"],
         cwd=ROOT,
@@ -51,16 +54,11 @@ def load_before(game: str, revision: str) -> ModuleType:
         text=True,
         check=True,
     ).stdout
-    folder = Path(tempfile.mkdtemp(prefix="karnak_before_"))
-    path = folder / f"{game}_bot_before.py"
+    path = Path(tempfile.mkdtemp(prefix="karnak_before_")) / f"{game}_bot_before.py"
     path.write_text(source, encoding="utf-8")
-    name = f"karnak_bench_{game}_bot_before"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    namespace = runpy.run_path(str(path), run_name=f"karnak_bench_{game}_bot_before")
+    make: Callable[[Game], Bot] = namespace["make_heuristic"]
+    return make
 
 
 def main() -> None:
@@ -73,10 +71,10 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     game = get_game(args.game)
-    before = load_before(args.game, args.before)
+    make_before = load_before(args.game, args.before)
     register_bot(
         "heuristic-before",
-        lambda played, _budget: before.make_heuristic(played),
+        lambda played, _budget: make_before(played),
         help=f"the heuristic at {args.before}",
     )
     specs = ["heuristic"] + ["heuristic-before"] * (args.players - 1)
