@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import sys
 import tempfile
 import time
@@ -47,7 +46,7 @@ except ImportError:  # a checkout without the package installed
 
 from karnak.bots import Budget, SeatView, make_bot  # noqa: E402
 from karnak.bots import ismcts as current_ismcts  # noqa: E402
-from karnak.bots.arena import mean_interval  # noqa: E402
+from karnak.bots.arena import mean_interval, wilson_interval  # noqa: E402
 from karnak.core import Rng, State, get_game  # noqa: E402
 from karnak.core.agent import Bot  # noqa: E402
 from karnak.core.game import Game  # noqa: E402
@@ -67,16 +66,6 @@ def load_module(path: Path) -> ModuleType:
     spec.loader.exec_module(module)
     importlib.reload(current_ismcts)
     return module
-
-
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a win rate."""
-    if games == 0:
-        return math.nan, math.nan
-    z, p = 1.96, wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def search_bot(module: ModuleType, game: Game, iterations: int, mode: str) -> Bot:
@@ -111,7 +100,7 @@ def duel(
         state = play(game.new_state(2, seed=seed + g), bots, seed + g)
         winners = state.winners()
         wins += 1 / len(winners) if me in winners else 0.0
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     return {"wins": wins, "games": games, "rate": wins / games, "low": low, "high": high}
 
 
