@@ -25,6 +25,7 @@ from karnak.bots.judge import (
 from karnak.bots.judge_training import JudgeConfig, generate, train_judge
 from karnak.cli.main import app
 from karnak.core import Rng, get_game
+from support.hidden_choices import choices_over_truths
 
 ATON = get_game("aton")
 
@@ -202,10 +203,7 @@ def test_the_judged_choice_does_not_depend_on_hidden_information(
         seat = state.to_move()[0]
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     seat = state.to_move()[0]
-    choices = set()
-    for k in range(3):
-        truth = state.resample(seat, Rng(900 + k))  # another truth, the same information
-        view = SeatView.of(truth, seat)
-        assert view.observation == state.observation(seat)
-        choices.add(make_judged(game, Budget(iterations=40)).choose(view, Rng(3)))
+    choices = choices_over_truths(
+        state, seat, lambda: make_judged(game, Budget(iterations=40)), 3, 900, 3
+    )
     assert len(choices) == 1

@@ -9,6 +9,7 @@ from karnak.bots.arena import run_arena
 from karnak.bots.base import Budget, available_bots, parse_budget
 from karnak.core import Rng, State, get_game
 from karnak.envs.openspiel_bot import OpenSpielISMCTSBot, register
+from support.hidden_choices import choices_over_truths
 
 # Where the entry point is not installed (a plain checkout), register by hand.
 register()
@@ -65,12 +66,9 @@ def test_the_choice_does_not_depend_on_hidden_information(index: int) -> None:
     state = positions(3)[index]
     seat = state.to_move()[0]
     game = get_game("amunre")
-    choices = set()
-    for k in range(3):
-        truth = state.resample(seat, Rng(500 + k))  # another truth, the same information
-        view = SeatView.of(truth, seat)
-        assert view.observation == state.observation(seat)
-        choices.add(OpenSpielISMCTSBot(game, Budget(iterations=8)).choose(view, Rng(7)))
+    choices = choices_over_truths(
+        state, seat, lambda: OpenSpielISMCTSBot(game, Budget(iterations=8)), 3, 500, 7
+    )
     assert len(choices) == 1
 
 
