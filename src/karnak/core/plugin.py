@@ -24,6 +24,7 @@ from karnak.core.errors import KarnakError
 
 if TYPE_CHECKING:
     from karnak.core.actions import Action
+    from karnak.core.daily import DailyGame
     from karnak.core.game import Game
     from karnak.core.knowledge import Knowledge
     from karnak.core.state import State
@@ -138,6 +139,9 @@ class GamePlugin:
     #: shows that it is the only one (a harvest with no card that could be played), so a
     #: client may play it for the seat after a short pause without telling anyone anything.
     forced_move: str | None = None
+    #: ``"module:attribute"`` of the game's :class:`~karnak.core.daily.DailyGame`, if it can
+    #: be played as the game of the day (alone, the same deal for everyone).
+    daily: str | None = None
 
     def game(self) -> Game:
         from karnak.core.game import Game
@@ -181,6 +185,16 @@ class GamePlugin:
         if not callable(rule):
             raise PluginError(f"{self.forced_move} is not callable")
         return rule
+
+    def daily_game(self) -> DailyGame | None:
+        from karnak.core.daily import DailyGame
+
+        if self.daily is None:
+            return None
+        daily = load_reference(self.daily)
+        if not isinstance(daily, DailyGame):
+            raise PluginError(f"{self.daily} is not a karnak.core.daily.DailyGame")
+        return daily
 
     def web_page(self) -> WebPage | None:
         if self.web is None:

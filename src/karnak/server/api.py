@@ -170,6 +170,22 @@ async def resolve(
     return room, service.seat_of(room, token, account)
 
 
+#: What anyone but its seats is told of a sealed game (a game of the day's).
+SEALED = N_(
+    "this game is private until {until} (UTC): a game of the day shows nothing to anyone "
+    "but its player, and opens its record and replay, once the day is over"
+)
+
+
+def check_unsealed(room: Room, seat: int | None) -> None:
+    """Refuse (403) a look at a sealed game by anyone but its seats (``seat`` None); the
+    seats too are refused its record and replay (pass ``None``), which hold its seed."""
+    if seat is None and room.sealed():
+        until = room.sealed_until
+        shown = until.strftime("%Y-%m-%d %H:%M") if until is not None else ""
+        raise ApiError(403, t(SEALED, until=shown))
+
+
 async def account_of(request: Request, token: str | None, *, writing: bool) -> int | None:
     """The account whose session cookie the request carries, when no token names the seat.
     A write authenticated that way must carry the session's CSRF token (else 403)."""
@@ -407,6 +423,7 @@ async def get_view(
     token = token or x_token
     account = await account_of(request, token, writing=False)
     room, seat = await resolve(service, game_id, token, account)
+    check_unsealed(room, seat)
     return json_response(service.view_json(room, seat))
 
 
@@ -471,6 +488,7 @@ async def get_record(request: Request, game_id: str) -> dict[str, Any]:
     """The replayable record of a finished game (it holds the seed, so never before the end)."""
     service = service_of(request)
     room, _ = await resolve(service, game_id, None)
+    check_unsealed(room, None)
     if not room.is_over:
         raise ApiError(
             409, t("the record is published when the game is over"), room.version_for(None)
@@ -506,6 +524,7 @@ async def replay_view(request: Request, game_id: str, step: int) -> dict[str, An
 
 async def finished_room(service: GameService, game_id: str) -> Room:
     room, _ = await resolve(service, game_id, None)
+    check_unsealed(room, None)
     if not room.is_over:
         raise ApiError(409, t("replays open when the game is over"), room.version_for(None))
     return room
@@ -542,6 +561,7 @@ async def game_socket(websocket: WebSocket, game_id: str, token: str | None = No
             account = session.account.id if session is not None else None
         room = await service.room(game_id)
         seat = service.seat_of(room, token, account)
+        check_unsealed(room, seat)
     except Exception as exc:
         error = as_api_error(exc)
         await websocket.accept()

@@ -31,6 +31,8 @@ from karnak.server.chat.routes import router as chat_router
 from karnak.server.chat.service import ChatService
 from karnak.server.cluster.broker import RedisBroker
 from karnak.server.cluster.leases import LeaseKeeper, LeaseStore
+from karnak.server.daily.routes import router as daily_router
+from karnak.server.daily.service import DailyService
 from karnak.server.db import make_engine, migrate
 from karnak.server.docs import ASSETS_URL, swagger_assets
 from karnak.server.docs import router as docs_router
@@ -143,6 +145,7 @@ def create_app(
         )
         app.state.chat = ChatService(engine, executor, hub)
         app.state.ratings = RatingService(engine, executor, hub, service)
+        app.state.daily = DailyService(engine, executor, hub, service, limits)
         app.state.admin = AdminService(
             engine, executor, hub, service, reports_per_hour=limits.reports_per_hour
         )
@@ -157,6 +160,7 @@ def create_app(
             await app.state.idle_games.stop()
             await app.state.timebank.stop()
             await app.state.ratings.stop()
+            await app.state.daily.stop()
             await service.stop()
             if relay is not None:
                 await relay.stop()
@@ -210,6 +214,7 @@ def create_app(
     app.include_router(friends_router)
     app.include_router(chat_router)
     app.include_router(ratings_router)
+    app.include_router(daily_router)
     app.include_router(mail_router)
     app.include_router(admin_router)
     app.include_router(recovery_router)  # after the e-mail's: its service sends the links

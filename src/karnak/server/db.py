@@ -96,6 +96,9 @@ class GameRow(Base):
     #: 0016_recovery, karnak.server.expiry); a warning older than ``updated_at`` (someone
     #: moved since) no longer counts.
     idle_warned_at: Mapped[dt.datetime | None] = mapped_column(nullable=True)
+    #: Until when the game shows nothing to anyone but its seats and keeps its record and
+    #: replay closed (migration 0019_daily; a game of the day: until the day is over).
+    sealed_until: Mapped[dt.datetime | None] = mapped_column(nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game_row", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -523,6 +526,7 @@ def check_database(
 import karnak.server.accounts.tables  # noqa: E402
 import karnak.server.chat.tables  # noqa: E402
 import karnak.server.cluster.tables  # noqa: E402
+import karnak.server.daily.tables  # noqa: E402
 import karnak.server.friends.tables  # noqa: E402
 import karnak.server.mail.tables  # noqa: E402
 import karnak.server.notifications.tables  # noqa: E402

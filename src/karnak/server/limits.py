@@ -40,6 +40,9 @@ class ServerSettings:
     idle_game_expiry_days: float = 5.0
     #: How long before that its seats are told (hours), unless someone moves meanwhile.
     idle_game_warning_hours: float = 24.0
+    #: The levels whose bots play each game of the day on its deal, for players to beat
+    #: (comma-separated; karnak.server.daily). Each is a bot-only game of the server.
+    daily_bots: str = "expert,master"
     # ------------------------------------------------------------------ requests
     #: The largest request body accepted (bytes).
     max_body_bytes: int = 64 * 1024

@@ -37,6 +37,7 @@ already done instead of being applied again.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import hashlib
 import secrets
 from dataclasses import dataclass, field
@@ -189,6 +190,11 @@ class Move:
     private: bool
 
 
+def seal_clock() -> dt.datetime:
+    """The time a game's seal is judged by (a test moves it to the next day)."""
+    return dt.datetime.now(dt.UTC)
+
+
 @dataclass
 class Room:
     id: str
@@ -217,11 +223,23 @@ class Room:
     step_started_at: float | None = None
     #: Set when the game ended without its rules' finish (an idle game expired).
     ended: Ending | None = None
+    #: Until when only the game's seats may look at it, and its record and replay stay
+    #: closed (UTC; a game of the day's, until the day is over: karnak.server.daily).
+    sealed_until: dt.datetime | None = None
 
     def take_over(self, other: Room) -> None:
         """Become ``other`` (the same game reloaded from the database), keeping this object:
         the sockets and tasks that hold it see the reloaded game."""
         self.__dict__.update(other.__dict__)
+
+    def sealed(self, now: dt.datetime | None = None) -> bool:
+        """Whether the game is still sealed (see ``sealed_until``) at ``now`` (default: now)."""
+        if self.sealed_until is None:
+            return False
+        until = self.sealed_until
+        if until.tzinfo is None:  # SQLite gives back naive times, all of them UTC
+            until = until.replace(tzinfo=dt.UTC)
+        return (now or seal_clock()) < until
 
     # ------------------------------------------------------------------ who is asking
     def seat_for_account(self, account: int | None) -> int | None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import datetime as dt
 import functools
 import logging
 import secrets
@@ -490,11 +491,13 @@ class GameService:
         time_control: TimeControl | Mapping[str, Any] | None = None,
         *,
         creator: Creator | None = None,
+        sealed_until: dt.datetime | None = None,
     ) -> Created:
         """A new game. ``time_control``: a time per move and a bank for each person
         (karnak.server.timebank), ``{"per_move": s, "bank": s}``; a game has a turn timer
         or a time control, not both. ``creator``: who asks (their share of the running
-        games is checked: karnak.server.capacity)."""
+        games is checked: karnak.server.capacity). ``sealed_until``: until then only the
+        seats may look at the game (see ``Room.sealed_until``)."""
         game = get_game(game_name)
         game.check_player_count(len(seats))
         resolved = game.resolve_options(options or {})
@@ -567,6 +570,7 @@ class GameService:
         room.time_control = control
         room.clocks = timebank_clock.first_clocks(room, timebank_clock.now())
         room.step_started_at = time.time()
+        room.sealed_until = sealed_until
         try:
             await self._store_new(room, Quota.of(self.settings, creator))
         except (CapacityError, ShareError) as exc:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from karnak.core.errors import KarnakError
@@ -20,7 +20,7 @@ from karnak.server.capacity import Quota, check_share, counted_games
 from karnak.server.cluster.tables import LeaseRow
 from karnak.server.conflicts import LeaseLostError, StaleWriteError
 from karnak.server.db import ActionRow, GameRow, SeatRow, utcnow
-from karnak.server.rooms import Accepted, Ending, Room, SeatInfo
+from karnak.server.rooms import Accepted, Ending, Room, SeatInfo, seal_clock
 from karnak.server.timebank.store import (
     departure_of,
     game_columns,
@@ -227,6 +227,7 @@ class GameStore:
                     step_started_at=room.step_started_at,
                     creator_client=creator.client if creator is not None else None,
                     creator_account_id=creator.account if creator is not None else None,
+                    sealed_until=room.sealed_until,
                     **game_columns(room),
                     seats=[
                         SeatRow(
@@ -471,6 +472,8 @@ class GameStore:
             rows = session.scalars(
                 select(GameRow)
                 .options(selectinload(GameRow.seats))
+                # a sealed game (a game of the day's) is nobody's business but its seat's
+                .where(or_(GameRow.sealed_until.is_(None), GameRow.sealed_until <= seal_clock()))
                 .order_by(GameRow.public_updated_at.desc(), GameRow.id)
                 .limit(limit)
             ).all()
@@ -521,6 +524,7 @@ class GameStore:
         restore(room, row)  # the time control and the seats' clocks
         room.step_started_at = row.step_started_at
         room.ended = Ending.stored(row.status, row.result)  # an idle game expired
+        room.sealed_until = row.sealed_until
         if room.version != row.version:
             raise KarnakError(
                 f"game {row.id} is stored at version {row.version} but its actions "

@@ -18,6 +18,7 @@ PLUGIN = GamePlugin(
     texts="karnak.games.egyptia.i18n:DOMAIN",
     board_data="karnak.games.egyptia.rules.sheet",
     forced_move="karnak.games.egyptia.autopass:forced_move",
+    daily="karnak.games.egyptia.daily:DAILY",
     compiled=(
         "karnak.games.egyptia.rules.market",
         "karnak.games.egyptia.rules.sheet",

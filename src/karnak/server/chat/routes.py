@@ -23,6 +23,7 @@ from karnak.server.api import (
     Token,
     TokenHeader,
     account_of,
+    check_unsealed,
     client_host,
     resolve,
     resolve_seat,
@@ -103,6 +104,7 @@ async def get_chat(
     token = token or x_token
     account = await account_of(request, token, writing=False)
     room, seat = await resolve(service, game_id, token, account)
+    check_unsealed(room, seat)  # a game of the day's chat is its player's alone
     reader = await session_of(request)
     friends: FriendService = request.app.state.friends
     blocked = await friends.blocks.listed(reader.account) if reader is not None else []
