@@ -217,6 +217,8 @@ def test_the_leaderboard_shows_numbers_until_the_day_is_over_then_the_games(
     # even its own player waits for the record, which holds the seed
     assert server.get(f"/api/games/{games['Tiye']}/record").status_code == 403
     assert all(g["id"] not in games.values() for g in server.get("/api/games").json())
+    profile = server.get("/api/players/Ahhotep").json()  # the public profile waits too
+    assert all(g["id"] != theirs for g in profile["recent"])
     with server.websocket_connect(f"/api/games/{theirs}/ws") as socket:
         closed = socket.receive()
     assert closed["type"] == "websocket.close" and closed["code"] == 4403
@@ -234,6 +236,8 @@ def test_the_leaderboard_shows_numbers_until_the_day_is_over_then_the_games(
     record = server.get(f"/api/games/{theirs}/record")
     assert record.status_code == 200 and record.json()["seed"] >= 0
     assert server.get(f"/api/games/{theirs}/replay").status_code == 200
+    assert theirs in {g["id"] for g in server.get("/api/players/Ahhotep").json()["recent"]}
+    assert set(games.values()) <= {g["id"] for g in server.get("/api/games").json()}
     history = server.get("/api/daily/players/Tiye").json()
     assert history["played"] == 1 and history["days"][0]["day"] == day
     assert history["streak"] == 1  # yesterday's game: the streak holds today

@@ -158,6 +158,12 @@ async def profile_page(name: str) -> HTMLResponse:
     return page("profile.html")
 
 
+@router.get("/daily", include_in_schema=False)
+async def daily_page() -> HTMLResponse:
+    """The game of the day (the page asks /api/daily and the answers around it)."""
+    return page("daily.html")
+
+
 @router.get("/leaderboard/{game}", include_in_schema=False)
 async def leaderboard_page(game: str) -> HTMLResponse:
     """A game's leaderboard (the page asks /api/leaderboard/<game>)."""

@@ -15,12 +15,13 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from karnak.core.errors import KarnakError
 from karnak.core.registry import get_game
+from karnak.server import rooms as room_module
 from karnak.server.capacity import CapacityError as CapacityError
 from karnak.server.capacity import Quota, check_share, counted_games
 from karnak.server.cluster.tables import LeaseRow
 from karnak.server.conflicts import LeaseLostError, StaleWriteError
 from karnak.server.db import ActionRow, GameRow, SeatRow, utcnow
-from karnak.server.rooms import Accepted, Ending, Room, SeatInfo, seal_clock
+from karnak.server.rooms import Accepted, Ending, Room, SeatInfo
 from karnak.server.timebank.store import (
     departure_of,
     game_columns,
@@ -176,6 +177,12 @@ def _stale_public_version(row: GameRow, room: Room) -> tuple[str, int, int] | No
     version (a game stored before public versions existed), else None."""
     public = room.version_for(None)
     return None if row.public_version == public else (row.id, row.version, public)
+
+
+def unsealed() -> Any:
+    """The games anyone may look at now: not sealed, or sealed until a time gone by (a game
+    of the day, once its day is over; ``Room.sealed_until``)."""
+    return or_(GameRow.sealed_until.is_(None), GameRow.sealed_until <= room_module.seal_clock())
 
 
 class GameStore:
@@ -473,7 +480,7 @@ class GameStore:
                 select(GameRow)
                 .options(selectinload(GameRow.seats))
                 # a sealed game (a game of the day's) is nobody's business but its seat's
-                .where(or_(GameRow.sealed_until.is_(None), GameRow.sealed_until <= seal_clock()))
+                .where(unsealed())
                 .order_by(GameRow.public_updated_at.desc(), GameRow.id)
                 .limit(limit)
             ).all()

@@ -300,7 +300,7 @@ class DailyService:
             "ranked": row.ranked,
             "finished": finished,
             "score": row.score,
-            "status": row.status,
+            "status": self._status(row.status),
             "plagues": row.penalty,
             "seconds": row.seconds,
             "place": place,
@@ -334,7 +334,7 @@ class DailyService:
                     "name": level_label(level),
                     "bot": spec,
                     "score": row.score if done and row is not None else None,
-                    "status": row.status if done and row is not None else None,
+                    "status": self._status(row.status) if done and row is not None else None,
                 }
             )
         return answer
@@ -380,6 +380,7 @@ class DailyService:
         rows = []
         for entry in entries:
             game_id = entry.pop("game_id", None)
+            entry["status"] = self._status(entry["status"])
             rows.append({**entry, "game_id": game_id if final else None})
         return {
             "day": day_text(day),
@@ -430,7 +431,7 @@ class DailyService:
                 {
                     "day": row.day,
                     "score": row.score,
-                    "status": row.status,
+                    "status": self._status(row.status),
                     "plagues": row.penalty,
                     "place": await self.executor.run(self.store.place, row),
                 }
@@ -465,6 +466,10 @@ class DailyService:
             one, many = self.daily.penalty_words
             parts.append(self._words(one, many, row.penalty).format(n=row.penalty))
         return f"{head}\n{' · '.join(parts)}\n{row.marks or ''}"
+
+    def _status(self, status: str | None) -> str | None:
+        """A builder status (the game's word) in the reader's language."""
+        return self._words(status) if status else status
 
     def _words(self, one: str, many: str | None = None, n: int = 1) -> str:
         """The game's own words (a builder status, "{n} plagues") in the reader's language."""

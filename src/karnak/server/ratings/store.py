@@ -26,6 +26,7 @@ from karnak.server.bot_names import bot_level, level_label
 from karnak.server.db import GameRow, SeatRow, utcnow
 from karnak.server.ratings import rules
 from karnak.server.ratings.tables import RatedGameRow, RatingEventRow, RatingRow
+from karnak.server.store import unsealed
 
 #: The most points of one rating's history a profile carries (the newest).
 MAX_HISTORY = 200
@@ -260,7 +261,12 @@ class RatingStore:
             ).first()
             if account is None:
                 return None
-            mine = and_(SeatRow.account_id == account.id, GameRow.status == "finished")
+            # a sealed game (a game of the day's) is listed once its day is over
+            mine = and_(
+                SeatRow.account_id == account.id,
+                GameRow.status == "finished",
+                unsealed(),
+            )
             played = session.execute(
                 select(GameRow.game, GameRow.result, SeatRow.seat)
                 .join(SeatRow, SeatRow.game_id == GameRow.id)

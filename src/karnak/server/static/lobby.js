@@ -313,8 +313,34 @@ async function refreshGames() {
   if (!finished.children.length) finished.append(el("li", { class: "empty", text: t("none") }));
 }
 
+// ------------------------------------------------------------------ the game of the day
+// The entry at the top links to /daily; here it says how today goes (nothing when the
+// server does not answer: the link is enough).
+async function showDaily() {
+  try {
+    const response = await fetch("/api/daily");
+    if (!response.ok) return;
+    const daily = await response.json();
+    const attempt = daily.attempt;
+    let status;
+    if (attempt && attempt.finished) {
+      status = nt("Your score today: {n} point", "Your score today: {n} points", attempt.score);
+      $("daily-link").textContent = t("See how you did");
+    } else if (attempt) {
+      status = t("Your game of today is waiting for you.");
+      $("daily-link").textContent = t("Resume today's game");
+    } else if (daily.players) {
+      status = nt("{n} player has finished it today.", "{n} players have finished it today.", daily.players);
+    } else {
+      status = t("Nobody has finished it yet today: be the first.");
+    }
+    $("daily-entry-status").textContent = status;
+  } catch { /* the link stays */ }
+}
+
 async function start() {
   installTooltips();
+  showDaily();
   games = await (await fetch("/api/games/available")).json();
   for (const game of games) {
     $("game").append(el("option", { value: game.name, text: t("{game} ({players})", { game: game.title, players: range(game) }) }));

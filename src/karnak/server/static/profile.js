@@ -118,6 +118,65 @@ function renderRecent(profile) {
   $("recent-panel").hidden = false;
 }
 
+// ------------------------------------------------------------------ the game of the day
+// The player's streaks and finished ranked days, newest first (GET /api/daily/players/<name>):
+// the first DAILY_SHOWN days, the rest behind a button. A day links to its leaderboard.
+const DAILY_SHOWN = 10;
+
+function dailyRows(days) {
+  return days.map((d) => el("tr", { "data-day": d.day },
+    el("th", { scope: "row" }, el("a", { href: `/daily?day=${encodeURIComponent(d.day)}#leaderboard-panel`,
+      text: formatDate(`${d.day}T00:00:00Z`, { dateStyle: "medium", timeZone: "UTC" }) })),
+    el("td", { class: "number", text: formatNumber(d.score) }),
+    el("td", { text: d.status || "" }),
+    el("td", { class: "number", text: d.plagues === null || d.plagues === undefined ? "" : formatNumber(d.plagues) }),
+    el("td", { class: "number", text: d.place === null || d.place === undefined ? "" : formatNumber(d.place) })));
+}
+
+function renderDailyTable(history, all) {
+  const shown = all ? history.days : history.days.slice(0, DAILY_SHOWN);
+  const head = el("tr", {}, el("th", { scope: "col", text: t("Day") }), el("th", { scope: "col", class: "number", text: t("Score") }),
+    el("th", { scope: "col", text: t("Builder") }), el("th", { scope: "col", class: "number", text: t("Plagues") }),
+    el("th", { scope: "col", class: "number", text: t("Place") }));
+  const body = shown.length ? dailyRows(shown)
+    : [el("tr", {}, el("td", { colspan: "5", class: "empty", text: t("No game of the day finished yet.") }))];
+  $("daily-table").replaceChildren(el("caption", { class: "visually-hidden", text: t("Games of the day, newest first") }),
+    el("thead", {}, head), el("tbody", {}, ...body));
+  const more = $("daily-more");
+  more.hidden = all || history.days.length <= DAILY_SHOWN;
+  more.textContent = nt("Show all {n} day", "Show all {n} days", history.days.length);
+}
+
+async function renderDaily(name) {
+  let response;
+  try {
+    response = await fetch(`/api/daily/players/${encodeURIComponent(name)}`);
+  } catch (error) {
+    $("daily-error").textContent = t("The server did not answer; try again in a moment.");
+    $("daily-panel").hidden = false;
+    return;
+  }
+  if (response.status === 404) return; // no such player (told above), or no game of the day here
+  const history = await response.json().catch(() => null);
+  $("daily-panel").hidden = false;
+  if (!response.ok || !history || !Array.isArray(history.days)) {
+    $("daily-error").textContent = (history && (history.error || history.detail))
+      || t("The games of the day cannot be shown ({status}).", { status: response.status });
+    return;
+  }
+  $("daily-streaks").textContent = [
+    nt("Current streak: {n} day", "Current streak: {n} days", history.streak),
+    nt("best: {n} day", "best: {n} days", history.best_streak),
+    nt("{n} day played", "{n} days played", history.played),
+  ].join(" · ");
+  renderDailyTable(history, false);
+  $("daily-more").addEventListener("click", () => {
+    renderDailyTable(history, true);
+    const first = $("daily-table").querySelectorAll("tbody tr a")[DAILY_SHOWN];
+    if (first) first.focus();
+  }, { once: true });
+}
+
 // ------------------------------------------------------------------ friends.js, if served
 function offerFriendsPanel(profile, me) {
   const panel = $("friends-panel");
@@ -193,6 +252,7 @@ async function load() {
   $("title").textContent = body.name;
   renderGames(body);
   renderRecent(body);
+  renderDaily(body.name);
   offerFriendsPanel(body, await whoAmI());
   mountFriendButton($("friend-action"), body.name);
   mountBlockButton(body.name, await whoAmI());
