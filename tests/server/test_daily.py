@@ -53,6 +53,12 @@ def test_a_streak_counts_days_in_a_row_and_lasts_until_the_day_is_over() -> None
     assert streaks([], today) == (0, 0)
 
 
+def test_the_bots_of_the_day_are_levels_or_the_server_does_not_start() -> None:
+    with pytest.raises(ValueError, match="daily_bots: 'wizard' is not a level"):
+        create_app("sqlite://", settings=ServerSettings(daily_bots="expert, wizard"))
+    create_app("sqlite://", settings=ServerSettings(daily_bots=""))  # none is fine
+
+
 # ---------------------------------------------------------------------- a server
 class Clock:
     """The server's "now" for the day and the seals alike, moved by whole days."""

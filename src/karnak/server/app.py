@@ -32,7 +32,7 @@ from karnak.server.chat.service import ChatService
 from karnak.server.cluster.broker import RedisBroker
 from karnak.server.cluster.leases import LeaseKeeper, LeaseStore
 from karnak.server.daily.routes import router as daily_router
-from karnak.server.daily.service import DailyService
+from karnak.server.daily.service import DailyService, daily_levels
 from karnak.server.db import make_engine, migrate
 from karnak.server.docs import ASSETS_URL, swagger_assets
 from karnak.server.docs import router as docs_router
@@ -109,6 +109,7 @@ def create_app(
 ) -> FastAPI:
     url = database_url(database)
     limits = settings or ServerSettings()
+    daily_levels(limits)  # a level that is none is refused now, in one line
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -90,6 +90,21 @@ class NoDailyError(KarnakError, LookupError):
     status = 404
 
 
+def daily_levels(settings: ServerSettings) -> list[str]:
+    """The levels of ``daily_bots``; ValueError naming the setting for one that is none
+    (the server refuses to start with it, in one line)."""
+    from karnak.bots.levels import LEVELS
+
+    levels = [part.strip().lower() for part in settings.daily_bots.split(",") if part.strip()]
+    for level in levels:
+        if level not in LEVELS:
+            raise ValueError(
+                f"daily_bots: {level[:40]!r} is not a level (levels: {', '.join(LEVELS)}; "
+                "an empty value plays no bot)"
+            )
+    return list(dict.fromkeys(levels))
+
+
 def daily_game() -> tuple[str, DailyGame] | None:
     """The game of the day: the first game whose plugin offers one."""
     for name, plugin in sorted(plugins().items()):
@@ -223,7 +238,7 @@ class DailyService:
         if key in self._bots_asked or self.daily is None:
             return
         self._bots_asked.add(key)
-        levels = [lv.strip() for lv in self.settings.daily_bots.split(",") if lv.strip()]
+        levels = daily_levels(self.settings)
         have = {r.bot_level for r in await self.executor.run(self.store.bots, self.game_name, key)}
         for level in levels:
             if level in have:
@@ -311,7 +326,7 @@ class DailyService:
             r.bot_level: r
             for r in await self.executor.run(self.store.bots, self.game_name, day_text(day))
         }
-        levels = [lv.strip() for lv in self.settings.daily_bots.split(",") if lv.strip()]
+        levels = daily_levels(self.settings)
         answer = []
         game = get_game(self.game_name)
         from karnak.bots.levels import level_spec
