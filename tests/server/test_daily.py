@@ -167,11 +167,14 @@ def test_an_account_has_one_ranked_game_a_day_and_a_guest_plays_unranked(
     guest = play(server).json()
     other = play(server).json()
     assert not guest["ranked"] and guest["token"] and guest["game_id"] != other["game_id"]
+    finish(server, guest["game_id"], guest["token"])
+    shared = server.get(f"/api/daily/share/{guest['game_id']}", params={"token": guest["token"]})
+    assert shared.status_code == 200 and "points" in shared.json()["text"]
     assert server.get("/api/daily").json()["attempt"] is None
     # everyone is dealt the same: the same Pharaoh cards and the same first dice
     people.be("Ahmose")
     mine = server.get(f"/api/games/{game['game_id']}").json()
-    theirs = server.get(f"/api/games/{guest['game_id']}", params={"token": guest["token"]}).json()
+    theirs = server.get(f"/api/games/{other['game_id']}", params={"token": other["token"]}).json()
     assert mine["observation"]["cards"] == theirs["observation"]["cards"]
     assert mine["observation"]["dice"] == theirs["observation"]["dice"]
 

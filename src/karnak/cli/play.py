@@ -12,6 +12,9 @@ what keeps a whole game within a sitting.
 Several people may share the terminal (``--opponents human``): each is asked in turn, and
 before a different person's turn the screen is cleared and the session waits until the
 terminal has been passed on, so nobody sees another's hand or sealed choice.
+
+``--daily`` plays the game of the day (:mod:`karnak.cli.daily`): practice here on the date's
+public seed, or the server's game with ``--server``.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from tempfile import gettempdir
 from typing import Annotated, Any, TextIO
@@ -74,7 +78,7 @@ from karnak.cli.records import (
     result_of,
     save_record,
 )
-from karnak.cli.render import decision_for, final_for, fold_log, move_groups, renderer_for
+from karnak.cli.render import SeatRenderer, final_for, fold_log, move_groups, renderer_for
 from karnak.core import Game, GameRecord, KarnakError, Rng, State
 from karnak.core.actions import Action
 from karnak.core.forced import PAUSE_SECONDS, forced_move
@@ -215,8 +219,184 @@ class _Stop(Exception):
         self.why = why
 
 
+class SeatScreen:
+    """What a person at the terminal is shown of one seat's decision, drawn from the seat's
+    view by the game's renderer: the screen, the numbered moves, the log. Shared by the game
+    played here (:class:`PlaySession`) and a game played on a server
+    (:mod:`karnak.cli.daily`), whose views come from the server."""
+
+    game: Game
+    console: Console
+    renderer: GameRenderer
+    #: The whole table at every decision instead of the compact screen (``--full``).
+    full: bool
+
+    def _seat_names(self) -> Sequence[str]:
+        """The seats' names, to colour them in the log."""
+        raise NotImplementedError
+
+    def _complain(self, message: str) -> None:
+        self.console.print(Text(message, style="red"))
+
+    def _show_log(self, lines: list[str], title: str) -> None:
+        self.console.print(Rule(Text(title), align="left", style="dim"))
+        for line in lines:
+            self.console.print(self._coloured(line))
+
+    def _coloured(self, line: str) -> Text:
+        text = Text("  " + line)
+        for seat, name in enumerate(self._seat_names()):
+            text.highlight_words([name], style=seat_style(seat))
+        return text
+
+    def _height(self, parts: list[RenderableType]) -> int:
+        """How many lines ``parts`` take at the console's width."""
+        options = self.console.options
+        return sum(len(self.console.render_lines(part, options, pad=False)) for part in parts)
+
+    def _move_cell(
+        self, view: View, seat: int, number: int, action: Action, *, hint: bool, cut: int = 0
+    ) -> Text:
+        cell = Text()
+        cell.append(f"{number:>3} ", style="bold cyan")
+        cell.append(action.to_text()[cut:])
+        said = self.renderer.action_hint(self.game, view, seat, action) if hint else ""
+        if said:
+            cell.append(f"  ({said})", style="dim")
+        return cell
+
+    def _group_lines(
+        self,
+        view: View,
+        seat: int,
+        shown: list[Action],
+        groups: list[tuple[str, list[int]]],
+        *,
+        short: bool,
+    ) -> list[Text]:
+        """Each heading with its moves on as few lines as the width allows, a move never cut
+        between two lines. ``short``: without hints, and without the words every move of the
+        group begins with ("build quarry A1" is "A1" under "Build a Quarry")."""
+        width = self.console.width
+        lines: list[Text] = []
+        for heading, indices in groups:
+            cut = _common_words([shown[i].to_text() for i in indices]) if short else 0
+            line = Text(heading + ":", style="bold")
+            for index in indices:
+                cell = self._move_cell(view, seat, index + 1, shown[index], hint=not short, cut=cut)
+                if line.cell_len + 1 + cell.cell_len > width and line.plain.strip():
+                    lines.append(line)
+                    line = Text("  ")
+                line.append(" ")
+                line.append_text(cell)
+            lines.append(line)
+        return lines
+
+    def _range_lines(self, groups: list[tuple[str, list[int]]]) -> list[Text]:
+        """The shortest list: each heading with the numbers of its moves ("Build a Field:
+        1-18"), packed on as few lines as the width allows; ``moves`` lists them all."""
+        width = self.console.width
+        lines: list[Text] = []
+        line = Text()
+        for heading, indices in groups:
+            cell = Text(heading + ": ", style="bold") + Text(_ranges(indices), style="cyan")
+            if line.plain and line.cell_len + 3 + cell.cell_len > width:
+                lines.append(line)
+                line = Text()
+            if line.plain:
+                line.append(" · ")
+            line.append_text(cell)
+        if line.plain:
+            lines.append(line)
+        lines.append(Text(_("Type 'moves' to see what each number does."), style="dim"))
+        return lines
+
+    def _show_screen(
+        self, view: View, seat: int, legal: list[Action], *, sealed: bool, full: bool = False
+    ) -> None:
+        """The decision screen of ``seat`` from its ``view``: the renderer's compact view
+        (what the decision needs, made to fit 80x24 with the moves and the prompt) where it
+        has one, else its full status, then the moves; ``full`` (the ``board`` command): the
+        full status. ``sealed``: every seat decides at once, unseen."""
+        self.console.print(Rule(style="bold"))
+        compact = None if full or self.full else getattr(self.renderer, "compact", None)
+        parts = compact(self.game, view, seat) if compact is not None else None
+        if parts is None:
+            parts = self.renderer.status(self.game, view, seat)
+        own = (
+            self.renderer.decision_for(self.game, view, seat)
+            if isinstance(self.renderer, SeatRenderer)
+            else None
+        )
+        if own is not None:
+            decision = Text(own, style="bold")
+        else:
+            decision = Text(self.renderer.decision(self.game, view), style="bold")
+            if sealed:
+                decision.append(
+                    " " + _("Your choice stays sealed until everyone has committed."),
+                    style="italic",
+                )
+        parts = [*parts, decision]
+        for part in parts:
+            self.console.print(part)
+        # the moves get what the screen has left: the rule, the heading, the answer line and
+        # the prompt take one line each
+        room = self.console.height - self._height(parts) - 4
+        self._show_move_list(view, seat, legal, limit=MOVES_SHOWN, room=room)
+
+    def _show_move_list(
+        self,
+        view: View,
+        seat: int,
+        legal: list[Action],
+        *,
+        limit: int | None,
+        room: int | None = None,
+    ) -> None:
+        """The numbered moves: under the renderer's headings (``move_groups``) where it
+        gives them, else in columns; shortened (no hints, and under headings without the
+        words the heading says) where the full list would not fit the ``room`` left on the
+        screen. A number is always the move's place in the legal list."""
+        shown = legal if limit is None else legal[:limit]
+        self.console.print(Text(_("Your moves:"), style="bold"))
+        groups = move_groups(self.renderer, self.game, view, seat, shown)
+        body: list[RenderableType]
+        if groups is not None and len(shown) > 1:
+            lines = self._group_lines(view, seat, shown, groups, short=False)
+            if room is not None and len(lines) > room:
+                lines = self._group_lines(view, seat, shown, groups, short=True)
+            if room is not None and len(lines) > room:
+                lines = self._range_lines(groups)
+            body = list(lines)
+        else:
+            body = [self._columns(view, seat, shown, hint=True)]
+            if room is not None and self._height(body) > room:
+                body = [self._columns(view, seat, shown, hint=False)]
+        for part in body:
+            self.console.print(part)
+        if len(shown) < len(legal):
+            more = len(legal) - len(shown)
+            self.console.print(
+                Text(t("... and {n} more; type 'moves' to list them all.", n=more), style="dim")
+            )
+        self.console.print(
+            Text(
+                _("Answer with a number or a move; also: help, board, log, moves, quit."),
+                "dim",
+            )
+        )
+
+    def _columns(self, view: View, seat: int, shown: list[Action], *, hint: bool) -> Columns:
+        cells = [
+            self._move_cell(view, seat, number, action, hint=hint)
+            for number, action in enumerate(shown, start=1)
+        ]
+        return Columns(cells, padding=(0, 3), column_first=True)
+
+
 @dataclass
-class PlaySession:
+class PlaySession(SeatScreen):
     """One person (``human``) at a table of bots, from the current state to the end.
 
     ``others`` are further seats played by people at the same terminal (a hot seat).
@@ -425,9 +605,6 @@ class PlaySession:
         prompt.append(" > ", style="bold")
         return prompt
 
-    def _complain(self, message: str) -> None:
-        self.console.print(Text(message, style="red"))
-
     def _show_new_log(self, seat: int) -> None:
         lines = log_lines(self.state, seat)  # in the reader's language
         fresh = lines[self.seen.get(seat, 0) :]
@@ -436,150 +613,19 @@ class PlaySession:
             fresh = fold_log(self.renderer, self.state, seat, fresh)
             self._show_log(fresh, self.log_titles.pop(seat, _("Since your last move")))
 
-    def _show_log(self, lines: list[str], title: str) -> None:
-        self.console.print(Rule(Text(title), align="left", style="dim"))
-        for line in lines:
-            self.console.print(self._coloured(line))
-
-    def _coloured(self, line: str) -> Text:
-        text = Text("  " + line)
-        for seat, name in enumerate(self.state.players):
-            text.highlight_words([name], style=seat_style(seat))
-        return text
-
     def _show_status(self, seat: int, legal: list[Action], *, full: bool = False) -> None:
-        """The decision screen: the renderer's compact view (what the decision needs, made to
-        fit 80x24 with the moves and the prompt) where it has one, else its full status;
-        ``full`` (the ``board`` command): the full status."""
-        self.console.print(Rule(style="bold"))
+        """The decision screen (:meth:`SeatScreen._show_screen`) of ``seat`` now; ``full``
+        (the ``board`` command): the full status."""
         view = self.state.observation(seat)
-        compact = None if full or self.full else getattr(self.renderer, "compact", None)
-        parts = compact(self.game, view, seat) if compact is not None else None
-        if parts is None:
-            parts = self.renderer.status(self.game, view, seat)
-        own = decision_for(self.renderer, self.state, seat)
-        if own is not None:
-            decision = Text(own, style="bold")
-        else:
-            decision = Text(self.renderer.decision(self.game, view), style="bold")
-            if self.state.is_simultaneous():
-                decision.append(
-                    " " + _("Your choice stays sealed until everyone has committed."),
-                    style="italic",
-                )
-        parts = [*parts, decision]
-        for part in parts:
-            self.console.print(part)
-        # the moves get what the screen has left: the rule, the heading, the answer line and
-        # the prompt take one line each
-        room = self.console.height - self._height(parts) - 4
-        self._show_moves(seat, legal, limit=MOVES_SHOWN, room=room)
-
-    def _height(self, parts: list[RenderableType]) -> int:
-        """How many lines ``parts`` take at the console's width."""
-        options = self.console.options
-        return sum(len(self.console.render_lines(part, options, pad=False)) for part in parts)
-
-    def _move_cell(
-        self, view: View, seat: int, number: int, action: Action, *, hint: bool, cut: int = 0
-    ) -> Text:
-        cell = Text()
-        cell.append(f"{number:>3} ", style="bold cyan")
-        cell.append(action.to_text()[cut:])
-        said = self.renderer.action_hint(self.game, view, seat, action) if hint else ""
-        if said:
-            cell.append(f"  ({said})", style="dim")
-        return cell
-
-    def _group_lines(
-        self,
-        view: View,
-        seat: int,
-        shown: list[Action],
-        groups: list[tuple[str, list[int]]],
-        *,
-        short: bool,
-    ) -> list[Text]:
-        """Each heading with its moves on as few lines as the width allows, a move never cut
-        between two lines. ``short``: without hints, and without the words every move of the
-        group begins with ("build quarry A1" is "A1" under "Build a Quarry")."""
-        width = self.console.width
-        lines: list[Text] = []
-        for heading, indices in groups:
-            cut = _common_words([shown[i].to_text() for i in indices]) if short else 0
-            line = Text(heading + ":", style="bold")
-            for index in indices:
-                cell = self._move_cell(view, seat, index + 1, shown[index], hint=not short, cut=cut)
-                if line.cell_len + 1 + cell.cell_len > width and line.plain.strip():
-                    lines.append(line)
-                    line = Text("  ")
-                line.append(" ")
-                line.append_text(cell)
-            lines.append(line)
-        return lines
-
-    def _range_lines(self, groups: list[tuple[str, list[int]]]) -> list[Text]:
-        """The shortest list: each heading with the numbers of its moves ("Build a Field:
-        1-18"), packed on as few lines as the width allows; ``moves`` lists them all."""
-        width = self.console.width
-        lines: list[Text] = []
-        line = Text()
-        for heading, indices in groups:
-            cell = Text(heading + ": ", style="bold") + Text(_ranges(indices), style="cyan")
-            if line.plain and line.cell_len + 3 + cell.cell_len > width:
-                lines.append(line)
-                line = Text()
-            if line.plain:
-                line.append(" · ")
-            line.append_text(cell)
-        if line.plain:
-            lines.append(line)
-        lines.append(Text(_("Type 'moves' to see what each number does."), style="dim"))
-        return lines
+        self._show_screen(view, seat, legal, sealed=self.state.is_simultaneous(), full=full)
 
     def _show_moves(
         self, seat: int, legal: list[Action], *, limit: int | None, room: int | None = None
     ) -> None:
-        """The numbered moves: under the renderer's headings (``move_groups``) where it
-        gives them, else in columns; shortened (no hints, and under headings without the
-        words the heading says) where the full list would not fit the ``room`` left on the
-        screen. A number is always the move's place in the legal list."""
-        shown = legal if limit is None else legal[:limit]
-        view = self.state.observation(seat)
-        self.console.print(Text(_("Your moves:"), style="bold"))
-        groups = move_groups(self.renderer, self.game, view, seat, shown)
-        body: list[RenderableType]
-        if groups is not None and len(shown) > 1:
-            lines = self._group_lines(view, seat, shown, groups, short=False)
-            if room is not None and len(lines) > room:
-                lines = self._group_lines(view, seat, shown, groups, short=True)
-            if room is not None and len(lines) > room:
-                lines = self._range_lines(groups)
-            body = list(lines)
-        else:
-            body = [self._columns(view, seat, shown, hint=True)]
-            if room is not None and self._height(body) > room:
-                body = [self._columns(view, seat, shown, hint=False)]
-        for part in body:
-            self.console.print(part)
-        if len(shown) < len(legal):
-            more = len(legal) - len(shown)
-            self.console.print(
-                Text(t("... and {n} more; type 'moves' to list them all.", n=more), style="dim")
-            )
-        self.console.print(
-            Text(
-                _("Answer with a number or a move; also: help, board, log, moves, quit."),
-                "dim",
-            )
-        )
+        self._show_move_list(self.state.observation(seat), seat, legal, limit=limit, room=room)
 
-    def _columns(self, view: View, seat: int, shown: list[Action], *, hint: bool) -> Columns:
-        cells = [
-            self._move_cell(view, seat, number, action, hint=hint)
-            for number, action in enumerate(shown, start=1)
-        ]
-        return Columns(cells, padding=(0, 3), column_first=True)
+    def _seat_names(self) -> Sequence[str]:
+        return self.state.players
 
     def _show_help(self) -> None:
         lines = [
@@ -824,11 +870,78 @@ def play_command(
             "needs no choice is played for you after a short pause).",
         ),
     ] = False,
+    daily: Annotated[
+        bool,
+        flag_option(
+            "--daily",
+            help="The game of the day (Egyptia): practice here on a seed made from the date, "
+            "or the server's game of the day with --server.",
+        ),
+    ] = False,
+    day: Annotated[
+        str | None,
+        typer.Option(help="With --daily: the day, as YYYY-MM-DD (default: today, UTC)."),
+    ] = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            help="With --daily: play the server's game of the day, e.g. http://127.0.0.1:8000 "
+            "(as a guest, unranked, unless --user is given).",
+        ),
+    ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            help="With --server: log in as this account, so the game is its ranked attempt "
+            "(the password from KARNAK_PASSWORD, else asked without echo).",
+        ),
+    ] = None,
 ) -> None:
     """Play a game against bots in the terminal."""
     console = make_console(wrap=True)
     with reported_errors():
         base = resolve_game(game_name)
+        practice: date | None = None
+        if daily or day is not None or server is not None or user is not None:
+            from karnak.cli.daily import (
+                ServerPlay,
+                daily_of,
+                practice_day,
+                practice_note,
+                practice_seed,
+            )
+
+            _check_daily_flags(
+                daily=daily,
+                server=server,
+                user=user,
+                given={
+                    "--players": players is not None,
+                    "--seed": seed is not None,
+                    "--seat": seat is not None,
+                    "--opponents": opponents is not None,
+                    "--resume": resume is not None,
+                    "--edition": edition is not None,
+                    "--expert-provinces": expert_provinces,
+                    "--offer-cards": offer_cards,
+                    "--cards": cards is not None,
+                    "--board": board is not None,
+                },
+                offline_only={
+                    "--name": name is not None,
+                    "--save": save is not None,
+                    "--think": think is not None,
+                    "--no-auto-pass": no_auto_pass,
+                },
+            )
+            daily_of(base)
+            if server is not None:
+                ServerPlay(base, console, server, user=user, day=day, full=full).run()
+                return
+            practice = practice_day(day)
+            seed = practice_seed(practice)
+            players = 1
+            console.print(practice_note(base, practice, seed))
         if resume is not None:
             record, extra = load_record(resume)
             flags = (players, seed, edition, name, board, cards)
@@ -869,7 +982,9 @@ def play_command(
             console.print(Text(note, style="yellow"))
         bots = _make_bots(bot_specs, game, state.seed)
         opponents_meta = {str(s): bot_specs.get(s, HUMAN) for s in bot_names}
-        meta = {"human_seat": human, "opponents": opponents_meta}
+        meta: dict[str, Any] = {"human_seat": human, "opponents": opponents_meta}
+        if practice is not None:
+            meta["daily_practice"] = practice.isoformat()
         session = PlaySession(
             game=game,
             state=state,
@@ -896,6 +1011,37 @@ def play_command(
                 session.seen[person] = max(0, len(log_lines(state, person)) - RESUME_CONTEXT)
                 session.log_titles[person] = "The last moves before the game was saved"
         session.run()
+        if practice is not None and session.state.is_over():
+            from karnak.cli.daily import daily_of, practice_result
+
+            practice_result(console, game, daily_of(game), session.state.record(), practice)
+
+
+def _check_daily_flags(
+    *,
+    daily: bool,
+    server: str | None,
+    user: str | None,
+    given: dict[str, bool],
+    offline_only: dict[str, bool],
+) -> None:
+    """Refuse what does not go with ``--daily``: the day's game fixes the seats, the seed
+    and the options; a server's game is saved and named by the server."""
+    if not daily:
+        raise CliError(_("--day, --server and --user go with --daily"), EXIT_USAGE)
+    if user is not None and server is None:
+        raise CliError(_("--user goes with --server: practice here needs no account"), EXIT_USAGE)
+    refused = [flag for flag, set_ in given.items() if set_]
+    if server is not None:
+        refused += [flag for flag, set_ in offline_only.items() if set_]
+    if refused:
+        raise CliError(
+            t(
+                "--daily plays the game of the day as it is dealt: {flags} cannot go with it",
+                flags=", ".join(refused),
+            ),
+            EXIT_USAGE,
+        )
 
 
 def _started(

@@ -172,9 +172,17 @@ class DailyService:
         today = self.today()
         if day == today:
             await self.ensure_bots(day)
-        if account is None:
-            created = await self._create(day, None, name, creator)
-            return Played(day_text(day), created[0], created[1], False, False)
+        if account is None:  # a guest: a new game each time, never ranked, kept for sharing
+            game_id, token = await self._create(day, None, name, creator)
+            guest = DailyGameRow(
+                game_id=game_id,
+                game=self.game_name,
+                day=day_text(day),
+                ranked=False,
+                started_at=self.clock(),
+            )
+            await self.executor.run(self.store.add, guest)
+            return Played(day_text(day), game_id, token, False, False)
         if len(self._locks) > MAX_LOCKS:  # forget the idle ones
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
         lock = self._locks.setdefault((day_text(day), account), asyncio.Lock())
