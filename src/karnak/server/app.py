@@ -49,6 +49,9 @@ from karnak.server.language import LanguageMiddleware
 from karnak.server.language import router as language_router
 from karnak.server.limits import ServerSettings
 from karnak.server.mail.routes import router as mail_router
+from karnak.server.matchmaking.routes import router as quickmatch_router
+from karnak.server.matchmaking.service import MatchService
+from karnak.server.matchmaking.service import check_settings as check_quickmatch
 from karnak.server.methods import AllowedMethods
 from karnak.server.notifications.bounds import NotificationLimits
 from karnak.server.notifications.routes import router as notifications_router
@@ -110,6 +113,7 @@ def create_app(
     url = database_url(database)
     limits = settings or ServerSettings()
     daily_levels(limits)  # a level that is none is refused now, in one line
+    check_quickmatch(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -147,6 +151,7 @@ def create_app(
         app.state.chat = ChatService(engine, executor, hub)
         app.state.ratings = RatingService(engine, executor, hub, service)
         app.state.daily = DailyService(engine, executor, hub, service, limits)
+        app.state.matches = MatchService(engine, executor, service, app.state.notifier, limits)
         app.state.admin = AdminService(
             engine, executor, hub, service, reports_per_hour=limits.reports_per_hour
         )
@@ -162,6 +167,7 @@ def create_app(
             await app.state.timebank.stop()
             await app.state.ratings.stop()
             await app.state.daily.stop()
+            await app.state.matches.stop()
             await service.stop()
             if relay is not None:
                 await relay.stop()
@@ -216,6 +222,7 @@ def create_app(
     app.include_router(chat_router)
     app.include_router(ratings_router)
     app.include_router(daily_router)
+    app.include_router(quickmatch_router)
     app.include_router(mail_router)
     app.include_router(admin_router)
     app.include_router(recovery_router)  # after the e-mail's: its service sends the links

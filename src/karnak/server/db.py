@@ -529,6 +529,7 @@ import karnak.server.cluster.tables  # noqa: E402
 import karnak.server.daily.tables  # noqa: E402
 import karnak.server.friends.tables  # noqa: E402
 import karnak.server.mail.tables  # noqa: E402
+import karnak.server.matchmaking.tables  # noqa: E402
 import karnak.server.notifications.tables  # noqa: E402
 import karnak.server.ratings.tables  # noqa: E402
 import karnak.server.tables.tables  # noqa: E402, F401

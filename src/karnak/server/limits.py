@@ -43,6 +43,15 @@ class ServerSettings:
     #: The levels whose bots play each game of the day on its deal, for players to beat
     #: (comma-separated; karnak.server.daily). Each is a bot-only game of the server.
     daily_bots: str = "expert,master"
+    # ------------------------------------------------------------------ quick match
+    #: A quick-match ticket's rating window (points of mu - 3 sigma) when it is new, how
+    #: much it widens a second while it waits, and the longest wait before the player may
+    #: take bots instead (karnak.server.matchmaking).
+    quickmatch_window: float = 3.0
+    quickmatch_widen_per_second: float = 0.5
+    quickmatch_bots_after_seconds: float = 30.0
+    #: Tickets waiting at once, over all games (429 beyond).
+    quickmatch_queue: int = 2_000
     # ------------------------------------------------------------------ requests
     #: The largest request body accepted (bytes).
     max_body_bytes: int = 64 * 1024
