@@ -31,6 +31,9 @@ from karnak.server.chat.routes import router as chat_router
 from karnak.server.chat.service import ChatService
 from karnak.server.cluster.broker import RedisBroker
 from karnak.server.cluster.leases import LeaseKeeper, LeaseStore
+from karnak.server.crowds.routes import router as crowds_router
+from karnak.server.crowds.service import CrowdService
+from karnak.server.crowds.service import check_settings as check_crowds
 from karnak.server.daily.routes import router as daily_router
 from karnak.server.daily.service import DailyService, daily_levels
 from karnak.server.db import make_engine, migrate
@@ -114,6 +117,7 @@ def create_app(
     limits = settings or ServerSettings()
     daily_levels(limits)  # a level that is none is refused now, in one line
     check_quickmatch(limits)
+    check_crowds(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -152,6 +156,7 @@ def create_app(
         app.state.ratings = RatingService(engine, executor, hub, service)
         app.state.daily = DailyService(engine, executor, hub, service, limits)
         app.state.matches = MatchService(engine, executor, service, app.state.notifier, limits)
+        app.state.crowds = CrowdService(engine, executor, service, app.state.notifier, limits)
         app.state.admin = AdminService(
             engine, executor, hub, service, reports_per_hour=limits.reports_per_hour
         )
@@ -168,6 +173,7 @@ def create_app(
             await app.state.ratings.stop()
             await app.state.daily.stop()
             await app.state.matches.stop()
+            await app.state.crowds.stop()
             await service.stop()
             if relay is not None:
                 await relay.stop()
@@ -223,6 +229,7 @@ def create_app(
     app.include_router(ratings_router)
     app.include_router(daily_router)
     app.include_router(quickmatch_router)
+    app.include_router(crowds_router)
     app.include_router(mail_router)
     app.include_router(admin_router)
     app.include_router(recovery_router)  # after the e-mail's: its service sends the links

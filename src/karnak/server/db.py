@@ -526,6 +526,7 @@ def check_database(
 import karnak.server.accounts.tables  # noqa: E402
 import karnak.server.chat.tables  # noqa: E402
 import karnak.server.cluster.tables  # noqa: E402
+import karnak.server.crowds.tables  # noqa: E402
 import karnak.server.daily.tables  # noqa: E402
 import karnak.server.friends.tables  # noqa: E402
 import karnak.server.mail.tables  # noqa: E402

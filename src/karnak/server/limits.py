@@ -43,6 +43,15 @@ class ServerSettings:
     #: The levels whose bots play each game of the day on its deal, for players to beat
     #: (comma-separated; karnak.server.daily). Each is a bot-only game of the server.
     daily_bots: str = "expert,master"
+    # ------------------------------------------------------------------ crowd tables
+    #: A crowd table of ``crowd_game`` every so many minutes, on the whole interval (0: no
+    #: timetable; administrators may still schedule them), with ``crowd_seats`` seats at
+    #: most and a turn timer of ``crowd_turn_timer`` seconds (karnak.server.crowds).
+    #: ``crowd_game`` empty: the game that seats the most players.
+    crowd_every_minutes: int = 60
+    crowd_game: str = ""
+    crowd_seats: int = 99
+    crowd_turn_timer: float = 60.0
     # ------------------------------------------------------------------ quick match
     #: A quick-match ticket's rating window (points of mu - 3 sigma) when it is new, how
     #: much it widens a second while it waits, and the longest wait before the player may
