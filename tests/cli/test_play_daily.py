@@ -199,7 +199,7 @@ def test_a_guest_plays_the_game_of_the_day_to_the_end(server: str) -> None:
     assert "Choose a column to produce from." in result.output  # the renderer's screen
     assert "Columns:" in result.output and "Builder 1 > 1" in result.output
     assert "The game is over" in result.output and "Final scoring" in result.output
-    assert re.search(r"Score: \d+ points · builder status: \w+", result.output)
+    assert re.search(r"Score: \d+ · builder status: \w+", result.output)
     head, numbers, marks = share_lines(result.output)
     assert head.startswith("Karnak · Egyptia of the day · ")
     assert re.fullmatch(r"\w+ · \d+ points · \d+ plagues?", numbers), numbers

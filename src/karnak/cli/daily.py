@@ -780,7 +780,7 @@ class ServerPlay:
             reason = ended.get("reason") if isinstance(ended, dict) else None
             raise CliError(
                 t(
-                    "the game ended before its end ({how}): {reason}",
+                    "the game ended early ({how}): {reason}",
                     how=safe_text(str(view["status"])),
                     reason=safe_text(str(reason or "")),
                 )
@@ -807,12 +807,12 @@ class ServerPlay:
         status = view["observation"].get("solo_rank")
         if isinstance(status, str) and status:
             said = t(
-                "Score: {score} points · builder status: {status}",
+                "Score: {score} · builder status: {status}",
                 score=score,
                 status=game_words(self.game, status),
             )
         else:
-            said = t("Score: {score} points", score=score)
+            said = t("Score: {score}", score=score)
         return Text(safe_text(said), style="bold")
 
     def _standing(self, game_id: str) -> Text | None:

@@ -172,8 +172,8 @@ async def resolve(
 
 #: What anyone but its seats is told of a sealed game (a game of the day's).
 SEALED = N_(
-    "this game is private until {until} (UTC): a game of the day shows nothing to anyone "
-    "but its player, and opens its record and replay, once the day is over"
+    "this game is private until {until} (UTC): until its day is over, a game of the day "
+    "shows nothing to anyone but its player, and its record and replay stay closed"
 )
 
 

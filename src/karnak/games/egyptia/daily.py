@@ -14,7 +14,6 @@ from karnak.core.record import GameRecord
 from karnak.core.registry import get_game
 from karnak.games.egyptia.rules.pharaoh import EMPTY
 from karnak.games.egyptia.rules.state import EgyptiaState
-from karnak.i18n import N_
 
 #: A round's square by (built something, suffered a plague).
 MARKS = {
@@ -67,4 +66,10 @@ def daily_result(record: GameRecord) -> DailyResult:
     )
 
 
-DAILY = DailyGame(result=daily_result, penalty_words=(N_("{n} plague"), N_("{n} plagues")))
+def ngettext(one: str, many: str, n: int) -> tuple[str, str]:
+    """Marks a plural pair for the catalogue (the keyword the extraction looks for); the
+    server translates it with the game's catalogue when it counts (``DailyGame``)."""
+    return one, many
+
+
+DAILY = DailyGame(result=daily_result, penalty_words=ngettext("{n} plague", "{n} plagues", 2))

@@ -256,7 +256,7 @@ class MatchStore:
             if waited < after:
                 raise QueueError(
                     t(
-                        "bots are offered after {after} seconds in the queue: {left} to go",
+                        "bots are offered after {after} s in the queue: {left} s to go",
                         after=format(after, "g"),
                         left=format(after - waited, ".0f"),
                     ),

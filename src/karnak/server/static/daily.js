@@ -329,7 +329,10 @@ function renderStreak() {
       nt("best: {n} day", "best: {n} days", you.best_streak)];
     let text = parts.join(" · ");
     if (!(daily.attempt && daily.attempt.finished)) {
-      text += ` · ${you.streak ? t("finish today's game to keep it going.") : t("finish today's game to start one.")}`;
+      const hint = you.streak
+        ? t("finish today's game to keep it going.")
+        : t("finish today's game to start one.");
+      text += " · " + hint;
     }
     setText("streak", text);
   } else {
