@@ -135,8 +135,9 @@ def test_two_people_are_paired_and_a_third_waits_then_takes_bots(server: TestCli
     # the third waits: bots only after the wait
     cem.ask()
     assert cem.ticket()["status"] == "waiting" and cem.ticket()["bots_in"] > 0
+    assert cem.ticket()["others"] == 0 and cem.ticket()["level_name"] == "Medium bot"
     early = cem.bots()
-    assert early.status_code == 409 and "seconds" in early.json()["error"]
+    assert early.status_code == 409 and "s to go" in early.json()["error"]
     later(server, 31)
     taken = cem.bots()
     assert taken.status_code == 201, taken.text

@@ -25,6 +25,7 @@ import contextlib
 import datetime as dt
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ from karnak.bots.levels import DEFAULT_LEVELS, level_spec
 from karnak.core.errors import KarnakError
 from karnak.core.registry import available_games, get_game
 from karnak.i18n import N_, t
+from karnak.server.bot_names import level_label
 from karnak.server.db import utcnow
 from karnak.server.matchmaking.pairing import Waiting, Windows
 from karnak.server.matchmaking.store import MatchStore, QueueError, Taken, Ticket
@@ -52,6 +54,8 @@ MATCH_INTERVAL = 1.0
 #: The largest table quick match makes (bigger tables are for open tables and crowds).
 MOST_PLAYERS = 5
 STARTED = N_("Your quick match of {game} has started, with {others}")
+#: How long the bots' ratings are taken as read (seconds).
+BOT_RATINGS_FOR = 60.0
 #: The level a player without rated bots to compare with is given.
 DEFAULT_LEVEL = "medium"
 
@@ -88,6 +92,9 @@ class MatchService:
         self.clock: Callable[[], dt.datetime] = utcnow
         #: Games this process made from the queue (tests and logs count them).
         self.made = 0
+        #: The bots' ratings by game, read at most every BOT_RATINGS_FOR seconds: every
+        #: waiting page asks for its level every second or two.
+        self._bot_ratings: dict[str, tuple[float, dict[str, float]]] = {}
         self._wake = asyncio.Event()
         self._worker = asyncio.create_task(self._work())
 
@@ -150,6 +157,7 @@ class MatchService:
         queue = await self.executor.run(self.store.waiting_count, ticket.game, ticket.players)
         game_id = ticket.game_id
         waiting = ticket.status == "waiting"
+        level = await self.level(ticket.game, ticket.rating)
         return {
             "ticket": {
                 "game": ticket.game,
@@ -160,8 +168,11 @@ class MatchService:
                 "rating": round(ticket.rating, 1),
                 "window": round(window, 1),
                 "queue": queue,
+                # the others waiting for the same table (the queue counts this ticket)
+                "others": max(0, queue - 1) if waiting else None,
                 "bots_in": max(0.0, round(after - waited, 1)) if waiting else None,
-                "level": await self.level(ticket.game, ticket.rating),
+                "level": level,
+                "level_name": level_label(level),
                 "game_id": game_id,
                 "url": f"/games/{game_id}" if game_id else None,
             }
@@ -179,7 +190,11 @@ class MatchService:
             )
             for level in DEFAULT_LEVELS
         }
-        rated = await self.executor.run(self.store.bot_ratings, game_name, list(specs.values()))
+        cached = self._bot_ratings.get(game_name)
+        if cached is None or cached[0] < time.monotonic() - BOT_RATINGS_FOR:
+            found = await self.executor.run(self.store.bot_ratings, game_name, list(specs.values()))
+            cached = self._bot_ratings[game_name] = (time.monotonic(), found)
+        rated = cached[1]
         known = [
             (abs(rated[spec] - rating), level) for level, spec in specs.items() if spec in rated
         ]
