@@ -179,6 +179,12 @@ class SubmitOutcome:
 #: Messages other than views (chat lines) a connection may have waiting; a client too slow
 #: to take them loses the oldest (the page can fetch the whole chat again).
 MAX_QUEUED_MESSAGES = 100
+#: Tables of more seats than this are crowds: there a change that leaves the step as it was
+#: (one more builder has chosen) reaches each page at most once in CROWD_SETTLE seconds,
+#: with the changes since. Every choice changes every page, and each page rebuilt at every
+#: choice made the work of a round grow with the cube of the table (bench/crowd_round.py).
+CROWD_SEATS = 12
+CROWD_SETTLE = 1.0
 
 
 @dataclass(eq=False)  # compared and hashed by identity: each is one connection
@@ -205,6 +211,12 @@ class Listener:
     #: and the seat its person left (a bot took it over: the page tells them why).
     present: int | None = None
     departed: int | None = None
+    #: The step of the newest view offered (a new step is never held back), the moment
+    #: before which a change of the same step may wait (monotonic seconds), and what wakes
+    #: a connection that waits for it.
+    step: int | None = None
+    not_before: float = 0.0
+    urgent: asyncio.Event = field(default_factory=asyncio.Event)
 
     def push(self, text: str) -> None:
         """A message to send as it is, after those already waiting."""
@@ -217,10 +229,21 @@ class Listener:
         self.source = None
         self.ready.set()
 
-    def stale(self, source: Callable[[], str]) -> None:
-        """The position changed: ``source()`` builds the newest view when it is sent."""
+    def stale(self, source: Callable[[], str], settle: float = 0.0) -> None:
+        """The position changed: ``source()`` builds the newest view when it is sent.
+
+        ``settle`` (seconds): a change that may wait that long, so that the changes of a
+        busy table in the meantime go out as one view (see :data:`CROWD_SETTLE`); a change
+        with none (a new step) is sent as soon as the connection is ready, whatever waits.
+        """
         self.latest = None
         self.source = source
+        now = time.monotonic()
+        if settle <= 0:
+            self.not_before = 0.0
+            self.urgent.set()
+        elif self.not_before <= now:  # a window opens; later changes join it
+            self.not_before = now + settle
         self.ready.set()
 
     async def next_view(self) -> str:
@@ -233,6 +256,11 @@ class Listener:
                     self.ready.clear()
                 return text
             self.ready.clear()
+            wait = self.not_before - time.monotonic()
+            if self.latest is None and self.source is not None and wait > 0:
+                self.urgent.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.urgent.wait(), wait)
             view, self.latest = self.latest, None
             if view is None:
                 source, self.source = self.source, None
@@ -1025,10 +1053,16 @@ class GameService:
             stamp = self._stamp(room, listener.seat)
             if stamp != listener.stamp:
                 listener.stamp = stamp
+                # at a crowd, a change inside a step (one more builder has chosen) may
+                # wait a moment and go out with the next ones; a new step goes at once
+                same_step = listener.step == room.step_started
+                settle = CROWD_SETTLE if same_step and len(room.seats) > CROWD_SEATS else 0.0
+                listener.step = room.step_started
                 listener.stale(
                     functools.partial(
                         self.view_json, room, listener.seat, departed=listener.departed
-                    )
+                    ),
+                    settle,
                 )
             return
         message = event.payload.get("message")
