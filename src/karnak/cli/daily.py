@@ -811,8 +811,10 @@ class ServerPlay:
                 score=score,
                 status=game_words(self.game, status),
             )
-        else:
+        elif score is not None:
             said = t("Score: {score}", score=score)
+        else:  # a view without a result: nothing to add to the final screen
+            said = ""
         return Text(safe_text(said), style="bold")
 
     def _standing(self, game_id: str) -> Text | None:

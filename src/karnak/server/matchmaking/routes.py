@@ -45,7 +45,7 @@ async def quickmatch_ticket(request: Request) -> dict[str, Any]:
     "",
     operation_id="quickmatch_join",
     dependencies=[Depends(creates_allowed)],
-    responses=error_responses(401, 403, 404, 409, 413, 422, 429),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422, 429),
 )
 async def quickmatch_join(request: Request, body: QuickMatchIn) -> dict[str, Any]:
     """Join the queue for ``game`` at a table of ``players`` (2 to 5); asking again for the
