@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from karnak.core.rng import Rng
 from karnak.server.tournaments.elimination import bracket_order, first_round, next_round
+from karnak.server.tournaments.pools import place_points, seat_tables, table_sizes
 from karnak.server.tournaments.swiss import Game, pair, standings
 
 
@@ -118,3 +119,39 @@ def test_a_bracket_gives_the_byes_to_the_best_and_goes_on_with_the_winners() -> 
         field = [f"p{i}" for i in range(count)]
         seated = [p for pair_ in first_round(field) for p in pair_ if p is not None]
         assert sorted(seated) == sorted(field)
+
+
+def test_pools_split_the_field_evenly_into_as_few_tables_as_fit() -> None:
+    assert table_sizes(13, 3, 5) == [5, 4, 4]
+    assert table_sizes(7, 3, 5) == [4, 3]
+    assert table_sizes(6, 3, 5) == [3, 3]
+    assert table_sizes(5, 3, 5) == [5]
+    for bad in ((2, 3, 5), (4, 3, 3), (7, 4, 4)):
+        with pytest.raises(ValueError):
+            table_sizes(*bad)
+
+
+@given(st.integers(3, 99), st.sampled_from([(3, 5), (3, 4), (2, 2), (4, 5), (2, 99)]))
+def test_every_pool_fits_its_game(players: int, bounds: tuple[int, int]) -> None:
+    least, most = bounds
+    try:
+        sizes = table_sizes(players, least, most)
+    except ValueError:
+        assert all(players < k * least or players > k * most for k in range(1, players + 1))
+        return
+    assert sum(sizes) == players and max(sizes) - min(sizes) <= 1
+    assert all(least <= size <= most for size in sizes)
+    # as few tables as can be: no smaller number of tables holds the field
+    assert not any(k * least <= players <= k * most for k in range(1, len(sizes)))
+
+
+def test_the_snake_spreads_the_field_over_the_tables() -> None:
+    ranked = [str(i) for i in range(1, 10)]
+    assert seat_tables(ranked, 3, 5) == [["1", "4", "5", "8", "9"], ["2", "3", "6", "7"]]
+    assert seat_tables(ranked, 3, 3) == [["1", "6", "7"], ["2", "5", "8"], ["3", "4", "9"]]
+
+
+def test_places_give_points_on_the_scale_of_the_largest_table() -> None:
+    assert place_points([1, 2, 3, 4, 5], 5) == [4, 3, 2, 1, 0]
+    assert place_points([3, 1, 2], 5) == [0, 4, 2]
+    assert place_points([1, 1, 3], 3) == [1.5, 1.5, 0]
