@@ -111,9 +111,10 @@ def test_a_crowd_starts_on_time_with_everyone_who_joined(server: TestClient) -> 
     # the start: the members' game, a notification with its link, the next crowd scheduled
     at(server, start + dt.timedelta(seconds=1))
     tick(server)
-    started = server.get("/api/crowds").json()["crowds"]
-    assert all(c["id"] != crowd["id"] for c in started)
-    assert started and started[0]["starts_at"] > crowd["starts_at"]
+    listed = {c["id"]: c for c in server.get("/api/crowds").json()["crowds"]}
+    assert listed[crowd["id"]]["status"] == "started" and listed[crowd["id"]]["joined"]
+    assert listed[crowd["id"]]["url"].startswith("/games/")  # its members find their game
+    assert any(c["starts_at"] > crowd["starts_at"] for c in listed.values())
     notes = server.get("/api/notifications").json()["notifications"]
     link = next(n["link"] for n in notes if n["link"] and n["link"].startswith("/games/"))
     view = server.get(f"/api/{link.lstrip('/')}").json()

@@ -71,6 +71,8 @@ from karnak.server.tables.routes import router as tables_router
 from karnak.server.tables.service import TableService
 from karnak.server.timebank.routes import router as timebank_router
 from karnak.server.timebank.service import TimeBank
+from karnak.server.tournaments.routes import router as tournaments_router
+from karnak.server.tournaments.service import TournamentService
 
 DATABASE_ENV = "KARNAK_DATABASE_URL"
 DEFAULT_DATABASE = "karnak.sqlite3"
@@ -157,6 +159,9 @@ def create_app(
         app.state.daily = DailyService(engine, executor, hub, service, limits)
         app.state.matches = MatchService(engine, executor, service, app.state.notifier, limits)
         app.state.crowds = CrowdService(engine, executor, service, app.state.notifier, limits)
+        app.state.tournaments = TournamentService(
+            engine, executor, service, app.state.notifier, limits
+        )
         app.state.admin = AdminService(
             engine, executor, hub, service, reports_per_hour=limits.reports_per_hour
         )
@@ -174,6 +179,7 @@ def create_app(
             await app.state.daily.stop()
             await app.state.matches.stop()
             await app.state.crowds.stop()
+            await app.state.tournaments.stop()
             await service.stop()
             if relay is not None:
                 await relay.stop()
@@ -230,6 +236,7 @@ def create_app(
     app.include_router(daily_router)
     app.include_router(quickmatch_router)
     app.include_router(crowds_router)
+    app.include_router(tournaments_router)
     app.include_router(mail_router)
     app.include_router(admin_router)
     app.include_router(recovery_router)  # after the e-mail's: its service sends the links

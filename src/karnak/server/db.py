@@ -533,4 +533,5 @@ import karnak.server.mail.tables  # noqa: E402
 import karnak.server.matchmaking.tables  # noqa: E402
 import karnak.server.notifications.tables  # noqa: E402
 import karnak.server.ratings.tables  # noqa: E402
-import karnak.server.tables.tables  # noqa: E402, F401
+import karnak.server.tables.tables  # noqa: E402
+import karnak.server.tournaments.tables  # noqa: E402, F401

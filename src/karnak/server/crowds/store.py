@@ -24,6 +24,8 @@ from karnak.server.crowds.tables import CrowdMemberRow, CrowdRow
 
 #: The advisory lock joins take (PostgreSQL): the count of members and the new one agree.
 JOIN_LOCK = 0x4B41524E414B43  # "KARNAKC"
+#: How long a started crowd stays in the list (its game linked).
+RECENT = dt.timedelta(hours=1)
 #: A crowd left "starting" this long by a process is started again by another.
 STALE_STARTING = dt.timedelta(minutes=2)
 
@@ -134,11 +136,18 @@ class CrowdStore:
             return _crowd(row, self._count(session, row.id)) if row is not None else None
 
     def upcoming(self, now: dt.datetime, limit: int) -> list[Crowd]:
-        """The crowds still to start, soonest first (and those starting right now)."""
+        """The crowds still to start, soonest first, and those that started in the last
+        :data:`RECENT` (with their game)."""
         with self.sessions() as session:
             rows = session.scalars(
                 select(CrowdRow)
-                .where(CrowdRow.status.in_(("scheduled", "starting")))
+                .where(
+                    or_(
+                        CrowdRow.status.in_(("scheduled", "starting")),
+                        # started lately: its members find their game from the list
+                        and_(CrowdRow.status == "started", CrowdRow.starts_at >= now - RECENT),
+                    )
+                )
                 .order_by(CrowdRow.starts_at, CrowdRow.id)
                 .limit(limit)
             ).all()

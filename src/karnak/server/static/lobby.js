@@ -2,13 +2,15 @@
 // new game's seats (people, or bots by level: Medium unless chosen), options and timer, its
 // links; the running and finished games. A game against bots alone opens the creator's seat
 // at once; invite links are shown where people are still to come. Quick match (people of a
-// like rating, or bots after a wait) is quickmatch.js.
+// like rating, or bots after a wait) is quickmatch.js; crowd tables (a big game at a set
+// time) are crowds.js.
 import { $, el, installTooltips } from "./dom.js";
 import { t, nt } from "./i18n.js";
 import { mountAccountBar, whoAmI, writeHeaders } from "./session.js";
 import { createTable, mountTables } from "./tables.js";
 import { ownSeatUrl, playerRange, renderCards } from "./lobby_cards.js";
 import { mountQuickMatch } from "./quickmatch.js";
+import { mountCrowds } from "./crowds.js";
 
 const MORE_KEY = "karnak.lobby.more"; // "More options" left open: this browser remembers it
 
@@ -354,6 +356,7 @@ async function start() {
   wireMoreOptions();
   renderCatalogue();
   mountQuickMatch(games);
+  mountCrowds();
   renderGameInfo();
   renderPlayers(true);
   renderOptions();

@@ -1,0 +1,144 @@
+"""Tournaments over HTTP: create, list, read, join, leave, start.
+
+A tournament's page shows public facts only: who plays whom in each round (published when
+the round starts), the places of the games that are over, the standings from those. A
+running game shows as its link alone, so nothing a game hides shows here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from karnak.server.accounts.auth import session_of
+from karnak.server.accounts.routes import logged_in
+from karnak.server.api import check_game_id, creates_allowed, moves_allowed
+from karnak.server.errors import error_responses
+from karnak.server.inputs import WHOLE, SeatName, Word
+from karnak.server.tournaments.service import (
+    MOST_PLAYERS,
+    MOST_ROUNDS,
+    NewTournament,
+    TournamentService,
+)
+
+router = APIRouter(prefix="/api/tournaments")
+
+
+def tournaments_of(request: Request) -> TournamentService:
+    tournaments: TournamentService = request.app.state.tournaments
+    return tournaments
+
+
+class TournamentIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: SeatName
+    game: Word
+    format: Word
+    rounds: Annotated[int, Field(ge=1, le=MOST_ROUNDS), WHOLE] = 3
+    max_players: Annotated[int, Field(ge=2, le=MOST_PLAYERS), WHOLE] = 8
+    #: The level of the bots that fill the field at the start (none: no bots).
+    bots: Word | None = None
+    turn_timer: Annotated[float, Field(ge=10, le=3_600)] | None = None
+    #: When it starts by itself (ISO 8601; without a zone, UTC); none: its creator starts it.
+    starts_at: dt.datetime | None = None
+
+
+async def reader(request: Request) -> int | None:
+    session = await session_of(request)
+    return session.account.id if session is not None else None
+
+
+@router.get("", operation_id="list_tournaments", responses=error_responses(422))
+async def list_tournaments(
+    request: Request, limit: Annotated[int, Query(ge=1, le=100)] = 50
+) -> dict[str, Any]:
+    """The newest tournaments, open, running and finished."""
+    service = tournaments_of(request)
+    account = await reader(request)
+    found = await service.executor.run(service.store.listed, limit)
+    return {"tournaments": [service.out(t, account) for t in found]}
+
+
+@router.post(
+    "",
+    status_code=201,
+    operation_id="create_tournament",
+    dependencies=[Depends(creates_allowed)],
+    responses=error_responses(400, 401, 403, 404, 413, 422, 429),
+)
+async def create_tournament(request: Request, body: TournamentIn) -> dict[str, Any]:
+    """Create a tournament (its creator need not play in it: join to play)."""
+    session = await logged_in(request, writing=True)
+    starts = body.starts_at
+    if starts is not None and starts.tzinfo is None:
+        starts = starts.replace(tzinfo=dt.UTC)
+    service = tournaments_of(request)
+    created = await service.create(
+        session.account.id,
+        session.account.name,
+        NewTournament(
+            body.name.strip(),
+            body.game,
+            body.format,
+            body.rounds,
+            body.max_players,
+            body.bots,
+            body.turn_timer,
+            starts,
+        ),
+    )
+    return service.out(created, session.account.id)
+
+
+@router.get("/{tournament_id}", operation_id="get_tournament", responses=error_responses(404, 422))
+async def get_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+    """A tournament: its players, each round's pairings, results and standings."""
+    check_game_id(tournament_id)
+    service = tournaments_of(request)
+    return service.out(await service.get(tournament_id), await reader(request))
+
+
+@router.post(
+    "/{tournament_id}/join",
+    operation_id="join_tournament",
+    dependencies=[Depends(moves_allowed)],
+    responses=error_responses(401, 403, 404, 409, 422, 429),
+)
+async def join_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+    check_game_id(tournament_id)
+    session = await logged_in(request, writing=True)
+    service = tournaments_of(request)
+    joined = await service.join(tournament_id, session.account.id, session.account.name)
+    return service.out(joined, session.account.id)
+
+
+@router.delete(
+    "/{tournament_id}/join",
+    operation_id="leave_tournament",
+    dependencies=[Depends(moves_allowed)],
+    responses=error_responses(401, 403, 404, 409, 422, 429),
+)
+async def leave_tournament(request: Request, tournament_id: str) -> dict[str, bool]:
+    check_game_id(tournament_id)
+    session = await logged_in(request, writing=True)
+    return {"left": await tournaments_of(request).leave(tournament_id, session.account.id)}
+
+
+@router.post(
+    "/{tournament_id}/start",
+    operation_id="start_tournament",
+    dependencies=[Depends(moves_allowed)],
+    responses=error_responses(401, 403, 404, 409, 422, 429),
+)
+async def start_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+    """Start now (its creator): bots fill the field if allowed, then round 1."""
+    check_game_id(tournament_id)
+    session = await logged_in(request, writing=True)
+    service = tournaments_of(request)
+    started = await service.start(tournament_id, session.account.id)
+    return service.out(started, session.account.id)

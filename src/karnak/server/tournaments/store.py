@@ -1,0 +1,309 @@
+"""Tournaments in the database (synchronous: the service runs it in the database threads).
+
+Two changes must happen once whatever the number of server processes: starting a round
+(the tournament's ``round`` moves from R to R+1 only where it still is R, and only the
+process whose update did it makes the round's games) and writing a game's result (only
+where no places are written yet). Everything else is read back from the rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, select, update
+from sqlalchemy.orm import sessionmaker
+
+from karnak.core.errors import KarnakError
+from karnak.i18n import t
+from karnak.server.db import GameRow
+from karnak.server.tournaments.tables import (
+    TournamentGameRow,
+    TournamentPlayerRow,
+    TournamentRow,
+)
+
+
+class TournamentError(KarnakError):
+    """A tournament request refused; ``status`` is the HTTP status that fits."""
+
+    def __init__(self, message: str, status: int = 409):
+        super().__init__(message)
+        self.status = status
+
+
+def aware(moment: dt.datetime | None) -> dt.datetime | None:
+    if moment is None:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    account: int | None
+    bot: str | None
+    rating: float
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round: int
+    seats: list[str]
+    game_id: str | None
+    places: list[int] | None
+    left: list[int]
+    bye: bool
+
+
+@dataclass(frozen=True)
+class Tournament:
+    id: str
+    name: str
+    game: str
+    format: str
+    rounds: int
+    max_players: int
+    least: int
+    most: int
+    bots: str | None
+    turn_timer: float | None
+    starts_at: dt.datetime | None
+    status: str
+    round: int
+    creator: int | None
+    created_at: dt.datetime
+    finished_at: dt.datetime | None
+    players: list[Player] = field(default_factory=list)
+    games: list[Pairing] = field(default_factory=list)
+
+
+def _tournament(row: TournamentRow, players: list[Player], games: list[Pairing]) -> Tournament:
+    created = aware(row.created_at)
+    assert created is not None
+    return Tournament(
+        row.id,
+        row.name,
+        row.game,
+        row.format,
+        row.rounds,
+        row.max_players,
+        row.least,
+        row.most,
+        row.bots,
+        row.turn_timer,
+        aware(row.starts_at),
+        row.status,
+        row.round,
+        row.creator_id,
+        created,
+        aware(row.finished_at),
+        players,
+        games,
+    )
+
+
+class TournamentStore:
+    def __init__(self, engine: Engine):
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def create(self, values: dict[str, Any], most_open: int) -> str:
+        """A new tournament; TournamentError (429) when its creator has ``most_open``
+        tournaments not finished."""
+        with self.sessions.begin() as session:
+            held = session.scalar(
+                select(func.count())
+                .select_from(TournamentRow)
+                .where(
+                    TournamentRow.creator_id == values["creator_id"],
+                    TournamentRow.status.in_(("open", "running")),
+                )
+            )
+            if int(held or 0) >= most_open:
+                raise TournamentError(
+                    t("you run {n} tournaments already: let one finish first", n=most_open), 429
+                )
+            tournament_id = secrets.token_urlsafe(9)
+            session.add(TournamentRow(id=tournament_id, status="open", round=0, **values))
+            return tournament_id
+
+    def load(self, tournament_id: str) -> Tournament | None:
+        with self.sessions() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                return None
+            players = [
+                Player(p.name, p.account_id, p.bot, p.rating)
+                for p in session.scalars(
+                    select(TournamentPlayerRow)
+                    .where(TournamentPlayerRow.tournament_id == tournament_id)
+                    .order_by(TournamentPlayerRow.joined_at, TournamentPlayerRow.id)
+                )
+            ]
+            games = [
+                Pairing(
+                    g.round,
+                    list(g.seats),
+                    g.game_id,
+                    list(g.places) if g.places is not None else None,
+                    list(g.left or []),
+                    g.bye,
+                )
+                for g in session.scalars(
+                    select(TournamentGameRow)
+                    .where(TournamentGameRow.tournament_id == tournament_id)
+                    .order_by(TournamentGameRow.round, TournamentGameRow.id)
+                )
+            ]
+            return _tournament(row, players, games)
+
+    def listed(self, limit: int) -> list[Tournament]:
+        with self.sessions() as session:
+            ids = list(
+                session.scalars(
+                    select(TournamentRow.id)
+                    .order_by(TournamentRow.created_at.desc(), TournamentRow.id)
+                    .limit(limit)
+                )
+            )
+        return [found for i in ids if (found := self.load(i)) is not None]
+
+    def join(self, tournament_id: str, account: int, name: str, rating: float) -> None:
+        with self.sessions.begin() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise TournamentError(t("there is no tournament with this id"), 404)
+            if row.status != "open":
+                raise TournamentError(t("this tournament has started: it takes nobody new"))
+            count = session.scalar(
+                select(func.count())
+                .select_from(TournamentPlayerRow)
+                .where(TournamentPlayerRow.tournament_id == tournament_id)
+            )
+            mine = session.scalar(
+                select(TournamentPlayerRow.id).where(
+                    TournamentPlayerRow.tournament_id == tournament_id,
+                    TournamentPlayerRow.account_id == account,
+                )
+            )
+            if mine is not None:
+                return
+            if int(count or 0) >= row.max_players:
+                raise TournamentError(t("this tournament is full"))
+            session.add(
+                TournamentPlayerRow(
+                    tournament_id=tournament_id, account_id=account, name=name, rating=rating
+                )
+            )
+
+    def leave(self, tournament_id: str, account: int) -> bool:
+        with self.sessions.begin() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise TournamentError(t("there is no tournament with this id"), 404)
+            if row.status != "open":
+                raise TournamentError(
+                    t("this tournament has started: leave your games instead (a bot plays on)")
+                )
+            done = session.execute(
+                delete(TournamentPlayerRow).where(
+                    TournamentPlayerRow.tournament_id == tournament_id,
+                    TournamentPlayerRow.account_id == account,
+                )
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def add_bots(self, tournament_id: str, bots: list[tuple[str, str]]) -> None:
+        with self.sessions.begin() as session:
+            for name, spec in bots:
+                session.add(
+                    TournamentPlayerRow(tournament_id=tournament_id, name=name, bot=spec, rating=0)
+                )
+
+    def claim_round(self, tournament_id: str, current: int, status: str) -> bool:
+        """Move the tournament from round ``current`` to the next (and to ``status``):
+        True for the one caller whose update did it."""
+        with self.sessions.begin() as session:
+            done = session.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tournament_id, TournamentRow.round == current)
+                .values(round=current + 1, status=status)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def add_game(
+        self, tournament_id: str, round_: int, seats: list[str], game_id: str | None
+    ) -> None:
+        with self.sessions.begin() as session:
+            session.add(
+                TournamentGameRow(
+                    tournament_id=tournament_id,
+                    round=round_,
+                    game_id=game_id,
+                    seats=seats,
+                    places=[1] if game_id is None else None,
+                    left=[],
+                    bye=game_id is None,
+                )
+            )
+
+    def finish(self, tournament_id: str, status: str, now: dt.datetime) -> None:
+        with self.sessions.begin() as session:
+            session.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tournament_id)
+                .values(status=status, finished_at=now)
+            )
+
+    def record_results(self) -> list[str]:
+        """Write the places of every tournament game whose game is over; the tournaments
+        that got a result."""
+        touched: set[str] = set()
+        with self.sessions() as session:
+            pending = session.execute(
+                select(
+                    TournamentGameRow.id,
+                    TournamentGameRow.tournament_id,
+                    GameRow.result,
+                    GameRow.status,
+                )
+                .join(GameRow, GameRow.id == TournamentGameRow.game_id)
+                .where(TournamentGameRow.places.is_(None), GameRow.status != "running")
+            ).all()
+        for game_row_id, tournament_id, result, status in pending:
+            ranks = list((result or {}).get("ranks") or [])
+            left = list((result or {}).get("left") or [])
+            if status != "finished" or not ranks:  # ended without a result (expired)
+                ranks = [1] * len(left or [0])
+            last = max(ranks, default=1) + 1
+            places = [last if seat in left else rank for seat, rank in enumerate(ranks)]
+            with self.sessions.begin() as session:
+                done = session.execute(
+                    update(TournamentGameRow)
+                    .where(TournamentGameRow.id == game_row_id, TournamentGameRow.places.is_(None))
+                    .values(places=places, left=left)
+                )
+                if done.rowcount:  # type: ignore[attr-defined]
+                    touched.add(str(tournament_id))
+        return sorted(touched)
+
+    def due(self, now: dt.datetime) -> list[str]:
+        """Open tournaments whose start has come."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(TournamentRow.id).where(
+                        TournamentRow.status == "open",
+                        TournamentRow.starts_at.is_not(None),
+                        TournamentRow.starts_at <= now,
+                    )
+                )
+            )
+
+    def running(self) -> list[str]:
+        with self.sessions() as session:
+            return list(
+                session.scalars(select(TournamentRow.id).where(TournamentRow.status == "running"))
+            )
