@@ -32,8 +32,10 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
+    select,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 if TYPE_CHECKING:
     from alembic.script import Script, ScriptDirectory
@@ -52,6 +54,22 @@ class DatabaseProblem(Exception):
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+def aware(moment: dt.datetime) -> dt.datetime:
+    """``moment`` with its zone: SQLite gives stored times back naive, all of them UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def exclusive(session: Session, key: int) -> None:
+    """Make ``session``'s transaction the only one holding ``key`` until it ends:
+    PostgreSQL's advisory lock on ``key``, SQLite's write lock (one writer at a time
+    anyway; taken first, so the transaction's reads and its write agree)."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(key)))
+    elif dialect == "sqlite":
+        session.connection().exec_driver_sql("BEGIN IMMEDIATE")
 
 
 class Base(DeclarativeBase):

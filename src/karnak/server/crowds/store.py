@@ -21,6 +21,7 @@ from karnak.core.errors import KarnakError
 from karnak.i18n import t
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.crowds.tables import CrowdMemberRow, CrowdRow
+from karnak.server.db import aware, exclusive
 
 #: The advisory lock joins take (PostgreSQL): the count of members and the new one agree.
 JOIN_LOCK = 0x4B41524E414B43  # "KARNAKC"
@@ -36,20 +37,6 @@ class CrowdError(KarnakError):
     def __init__(self, message: str, status: int = 409):
         super().__init__(message)
         self.status = status
-
-
-def _write_lock(session: Session) -> None:
-    """Joins one at a time (PostgreSQL's advisory lock, SQLite's write lock), so that a
-    crowd never takes more members than it has seats."""
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        session.execute(select(func.pg_advisory_xact_lock(JOIN_LOCK)))
-    elif dialect == "sqlite":
-        session.connection().exec_driver_sql("BEGIN IMMEDIATE")
-
-
-def aware(moment: dt.datetime) -> dt.datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
 @dataclass(frozen=True)
@@ -168,7 +155,7 @@ class CrowdStore:
 
     def join(self, crowd_id: str, account: int, now: dt.datetime) -> Crowd:
         with self.sessions.begin() as session:
-            _write_lock(session)
+            exclusive(session, JOIN_LOCK)
             row = session.get(CrowdRow, crowd_id)
             if row is None:
                 raise CrowdError(t("there is no crowd table with this id"), 404)

@@ -12,6 +12,7 @@ import hmac
 
 from karnak.core.errors import KarnakError
 from karnak.i18n import N_, t
+from karnak.server.db import aware
 
 NOT_A_DAY = N_("a day is written YYYY-MM-DD (or 'today'), not {given}")
 #: The largest seed the games take from the server (the API's own bound).
@@ -22,11 +23,6 @@ class DayError(KarnakError, ValueError):
     """Not a day of the game of the day (the message says why): no such page, 404."""
 
     status = 404
-
-
-def aware(moment: dt.datetime) -> dt.datetime:
-    """``moment`` with its time zone: SQLite gives back naive times, all of them UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
 def day_of(moment: dt.datetime) -> dt.date:

@@ -43,7 +43,6 @@ from karnak.server.bot_names import level_label
 from karnak.server.capacity import Creator
 from karnak.server.daily.days import (
     DayError,
-    aware,
     day_end,
     day_of,
     day_seed,
@@ -53,7 +52,7 @@ from karnak.server.daily.days import (
 )
 from karnak.server.daily.store import DailyStore, Secret, streaks
 from karnak.server.daily.tables import DailyGameRow
-from karnak.server.db import utcnow
+from karnak.server.db import aware, utcnow
 from karnak.server.hub import ALL_GAMES, Event, Hub
 from karnak.server.limits import ServerSettings
 from karnak.server.rooms import BOT, HUMAN

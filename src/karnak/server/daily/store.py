@@ -24,9 +24,9 @@ from karnak.server.accounts.store import name_key
 from karnak.server.accounts.tables import AccountRow
 from karnak.server.cluster.leases import game_lease
 from karnak.server.cluster.tables import LeaseRow
-from karnak.server.daily.days import aware, day_end, parse_iso
+from karnak.server.daily.days import day_end, parse_iso
 from karnak.server.daily.tables import DailyGameRow, DailySecretRow
-from karnak.server.db import GameRow, utcnow
+from karnak.server.db import GameRow, aware, utcnow
 
 #: The most days a player's public history lists.
 MAX_HISTORY_DAYS = 366

@@ -16,11 +16,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, delete, func, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
 from karnak.i18n import t
 from karnak.server.accounts.tables import AccountRow
+from karnak.server.db import aware, exclusive
 from karnak.server.friends.tables import BlockRow
 from karnak.server.matchmaking.pairing import Waiting, Windows, tables
 from karnak.server.matchmaking.tables import MatchTicketRow
@@ -43,10 +44,6 @@ class QueueError(KarnakError):
         self.status = status
 
 
-def aware(moment: dt.datetime) -> dt.datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
-
-
 @dataclass(frozen=True)
 class Ticket:
     account: int
@@ -66,14 +63,6 @@ class Taken:
     game: str
     players: int
     accounts: list[Ticket]
-
-
-def _lock(session: Session) -> None:
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        session.execute(select(func.pg_advisory_xact_lock(MATCH_LOCK)))
-    elif dialect == "sqlite":
-        session.connection().exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _ticket(row: MatchTicketRow, name: str) -> Ticket:
@@ -140,7 +129,7 @@ class MatchStore:
         """Queue the account (its earlier ticket, if any, gives way); QueueError (429) when
         ``most`` tickets wait already, (409) while its ticket is being matched."""
         with self.sessions.begin() as session:
-            _lock(session)
+            exclusive(session, MATCH_LOCK)
             row = session.get(MatchTicketRow, account)
             if row is not None and row.status == "matching":
                 raise QueueError(t("your table is being made: wait a moment"), 409)
@@ -189,7 +178,7 @@ class MatchStore:
     def take_tables(self, now: dt.datetime, windows: Windows) -> list[Taken]:
         """Take every table the queue can form now (see the module's docstring)."""
         with self.sessions.begin() as session:
-            _lock(session)
+            exclusive(session, MATCH_LOCK)
             session.execute(
                 update(MatchTicketRow)
                 .where(
@@ -243,7 +232,7 @@ class MatchStore:
         """The account's waiting ticket, taken out of the queue for a game with bots once it
         has waited ``after`` seconds; QueueError otherwise."""
         with self.sessions.begin() as session:
-            _lock(session)
+            exclusive(session, MATCH_LOCK)
             found = session.execute(
                 select(MatchTicketRow, AccountRow.name)
                 .join(AccountRow, AccountRow.id == MatchTicketRow.account_id)

@@ -15,7 +15,7 @@
 // tick in role=timer elements (not read out every second).
 import { $, el } from "./dom.js";
 import { formatDate, formatNumber, nt, t } from "./i18n.js";
-import { whoAmI, writeHeaders } from "./session.js";
+import { callJson, problemText, whoAmI } from "./session.js";
 
 const PATH = "/api/crowds";
 const SHOWN = 3; // how many crowds the panel shows
@@ -25,6 +25,7 @@ const CLOCK_SLACK_MS = 5 * 60 * 1000; // the browser's clock and the server's ma
 
 let account = null; // the reader's account, or null for a guest
 let crowds = []; // the last list the server sent
+let started = []; // crowds that started lately (their game linked)
 let seenAt = 0; // Date.now() when it came (the countdowns tick on from there)
 let loading = false;
 let again = false; // a refresh was asked while one was on its way
@@ -34,27 +35,8 @@ let listFailed = false; // the error line tells that the last look failed (clear
 let shownGame = null; // the started crowd whose game the panel links
 
 // ------------------------------------------------------------------ asking the server
-async function call(method, path) {
-  const init = method === "GET"
-    ? { headers: { Accept: "application/json" } }
-    : { method, headers: writeHeaders() };
-  try {
-    const response = await fetch(path, init);
-    let data = null;
-    try { data = await response.json(); } catch { data = null; }
-    return { ok: response.ok, status: response.status, data };
-  } catch {
-    return { ok: false, status: 0, data: null };
-  }
-}
-
-// What went wrong, for the person: the server's own words when it gave some.
-function problem(answer) {
-  if (answer.status === 0) return t("The server did not answer; try again in a moment.");
-  const data = answer.data || {};
-  if (typeof data.error === "string" && data.error) return data.error;
-  return t("refused ({status})", { status: answer.status });
-}
+const call = (method, path) => callJson(method, path);
+const problem = problemText;
 
 function showError(text) {
   listFailed = false;
@@ -228,7 +210,10 @@ async function look() {
     return;
   }
   if (listFailed) { showError(""); listFailed = false; } // (a refusal's line stays)
-  crowds = answer.data.crowds || [];
+  const all = answer.data.crowds || [];
+  // a crowd that started lately stays listed with its game: its members are sent there
+  crowds = all.filter((c) => c.status !== "started");
+  started = all.filter((c) => c.status === "started");
   seenAt = Date.now();
   if (account) {
     for (const crowd of crowds) {
@@ -283,7 +268,7 @@ async function findStarted() {
     return !crowds.some((c) => c.id === id);
   });
   remember(all);
-  const listedUrl = crowds.find((c) => c.joined && c.url);
+  const listedUrl = started.find((c) => c.joined && c.url) || crowds.find((c) => c.joined && c.url);
   if (listedUrl) { await showGame(listedUrl, listedUrl.url); return; }
   if (!gone.length) return;
   const answer = await call("GET", "/api/notifications");

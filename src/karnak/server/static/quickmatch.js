@@ -11,7 +11,7 @@
 // changed, the clocks tick in role=timer elements (not read out every second).
 import { $, el } from "./dom.js";
 import { nt, t } from "./i18n.js";
-import { whoAmI, writeHeaders } from "./session.js";
+import { callJson, problemText, whoAmI } from "./session.js";
 
 const PATH = "/api/quickmatch";
 const POLL_MS = 1500; // how often a waiting ticket is looked at
@@ -30,27 +30,10 @@ let pollFailed = false; // the error line tells that the last look failed (clear
 // ------------------------------------------------------------------ asking the server
 async function call(method, body) {
   const path = method === "BOTS" ? `${PATH}/bots` : PATH;
-  const init = method === "GET"
-    ? { headers: { Accept: "application/json" } }
-    : { method: method === "BOTS" ? "POST" : method, headers: writeHeaders() };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  try {
-    const response = await fetch(path, init);
-    let data = null;
-    try { data = await response.json(); } catch { data = null; }
-    return { ok: response.ok, status: response.status, data };
-  } catch {
-    return { ok: false, status: 0, data: null };
-  }
+  return callJson(method === "BOTS" ? "POST" : method, path, body);
 }
 
-// What went wrong, for the person: the server's own words when it gave some.
-function problem(answer) {
-  if (answer.status === 0) return t("The server did not answer; try again in a moment.");
-  const data = answer.data || {};
-  if (typeof data.error === "string" && data.error) return data.error;
-  return t("refused ({status})", { status: answer.status });
-}
+const problem = problemText;
 
 function showError(text) {
   pollFailed = false;

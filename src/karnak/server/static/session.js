@@ -30,6 +30,32 @@ export async function whoAmI() {
   return current;
 }
 
+// Any JSON request as {ok, status, data}: a GET plainly, a write with writeHeaders() and an
+// optional body; a server that did not answer is status 0 (the caller says so to the person).
+export async function callJson(method, path, body) {
+  const init = method === "GET"
+    ? { headers: { Accept: "application/json" } }
+    : { method, headers: writeHeaders() };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  try {
+    const response = await fetch(path, init);
+    let data = null;
+    try { data = await response.json(); } catch { data = null; }
+    return { ok: response.ok, status: response.status, data };
+  } catch {
+    return { ok: false, status: 0, data: null };
+  }
+}
+
+// What went wrong with an answer of callJson, for the person: the server's own words when it
+// gave some.
+export function problemText(answer) {
+  if (answer.status === 0) return t("The server did not answer; try again in a moment.");
+  const data = answer.data || {};
+  if (typeof data.error === "string" && data.error) return data.error;
+  return t("refused ({status})", { status: answer.status });
+}
+
 export async function postJson(path, body = {}) {
   const response = await fetch(path, { method: "POST", headers: writeHeaders(), body: JSON.stringify(body) });
   let data = null;

@@ -18,7 +18,7 @@ from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
 from karnak.i18n import t
-from karnak.server.db import GameRow
+from karnak.server.db import GameRow, aware
 from karnak.server.tournaments.tables import (
     TournamentGameRow,
     TournamentPlayerRow,
@@ -34,10 +34,8 @@ class TournamentError(KarnakError):
         self.status = status
 
 
-def aware(moment: dt.datetime | None) -> dt.datetime | None:
-    if moment is None:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+def _aware(moment: dt.datetime | None) -> dt.datetime | None:
+    return aware(moment) if moment is not None else None
 
 
 @dataclass(frozen=True)
@@ -81,7 +79,7 @@ class Tournament:
 
 
 def _tournament(row: TournamentRow, players: list[Player], games: list[Pairing]) -> Tournament:
-    created = aware(row.created_at)
+    created = _aware(row.created_at)
     assert created is not None
     return Tournament(
         row.id,
@@ -94,12 +92,12 @@ def _tournament(row: TournamentRow, players: list[Player], games: list[Pairing])
         row.most,
         row.bots,
         row.turn_timer,
-        aware(row.starts_at),
+        _aware(row.starts_at),
         row.status,
         row.round,
         row.creator_id,
         created,
-        aware(row.finished_at),
+        _aware(row.finished_at),
         players,
         games,
     )
