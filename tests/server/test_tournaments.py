@@ -167,3 +167,43 @@ def test_a_tournament_starts_at_its_time_and_one_without_players_is_cancelled(
     server.portal.call(service.tick)  # type: ignore[union-attr]
     found = server.get(f"/api/tournaments/{tournament['id']}").json()
     assert found["status"] == "cancelled"  # nobody joined, and no bots allowed
+
+
+def test_a_tournament_page_does_not_change_with_what_its_games_hide(server: TestClient) -> None:
+    """Everything hidden in a running game of the tournament is re-dealt; the tournament's
+    answer (to its player, to a guest) must stay byte for byte the same."""
+    from karnak.games.amunre.rules.state import AmunReState
+    from karnak.server.service import GameService
+    from support.amunre_hidden import redeal_hidden
+
+    sign_up(server, "Hatshepsut")
+    tournament = create(
+        server, game="amunre", format="pools", rounds=1, max_players=3, bots="easy"
+    ).json()
+    server.post(f"/api/tournaments/{tournament['id']}/join", headers=csrf(server))
+    started = server.post(f"/api/tournaments/{tournament['id']}/start", headers=csrf(server))
+    game_id = started.json()["schedule"][0]["games"][0]["game_id"]
+    games: GameService = server.app.state.service  # type: ignore[attr-defined]
+    time.sleep(0.5)  # the bots' first moves; the game then waits for its person
+    room = games.rooms[game_id]
+    assert not room.is_over
+
+    def readable() -> tuple[bytes, bytes, bytes]:
+        mine = server.get(f"/api/tournaments/{tournament['id']}").content
+        listed = server.get("/api/tournaments").content
+        cookies = dict(server.cookies)
+        server.cookies.clear()
+        guest = server.get(f"/api/tournaments/{tournament['id']}").content
+        server.cookies.update(cookies)
+        return mine, listed, guest
+
+    before = readable()
+    original = room.state
+    assert isinstance(original, AmunReState)
+    other = redeal_hidden(original, None, Rng(7))
+    assert other.to_json() != original.to_json()  # the re-deal did change what is hidden
+    room.state = other
+    try:
+        assert readable() == before
+    finally:
+        room.state = original
