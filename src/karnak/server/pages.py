@@ -164,6 +164,18 @@ async def daily_page() -> HTMLResponse:
     return page("daily.html")
 
 
+@router.get("/tournaments", include_in_schema=False)
+async def tournaments_page() -> HTMLResponse:
+    """The tournaments, and a form to create one (the page asks /api/tournaments)."""
+    return page("tournaments.html")
+
+
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+async def tournament_page(tournament_id: str) -> HTMLResponse:
+    """One tournament (the page asks /api/tournaments/<id>)."""
+    return page("tournament.html")
+
+
 @router.get("/leaderboard/{game}", include_in_schema=False)
 async def leaderboard_page(game: str) -> HTMLResponse:
     """A game's leaderboard (the page asks /api/leaderboard/<game>)."""
