@@ -15,9 +15,10 @@ from karnak.server.admin.store import COMMAND_LINE
 from karnak.server.app import create_app
 from karnak.server.crowds.service import CrowdService, next_start
 from karnak.server.limits import ServerSettings
+from support.people import People
 
 from .conftest import GENEROUS, wait_for
-from .test_accounts import csrf, sign_up
+from .test_accounts import csrf
 
 UTC = dt.UTC
 
@@ -43,23 +44,6 @@ def server(database: str) -> Iterator[TestClient]:
 def crowds_of(client: TestClient) -> CrowdService:
     crowds: CrowdService = client.app.state.crowds  # type: ignore[attr-defined]
     return crowds
-
-
-class People:
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.jars: dict[str, dict[str, str]] = {}
-
-    def sign_up(self, name: str) -> None:
-        self.client.cookies.clear()
-        sign_up(self.client, name)
-        self.jars[name] = dict(self.client.cookies)
-
-    def be(self, name: str | None) -> TestClient:
-        self.client.cookies.clear()
-        if name is not None:
-            self.client.cookies.update(self.jars[name])
-        return self.client
 
 
 def at(client: TestClient, moment: dt.datetime) -> None:

@@ -19,9 +19,10 @@ from karnak.server.daily.service import DailyService
 from karnak.server.daily.store import streaks
 from karnak.server.limits import ServerSettings
 from karnak.server.service import GameService
+from support.people import People
 
 from .conftest import GENEROUS, wait_for
-from .test_accounts import csrf, sign_up
+from .test_accounts import csrf
 
 
 # ---------------------------------------------------------------------- the parts
@@ -96,24 +97,6 @@ def daily_of(client: TestClient) -> DailyService:
 def games_of(client: TestClient) -> GameService:
     games: GameService = client.app.state.service  # type: ignore[attr-defined]
     return games
-
-
-class People:
-    """Several browsers sharing one client: each person's cookies, put in to act."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.jars: dict[str, dict[str, str]] = {}
-
-    def sign_up(self, name: str) -> None:
-        self.client.cookies.clear()
-        sign_up(self.client, name)
-        self.jars[name] = dict(self.client.cookies)
-
-    def be(self, name: str | None) -> None:
-        self.client.cookies.clear()
-        if name is not None:
-            self.client.cookies.update(self.jars[name])
 
 
 def play(client: TestClient, day: str = "today") -> Any:
