@@ -151,6 +151,7 @@ def test_an_account_has_one_ranked_game_a_day_and_a_guest_plays_unranked(
     other = play(server).json()
     assert not guest["ranked"] and guest["token"] and guest["game_id"] != other["game_id"]
     finish(server, guest["game_id"], guest["token"])
+    settled(server, 1)  # the result is written once the game is over
     shared = server.get(f"/api/daily/share/{guest['game_id']}", params={"token": guest["token"]})
     assert shared.status_code == 200 and "points" in shared.json()["text"]
     assert server.get("/api/daily").json()["attempt"] is None

@@ -136,7 +136,7 @@ def test_what_a_tournament_refuses(server: TestClient) -> None:
         ({"rounds": 0}, 422),
         ({"max_players": 65}, 422),
         ({"turn_timer": 5}, 422),
-        ({"starts_at": "2000-01-01T00:00:00"}, 422),
+        ({"starts_at": "2000-01-01T00:00:00"}, 409),
         ({"name": ""}, 422),
         ({"name": "x" * 500}, 422),
     ):

@@ -46,11 +46,12 @@ class ServerSettings:
     # ------------------------------------------------------------------ crowd tables
     #: A crowd table of ``crowd_game`` every so many minutes, on the whole interval (0: no
     #: timetable; administrators may still schedule them), with ``crowd_seats`` seats at
-    #: most and a turn timer of ``crowd_turn_timer`` seconds (karnak.server.crowds).
+    #: most (0: as many as the game seats) and a turn timer of ``crowd_turn_timer`` seconds
+    #: (karnak.server.crowds).
     #: ``crowd_game`` empty: the game that seats the most players.
     crowd_every_minutes: int = 60
     crowd_game: str = ""
-    crowd_seats: int = 99
+    crowd_seats: int = 0  # 0: as many as the game seats (99 builders for Egyptia)
     crowd_turn_timer: float = 60.0
     # ------------------------------------------------------------------ quick match
     #: A quick-match ticket's rating window (points of mu - 3 sigma) when it is new, how

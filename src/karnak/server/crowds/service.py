@@ -80,8 +80,11 @@ def check_settings(settings: ServerSettings) -> None:
     game = get_game(crowd_game(settings))
     if not 0 <= settings.crowd_every_minutes <= 7 * 24 * 60:
         raise ValueError("crowd_every_minutes: between 0 (no timetable) and 10080 (a week)")
-    if not 2 <= settings.crowd_seats <= game.max_players:
-        raise ValueError(f"crowd_seats: between 2 and {game.max_players} ({game.title}'s most)")
+    if settings.crowd_seats and not 2 <= settings.crowd_seats <= game.max_players:
+        raise ValueError(
+            f"crowd_seats: 0 (the game's most) or between 2 and {game.max_players} "
+            f"({game.title}'s most)"
+        )
     low, high = TIMER_RANGE
     if not low <= settings.crowd_turn_timer <= high:
         raise ValueError(f"crowd_turn_timer: between {low:g} and {high:g} seconds")
@@ -135,7 +138,7 @@ class CrowdService:
                 self.store.schedule,
                 self.game_name,
                 starts,
-                self.settings.crowd_seats,
+                self.settings.crowd_seats or get_game(self.game_name).max_players,
                 self.settings.crowd_turn_timer,
                 None,
                 now,
@@ -167,7 +170,8 @@ class CrowdService:
                 404,
             )
         game = get_game(name)
-        seats = seats if seats is not None else min(self.settings.crowd_seats, game.max_players)
+        if seats is None:
+            seats = min(self.settings.crowd_seats or game.max_players, game.max_players)
         if not max(2, game.min_players) <= seats <= game.max_players:
             raise CrowdError(
                 t(

@@ -8,7 +8,7 @@ running game shows as its link alone, so nothing a game hides shows here.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,7 +17,7 @@ from karnak.server.accounts.auth import session_of
 from karnak.server.accounts.routes import logged_in
 from karnak.server.api import check_game_id, creates_allowed, moves_allowed
 from karnak.server.errors import error_responses
-from karnak.server.inputs import WHOLE, SeatName, Word
+from karnak.server.inputs import WHOLE, Word
 from karnak.server.tournaments.service import (
     MOST_PLAYERS,
     MOST_ROUNDS,
@@ -36,13 +36,14 @@ def tournaments_of(request: Request) -> TournamentService:
 class TournamentIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: SeatName
+    #: Shown as written: 1 to 80 characters, at least one that is not a space.
+    name: Annotated[str, Field(min_length=1, max_length=80, pattern=r"\S")]
     game: Word
-    format: Word
+    format: Literal["swiss", "elimination", "pools"]
     rounds: Annotated[int, Field(ge=1, le=MOST_ROUNDS), WHOLE] = 3
     max_players: Annotated[int, Field(ge=2, le=MOST_PLAYERS), WHOLE] = 8
     #: The level of the bots that fill the field at the start (none: no bots).
-    bots: Word | None = None
+    bots: Literal["easy", "medium", "hard", "expert", "master"] | None = None
     turn_timer: Annotated[float, Field(ge=10, le=3_600)] | None = None
     #: When it starts by itself (ISO 8601; without a zone, UTC); none: its creator starts it.
     starts_at: dt.datetime | None = None

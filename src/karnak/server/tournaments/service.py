@@ -189,8 +189,8 @@ class TournamentService:
             new.starts_at is not None
             and not self.clock() < new.starts_at <= self.clock() + FURTHEST
         ):
-            raise TournamentError(
-                t("a tournament starts in the next 30 days, not in the past"), 422
+            raise TournamentError(  # 409: the request is well formed, the clock says no
+                t("a tournament starts in the next 30 days, not in the past"), 409
             )
         return least, most
 
