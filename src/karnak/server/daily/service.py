@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
+from karnak.bots.levels import level_spec
 from karnak.core.daily import DailyGame
 from karnak.core.errors import KarnakError
 from karnak.core.registry import get_game, plugins
@@ -50,7 +51,7 @@ from karnak.server.daily.days import (
     parse_day,
     parse_iso,
 )
-from karnak.server.daily.store import DailyStore, Secret, streaks
+from karnak.server.daily.store import MAX_HISTORY_DAYS, DailyStore, Secret, streaks
 from karnak.server.daily.tables import DailyGameRow
 from karnak.server.db import aware, utcnow
 from karnak.server.hub import ALL_GAMES, Event, Hub
@@ -336,8 +337,6 @@ class DailyService:
         levels = daily_levels(self.settings)
         answer = []
         game = get_game(self.game_name)
-        from karnak.bots.levels import level_spec
-
         for level in levels:
             row = rows.get(level)
             try:
@@ -448,7 +447,7 @@ class DailyService:
         rows = await self.executor.run(self.store.ranked_days, self.game_name, account)
         current, best = streaks([parse_iso(r.day) for r in rows], self.today())
         days = []
-        for row in rows[: self.store_history_limit()]:
+        for row in rows[:MAX_HISTORY_DAYS]:
             days.append(
                 {
                     "day": row.day,
@@ -465,12 +464,6 @@ class DailyService:
             "played": len(rows),
             "days": days,
         }
-
-    @staticmethod
-    def store_history_limit() -> int:
-        from karnak.server.daily.store import MAX_HISTORY_DAYS
-
-        return MAX_HISTORY_DAYS
 
     async def share(self, game_id: str) -> str:
         """The text a player shares of their finished game of a day."""
