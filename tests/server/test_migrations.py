@@ -18,7 +18,7 @@ from .conftest import create, humans
 pytestmark = pytest.mark.empty_database
 
 #: The newest revision (one head: see the test below).
-HEAD = "0022_tournaments"
+HEAD = "0023_tournament_options"
 
 
 def test_a_database_of_the_first_schema_upgrades_with_its_games(database: str) -> None:

@@ -207,3 +207,141 @@ def test_a_tournament_page_does_not_change_with_what_its_games_hide(server: Test
         assert readable() == before
     finally:
         room.state = original
+
+
+def test_a_double_elimination_of_aton_ends_with_one_player_never_beaten_twice(
+    server: TestClient,
+) -> None:
+    sign_up(server, "Khufu")
+    tournament = create(server, format="double", max_players=6, bots="easy").json()
+    assert tournament["format"] == "double"
+    server.post(f"/api/tournaments/{tournament['id']}/start", headers=csrf(server))
+    done = run_to_the_end(server, tournament["id"])
+    assert done["status"] == "finished"
+    losses = {p["name"]: 0 for p in done["players"]}
+    ranked = sorted(done["players"], key=lambda p: (-p["rating"], p["name"]))
+    seed = {p["name"]: i for i, p in enumerate(ranked)}
+    games = 0
+    for round_ in done["schedule"]:
+        seated = [n for g in round_["games"] for n in g["seats"]]
+        assert len(seated) == len(set(seated))  # nobody plays twice in a round
+        for game in round_["games"]:
+            assert game["bracket"] in ("winners", "losers", "final")
+            assert all(losses[n] < 2 for n in game["seats"])  # nobody out plays on
+            if game["bye"]:
+                continue
+            games += 1
+            best = min(game["places"])
+            beaten = [n for n, p in zip(game["seats"], game["places"], strict=True) if p != best]
+            if not beaten:  # a draw goes to the better seed: the other one lost
+                beaten = [max(game["seats"], key=seed.__getitem__)]
+            for name in beaten:
+                losses[name] += 1
+    assert sorted(losses.values())[1:] == [2] * 5
+    assert games in (10, 11)  # 2n-2, one more when the grand final is played again
+    champion = done["standings"][0]["name"]
+    assert losses[champion] < 2
+    assert done["schedule"][-1]["games"][0]["bracket"] == "final"
+
+
+def test_a_tournament_by_invitation_takes_only_whom_its_creator_invited(
+    server: TestClient,
+) -> None:
+    from support.people import People
+
+    people = People(server)
+    for name in ("Ahmose", "Tiye", "Nefertari"):
+        people.sign_up(name)
+    people.be("Ahmose")
+    tournament = create(server, invite_only=True, max_players=4).json()
+    assert tournament["invite_only"] and tournament["invited"] == [] and tournament["may_join"]
+    address = f"/api/tournaments/{tournament['id']}"
+    people.be("Tiye")
+    seen = server.get(address).json()
+    assert seen["invited"] is None and not seen["may_join"]  # who is invited is not shown
+    refused = server.post(f"{address}/join", headers=csrf(server))
+    assert refused.status_code == 403 and "invitation" in refused.json()["error"]
+    not_hers = server.post(f"{address}/invitations", json={"names": ["Tiye"]}, headers=csrf(server))
+    assert not_hers.status_code == 403
+    people.be("Ahmose")
+    sent = server.post(
+        f"{address}/invitations",
+        json={"names": ["tiye", "Nobody Here", "Tiye"]},
+        headers=csrf(server),
+    )
+    assert sent.status_code == 200, sent.text
+    assert sent.json() == {"invited": ["Tiye"], "unknown": ["Nobody Here"]}
+    assert server.get(address).json()["invited"] == ["Tiye"]
+    for bad in ({"names": []}, {"names": ["x" * 41]}, {"names": ["a"] * 65}, {"who": ["a"]}):
+        assert (
+            server.post(f"{address}/invitations", json=bad, headers=csrf(server)).status_code == 422
+        )
+    people.be("Tiye")
+    notes = server.get("/api/notifications").json()["notifications"]
+    assert any(n["link"] == f"/tournaments/{tournament['id']}" for n in notes)
+    assert server.get(address).json()["may_join"]
+    joined = server.post(f"{address}/join", headers=csrf(server))
+    assert joined.status_code == 200 and joined.json()["joined"]
+    people.be("Nefertari")
+    assert server.post(f"{address}/join", headers=csrf(server)).status_code == 403
+    people.be("Ahmose")
+    assert server.post(f"{address}/join", headers=csrf(server)).status_code == 200  # its creator
+    open_one = create(server, max_players=2).json()
+    again = server.post(
+        f"/api/tournaments/{open_one['id']}/invitations",
+        json={"names": ["Tiye"]},
+        headers=csrf(server),
+    )
+    assert again.status_code == 409  # open to all: nobody needs an invitation
+
+
+def test_a_turn_based_tournament_gives_its_games_a_time_bank(server: TestClient) -> None:
+    sign_up(server, "Djoser")
+    both = create(server, turn_timer=60, time_control={"speed": "24h"})
+    assert both.status_code == 422 and both.json()["error"]
+    assert create(server, time_control={"per_move": 1, "bank": 0}).status_code == 422
+    tournament = create(server, time_control={"speed": "24h"}, max_players=2).json()
+    assert tournament["pace"] == "turn-based"
+    assert tournament["time_control"] == {"per_move": 86_400.0, "bank": 259_200.0}
+    fast = create(server, time_control={"speed": "fast"}, max_players=2).json()
+    assert fast["pace"] == "real-time"
+    server.post(f"/api/tournaments/{tournament['id']}/join", headers=csrf(server))
+    started = server.post(f"/api/tournaments/{tournament['id']}/start", headers=csrf(server)).json()
+    # one player and no bots allowed: too few for a game, so it is cancelled
+    assert started["status"] == "cancelled"
+    with_bots = create(server, time_control={"speed": "24h"}, max_players=2, bots="easy").json()
+    server.post(f"/api/tournaments/{with_bots['id']}/join", headers=csrf(server))
+    running = server.post(f"/api/tournaments/{with_bots['id']}/start", headers=csrf(server)).json()
+    game_id = running["schedule"][0]["games"][0]["game_id"]
+    room = server.app.state.service.rooms[game_id]  # type: ignore[attr-defined]
+    assert room.time_control is not None and room.time_control.per_move == 86_400
+    assert room.turn_timer is None
+
+
+def test_the_report_gives_every_player_and_seat_a_share_with_its_interval(
+    server: TestClient,
+) -> None:
+    sign_up(server, "Sneferu")
+    tournament = create(server, rounds=2, max_players=5, bots="easy").json()
+    server.post(f"/api/tournaments/{tournament['id']}/start", headers=csrf(server))
+    done = run_to_the_end(server, tournament["id"])
+    report = done["report"]
+    played = [g for r in done["schedule"] for g in r["games"] if not g["bye"]]
+    assert sum(row["games"] for row in report["players"]) == 2 * len(played)
+    assert sum(row["score"] for row in report["players"]) == pytest.approx(len(played))
+    assert [row["seat"] for row in report["seats"]] == [1, 2]
+    assert all(row["games"] == len(played) for row in report["seats"])
+    for row in report["players"] + report["seats"]:
+        low, high = row["interval"]
+        if row["games"]:
+            assert 0 <= low <= row["share"] <= high <= 1
+            assert high - low > 0.1  # a handful of games says little, and the report shows it
+    by_standing = {row["name"]: row["points"] for row in done["standings"]}
+    for row in report["players"]:
+        byes = sum(
+            1
+            for r in done["schedule"]
+            for g in r["games"]
+            if g["bye"] and g["seats"] == [row["name"]]
+        )
+        assert row["score"] == pytest.approx(by_standing[row["name"]] - byes)

@@ -1,4 +1,4 @@
-"""Tournaments over HTTP: create, list, read, join, leave, start.
+"""Tournaments over HTTP: create, list, read, invite, join, leave, start.
 
 A tournament's page shows public facts only: who plays whom in each round (published when
 the round starts), the places of the games that are over, the standings from those. A
@@ -18,6 +18,7 @@ from karnak.server.accounts.routes import logged_in
 from karnak.server.api import check_game_id, creates_allowed, moves_allowed
 from karnak.server.errors import error_responses
 from karnak.server.inputs import WHOLE, Word
+from karnak.server.timebank.inputs import TimeControlIn
 from karnak.server.tournaments.service import (
     MOST_PLAYERS,
     MOST_ROUNDS,
@@ -39,14 +40,30 @@ class TournamentIn(BaseModel):
     #: Shown as written: 1 to 80 characters, at least one that is not a space.
     name: Annotated[str, Field(min_length=1, max_length=80, pattern=r"\S")]
     game: Word
-    format: Literal["swiss", "elimination", "pools"]
+    #: "double": double elimination (out after a second loss).
+    format: Literal["swiss", "elimination", "double", "pools"]
     rounds: Annotated[int, Field(ge=1, le=MOST_ROUNDS), WHOLE] = 3
     max_players: Annotated[int, Field(ge=2, le=MOST_PLAYERS), WHOLE] = 8
     #: The level of the bots that fill the field at the start (none: no bots).
     bots: Literal["easy", "medium", "hard", "expert", "master"] | None = None
     turn_timer: Annotated[float, Field(ge=10, le=3_600)] | None = None
+    #: The games' time per move and bank (a real-time or turn-based speed), instead of a
+    #: turn timer.
+    time_control: TimeControlIn | None = None
+    #: Only the accounts its creator invites may join.
+    invite_only: bool = False
     #: When it starts by itself (ISO 8601; without a zone, UTC); none: its creator starts it.
     starts_at: dt.datetime | None = None
+
+
+class InvitationsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    #: Account names (1 to 64 of them).
+    names: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=40)]],
+        Field(min_length=1, max_length=64),
+    ]
 
 
 async def reader(request: Request) -> int | None:
@@ -91,9 +108,19 @@ async def create_tournament(request: Request, body: TournamentIn) -> dict[str, A
             body.bots,
             body.turn_timer,
             starts,
+            body.invite_only,
+            body.time_control.to_dict() if body.time_control is not None else None,
         ),
     )
-    return service.out(created, session.account.id)
+    return await read(service, created, session.account.id)
+
+
+async def read(service: TournamentService, tournament: Any, account: int | None) -> dict[str, Any]:
+    """The tournament as ``account`` may read it (its creator: with who is invited)."""
+    invited = None
+    if account is not None and tournament.creator == account and tournament.invite_only:
+        invited = await service.executor.run(service.store.invited_names, tournament.id)
+    return service.out(tournament, account, invited)
 
 
 @router.get("/{tournament_id}", operation_id="get_tournament", responses=error_responses(404, 422))
@@ -101,7 +128,25 @@ async def get_tournament(request: Request, tournament_id: str) -> dict[str, Any]
     """A tournament: its players, each round's pairings, results and standings."""
     check_game_id(tournament_id)
     service = tournaments_of(request)
-    return service.out(await service.get(tournament_id), await reader(request))
+    return await read(service, await service.get(tournament_id), await reader(request))
+
+
+@router.post(
+    "/{tournament_id}/invitations",
+    operation_id="invite_to_tournament",
+    dependencies=[Depends(moves_allowed)],
+    responses=error_responses(401, 403, 404, 409, 422, 429),
+)
+async def invite_to_tournament(
+    request: Request, tournament_id: str, body: InvitationsIn
+) -> dict[str, Any]:
+    """Invite accounts by name to a tournament by invitation (its creator, before the
+    start). The answer names who was newly invited and the names that are nobody's."""
+    check_game_id(tournament_id)
+    session = await logged_in(request, writing=True)
+    return await tournaments_of(request).invite(
+        tournament_id, session.account.id, session.account.name, body.names
+    )
 
 
 @router.post(
@@ -115,7 +160,7 @@ async def join_tournament(request: Request, tournament_id: str) -> dict[str, Any
     session = await logged_in(request, writing=True)
     service = tournaments_of(request)
     joined = await service.join(tournament_id, session.account.id, session.account.name)
-    return service.out(joined, session.account.id)
+    return await read(service, joined, session.account.id)
 
 
 @router.delete(
@@ -142,4 +187,4 @@ async def start_tournament(request: Request, tournament_id: str) -> dict[str, An
     session = await logged_in(request, writing=True)
     service = tournaments_of(request)
     started = await service.start(tournament_id, session.account.id)
-    return service.out(started, session.account.id)
+    return await read(service, started, session.account.id)

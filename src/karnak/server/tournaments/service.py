@@ -2,13 +2,16 @@
 
 How one goes:
 
-- **Creating.** An account names it and chooses the game, the format (Swiss or single
-  elimination for two-player games; pools of tables for games of three seats or more), the
-  rounds (Swiss and pools), the most players (2 to 64), optionally a start time (else its
-  creator starts it), a turn timer, and whether bots fill the field at the start (and at
-  which level). An account runs at most :data:`MOST_OPEN` tournaments at once.
-- **Joining.** Accounts join and leave until the start; each brings its rating in that
-  game, which seeds the first round and breaks the last ties.
+- **Creating.** An account names it and chooses the game, the format (Swiss, single or
+  double elimination for two-player games; pools of tables for games of three seats or
+  more), the rounds (Swiss and pools), the most players (2 to 64), optionally a start time
+  (else its creator starts it), the pace of its games (a turn timer, or a time control:
+  a real-time speed for one sitting, a turn-based one for days), whether it is open to all
+  or by invitation, and whether bots fill the field at the start (and at which level). An
+  account runs at most :data:`MOST_OPEN` tournaments at once.
+- **Joining.** Accounts join and leave until the start (by invitation: only those its
+  creator invited, each told so by a notification); each brings its rating in that game,
+  which seeds the first round and breaks the last ties.
 - **The start.** At its time, or when its creator starts it: the bots fill the field up to
   its most players if the creator allowed them; with fewer players than one game needs it
   is cancelled. Then round 1.
@@ -20,7 +23,11 @@ How one goes:
   that ended (once: karnak.server.tournaments.store) and starts the next round of a
   tournament whose round is complete (once: only the process that moves its round number
   makes the games). Swiss and pools end after their rounds, an elimination with one player
-  left (a drawn game of an elimination goes to the better seed).
+  left (a drawn game of an elimination goes to the better seed; a double elimination:
+  karnak.server.tournaments.double_elimination).
+- **The report.** Beside the standings, each player's score with its Wilson 95% interval
+  and each seat's results over the whole tournament, as the arena reports bots
+  (karnak.server.tournaments.report).
 """
 
 from __future__ import annotations
@@ -41,9 +48,12 @@ from karnak.i18n import N_, t
 from karnak.server.bot_names import level_label
 from karnak.server.db import utcnow
 from karnak.server.matchmaking.store import MatchStore
+from karnak.server.notifications.bounds import Sender
 from karnak.server.rooms import BOT, HUMAN
 from karnak.server.service import GameService, SeatRequest
-from karnak.server.tournaments import elimination, pools, swiss
+from karnak.server.timebank.clock import TimeControl, TimeControlError
+from karnak.server.timebank.speeds import SPEEDS, TURN_BASED
+from karnak.server.tournaments import double_elimination, elimination, pools, report, swiss
 from karnak.server.tournaments.store import Tournament, TournamentError, TournamentStore
 
 if TYPE_CHECKING:
@@ -53,7 +63,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("karnak.server")
 
-FORMATS = ("swiss", "elimination", "pools")
+FORMATS = ("swiss", "elimination", "double", "pools")
+#: The formats of two-player games, and those that play until one player is left.
+TWO_PLAYER_FORMATS = ("swiss", "elimination", "double")
+KNOCKOUTS = ("elimination", "double")
 #: How often each process looks at the tournaments (seconds).
 TICK = 3.0
 #: Tournaments one account runs at once.
@@ -62,6 +75,9 @@ MOST_PLAYERS = 64
 MOST_ROUNDS = 15
 FURTHEST = dt.timedelta(days=30)
 ROUND_STARTED = N_("Round {round} of {tournament}: your game against {others}")
+INVITED = N_("{creator} invites you to the tournament {tournament}")
+#: The least time a move of a turn-based pace has (the slowest real-time speed is less).
+TURN_BASED_FROM = min(s.per_move for s in SPEEDS if s.kind == TURN_BASED)
 
 
 @dataclass(frozen=True)
@@ -74,6 +90,9 @@ class NewTournament:
     bots: str | None
     turn_timer: float | None
     starts_at: dt.datetime | None
+    invite_only: bool = False
+    #: A time per move and a bank ({"per_move": s, "bank": s}), instead of a turn timer.
+    time_control: dict[str, float] | None = None
 
 
 def two_player_result(places: list[int]) -> float:
@@ -110,10 +129,76 @@ def standings(tournament: Tournament) -> list[dict[str, Any]]:
         if g.places is not None
     ]
     table = swiss.standings(ratings, games)
+    if tournament.format in KNOCKOUTS:
+        return _knockout_standings(tournament, table)
     return [
         {"place": i + 1, "name": s.player, "points": s.points, "buchholz": s.buchholz}
         for i, s in enumerate(table)
     ]
+
+
+def seeded(tournament: Tournament) -> list[str]:
+    """The players best seed first: by the rating they started with, then by name."""
+    return [p.name for p in sorted(tournament.players, key=lambda p: (-p.rating, p.name))]
+
+
+def knockout_played(tournament: Tournament) -> list[double_elimination.Played]:
+    """The games of an elimination that are over, each with its winner (a draw: the better
+    seed)."""
+    seed = {name: i for i, name in enumerate(seeded(tournament))}
+    played = []
+    for game in tournament.games:
+        if game.places is None:
+            continue
+        best = min(game.places)
+        tied = [n for n, p in zip(game.seats, game.places, strict=True) if p == best]
+        played.append(
+            double_elimination.Played(
+                game.round,
+                game.bracket or double_elimination.WINNERS,
+                tuple(game.seats),
+                min(tied, key=seed.__getitem__),
+            )
+        )
+    return played
+
+
+def _knockout_standings(
+    tournament: Tournament, table: list[swiss.Standing]
+) -> list[dict[str, Any]]:
+    """An elimination's standings: who is still in first (fewer losses first), then who
+    went out later, then the better seed; the points are the games won (a bye counts)."""
+    names = seeded(tournament)
+    played = knockout_played(tournament)
+    if tournament.format == "double":
+        order = double_elimination.standing(names, played)
+    else:  # a single loss puts a player out
+        lost = {n: 0 for n in names}
+        out_in: dict[str, int] = {}
+        for game in played:
+            for seat in game.seats:
+                if seat != game.winner:
+                    lost[seat] += 1
+                    out_in[seat] = game.round
+        seed = {n: i for i, n in enumerate(names)}
+        order = sorted(names, key=lambda n: (lost[n] > 0, -out_in.get(n, 0), seed[n]))
+    by_name = {s.player: s for s in table}
+    return [
+        {"place": i + 1, "name": n, "points": by_name[n].points, "buchholz": None}
+        for i, n in enumerate(order)
+    ]
+
+
+def pace(tournament: Tournament) -> str | None:
+    """ "real-time" or "turn-based" for a time control (a turn timer is real-time); None
+    when its games have no clock."""
+    if tournament.time_control is not None:
+        return (
+            "turn-based"
+            if tournament.time_control["per_move"] >= TURN_BASED_FROM
+            else ("real-time")
+        )
+    return "real-time" if tournament.turn_timer is not None else None
 
 
 class TournamentService:
@@ -154,7 +239,7 @@ class TournamentService:
         two = game.min_players <= 2 <= game.max_players
         if new.format not in FORMATS:
             raise TournamentError(t("a tournament is swiss, elimination or pools"), 422)
-        if new.format in ("swiss", "elimination") and not two:
+        if new.format in TWO_PLAYER_FORMATS and not two:
             raise TournamentError(
                 t("{game} is not played by two: its tournaments are pools", game=game.title),
                 422,
@@ -185,6 +270,15 @@ class TournamentService:
             raise TournamentError(t("bots are a level: {levels}", levels=", ".join(LEVELS)), 422)
         if new.turn_timer is not None and not 10 <= new.turn_timer <= 3_600:
             raise TournamentError(t("a turn timer is between 10 seconds and an hour"), 422)
+        if new.time_control is not None:
+            if new.turn_timer is not None:
+                raise TournamentError(
+                    t("a tournament's games have a turn timer or a time bank, not both"), 422
+                )
+            try:
+                TimeControl(new.time_control["per_move"], new.time_control["bank"])
+            except (TimeControlError, KeyError, TypeError) as refused:
+                raise TournamentError(str(refused), 422) from refused
         if (
             new.starts_at is not None
             and not self.clock() < new.starts_at <= self.clock() + FURTHEST
@@ -208,6 +302,9 @@ class TournamentService:
                 "most": most,
                 "bots": new.bots,
                 "turn_timer": new.turn_timer,
+                "time_per_move": new.time_control["per_move"] if new.time_control else None,
+                "time_bank": new.time_control["bank"] if new.time_control else None,
+                "invite_only": new.invite_only,
                 "starts_at": new.starts_at,
                 "creator_id": creator,
                 "created_at": self.clock(),
@@ -227,6 +324,27 @@ class TournamentService:
         rating = await self.executor.run(self.ratings.rating, tournament.game, account)
         await self.executor.run(self.store.join, tournament_id, account, name, rating)
         return await self.get(tournament_id)
+
+    async def invite(
+        self, tournament_id: str, creator: int, creator_name: str, names: list[str]
+    ) -> dict[str, Any]:
+        """Invite accounts by name to a tournament by invitation (its creator); each newly
+        invited is told by a notification (as any person's notification: not to one who
+        blocked the creator, and within the sender's bounds)."""
+        tournament = await self.get(tournament_id)
+        invited, unknown = await self.executor.run(
+            self.store.invite, tournament_id, creator, names, self.clock()
+        )
+        for account, _name in invited:
+            with contextlib.suppress(Exception):
+                await self.notifier.notify_from(
+                    Sender(account=creator),
+                    account,
+                    "invitation",
+                    t(INVITED, creator=creator_name, tournament=tournament.name),
+                    f"/tournaments/{tournament_id}",
+                )
+        return {"invited": [name for _id, name in invited], "unknown": unknown}
 
     async def leave(self, tournament_id: str, account: int) -> bool:
         return bool(await self.executor.run(self.store.leave, tournament_id, account))
@@ -293,7 +411,11 @@ class TournamentService:
         current = [g for g in tournament.games if g.round == tournament.round]
         if not current or any(g.places is None for g in current):
             return
-        if tournament.format == "elimination":
+        if tournament.format == "double":
+            if double_elimination.finished(seeded(tournament), knockout_played(tournament)):
+                await self.executor.run(self.store.finish, tournament.id, "finished", self.clock())
+                return
+        elif tournament.format == "elimination":
             if len(self._winners(tournament, current)) <= 1:
                 await self.executor.run(self.store.finish, tournament.id, "finished", self.clock())
                 return
@@ -302,24 +424,21 @@ class TournamentService:
             return
         await self._next_round(tournament)
 
-    def _winners(self, tournament: Tournament, games: list[Any]) -> list[str]:
-        seed = {p.name: i for i, p in enumerate(self._seeded(tournament))}
-        winners = []
-        for game in games:
-            if len(game.seats) == 1:
-                winners.append(game.seats[0])
-                continue
-            best = min(game.places)
-            tied = [n for n, p in zip(game.seats, game.places, strict=True) if p == best]
-            winners.append(min(tied, key=lambda n: seed[n]))  # a draw: the better seed
-        return winners
-
     @staticmethod
-    def _seeded(tournament: Tournament) -> list[Any]:
-        return sorted(tournament.players, key=lambda p: (-p.rating, p.name))
+    def _winners(tournament: Tournament, games: list[Any]) -> list[str]:
+        """The winners of ``games`` (of this round), in their order."""
+        ended = {(g.round, g.seats): g.winner for g in knockout_played(tournament)}
+        return [ended[(g.round, tuple(g.seats))] for g in games]
 
-    def _pairings(self, tournament: Tournament) -> list[list[str]]:
-        """The next round's tables (names in seat order; one name: a bye)."""
+    def _pairings(self, tournament: Tournament) -> list[tuple[list[str], str | None]]:
+        """The next round's tables (names in seat order; one name: a bye), each with its
+        bracket (a double elimination's; None elsewhere)."""
+        if tournament.format == "double":
+            tables = double_elimination.next_round(seeded(tournament), knockout_played(tournament))
+            return [(list(table.seats), table.bracket) for table in tables]
+        return [(names, None) for names in self._plain_pairings(tournament)]
+
+    def _plain_pairings(self, tournament: Tournament) -> list[list[str]]:
         if tournament.format == "swiss":
             ratings = {p.name: p.rating for p in tournament.players}
             games = [
@@ -334,15 +453,14 @@ class TournamentService:
             return [[a] if b is None else [a, b] for a, b in swiss.pair(ratings, games)]
         if tournament.format == "elimination":
             if tournament.round == 0:
-                seeded = [p.name for p in self._seeded(tournament)]
-                firsts = elimination.first_round(seeded)
+                firsts = elimination.first_round(seeded(tournament))
                 return [[a] if b is None else [a, b] for a, b in firsts]
             current = [g for g in tournament.games if g.round == tournament.round]
             return [
                 list(pair) for pair in elimination.next_round(self._winners(tournament, current))
             ]
         ranked = (
-            [p.name for p in self._seeded(tournament)]
+            seeded(tournament)
             if tournament.round == 0
             else [row["name"] for row in standings(tournament)]
         )
@@ -356,9 +474,11 @@ class TournamentService:
         ):
             return  # another process started this round
         by_name = {p.name: p for p in tournament.players}
-        for names in tables:
+        for names, bracket in tables:
             if len(names) == 1:
-                await self.executor.run(self.store.add_game, tournament.id, round_, names, None)
+                await self.executor.run(
+                    self.store.add_game, tournament.id, round_, names, None, bracket
+                )
                 continue
             seats = [
                 SeatRequest(BOT, name, by_name[name].bot)
@@ -368,14 +488,21 @@ class TournamentService:
             ]
             try:
                 created = await self.games.create(
-                    tournament.game, seats, None, None, tournament.turn_timer
+                    tournament.game,
+                    seats,
+                    None,
+                    None,
+                    tournament.turn_timer,
+                    tournament.time_control,
                 )
             except Exception:
                 log.exception("a game of tournament %s could not start", tournament.id)
                 await self.executor.run(self.store.finish, tournament.id, "cancelled", self.clock())
                 return
             game_id = created.room.id
-            await self.executor.run(self.store.add_game, tournament.id, round_, names, game_id)
+            await self.executor.run(
+                self.store.add_game, tournament.id, round_, names, game_id, bracket
+            )
             for name in names:
                 account = by_name[name].account
                 if account is None:
@@ -395,9 +522,15 @@ class TournamentService:
             await self._worker
 
     # ------------------------------------------------------------------ reading
-    def out(self, tournament: Tournament, account: int | None = None) -> dict[str, Any]:
+    def out(
+        self,
+        tournament: Tournament,
+        account: int | None = None,
+        invited_names: list[str] | None = None,
+    ) -> dict[str, Any]:
         """What anyone may read of a tournament: public facts only (who plays whom, and the
-        places of the games that are over)."""
+        places of the games that are over). Who is invited is its creator's to read
+        (``invited_names``, given for the creator only)."""
         rounds: dict[int, list[dict[str, Any]]] = {}
         for game in tournament.games:
             rounds.setdefault(game.round, []).append(
@@ -408,6 +541,7 @@ class TournamentService:
                     "url": f"/games/{game.game_id}" if game.game_id else None,
                     "places": game.places if not game.bye else None,
                     "left": game.left,
+                    "bracket": game.bracket,
                 }
             )
         return {
@@ -421,6 +555,19 @@ class TournamentService:
             "max_players": tournament.max_players,
             "bots": tournament.bots,
             "turn_timer": tournament.turn_timer,
+            "time_control": tournament.time_control,
+            "pace": pace(tournament),
+            "invite_only": tournament.invite_only,
+            "invited": invited_names
+            if account is not None and tournament.creator == account
+            else None,
+            "may_join": account is not None
+            and tournament.status == "open"
+            and (
+                not tournament.invite_only
+                or tournament.creator == account
+                or account in tournament.invited
+            ),
             "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
             "status": tournament.status,
             "created_at": tournament.created_at.isoformat(),
@@ -440,6 +587,7 @@ class TournamentService:
             ),
             "yours": account is not None and tournament.creator == account,
             "standings": standings(tournament),
+            "report": report.report(tournament),
             "schedule": [
                 {"round": number, "games": games} for number, games in sorted(rounds.items())
             ],

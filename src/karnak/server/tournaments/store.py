@@ -18,12 +18,18 @@ from sqlalchemy.orm import sessionmaker
 
 from karnak.core.errors import KarnakError
 from karnak.i18n import t
+from karnak.server.accounts.store import name_key
+from karnak.server.accounts.tables import AccountRow
 from karnak.server.db import GameRow, aware
 from karnak.server.tournaments.tables import (
     TournamentGameRow,
+    TournamentInvitationRow,
     TournamentPlayerRow,
     TournamentRow,
 )
+
+#: Invitations one tournament holds at most.
+MOST_INVITATIONS = 128
 
 
 class TournamentError(KarnakError):
@@ -54,6 +60,8 @@ class Pairing:
     places: list[int] | None
     left: list[int]
     bye: bool
+    #: A double elimination's bracket ("winners", "losers", "final"); None elsewhere.
+    bracket: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,9 +84,16 @@ class Tournament:
     finished_at: dt.datetime | None
     players: list[Player] = field(default_factory=list)
     games: list[Pairing] = field(default_factory=list)
+    invite_only: bool = False
+    #: The time control of its games ({"per_move": s, "bank": s}), or None.
+    time_control: dict[str, float] | None = None
+    #: The accounts invited (ids), when it is by invitation.
+    invited: frozenset[int] = frozenset()
 
 
-def _tournament(row: TournamentRow, players: list[Player], games: list[Pairing]) -> Tournament:
+def _tournament(
+    row: TournamentRow, players: list[Player], games: list[Pairing], invited: frozenset[int]
+) -> Tournament:
     created = _aware(row.created_at)
     assert created is not None
     return Tournament(
@@ -100,6 +115,11 @@ def _tournament(row: TournamentRow, players: list[Player], games: list[Pairing])
         _aware(row.finished_at),
         players,
         games,
+        bool(row.invite_only),
+        {"per_move": row.time_per_move, "bank": row.time_bank}
+        if row.time_per_move is not None and row.time_bank is not None
+        else None,
+        invited,
     )
 
 
@@ -148,6 +168,7 @@ class TournamentStore:
                     list(g.places) if g.places is not None else None,
                     list(g.left or []),
                     g.bye,
+                    g.bracket,
                 )
                 for g in session.scalars(
                     select(TournamentGameRow)
@@ -155,7 +176,14 @@ class TournamentStore:
                     .order_by(TournamentGameRow.round, TournamentGameRow.id)
                 )
             ]
-            return _tournament(row, players, games)
+            invited = frozenset(
+                session.scalars(
+                    select(TournamentInvitationRow.account_id).where(
+                        TournamentInvitationRow.tournament_id == tournament_id
+                    )
+                )
+            )
+            return _tournament(row, players, games, invited)
 
     def listed(self, limit: int) -> list[Tournament]:
         with self.sessions() as session:
@@ -175,6 +203,14 @@ class TournamentStore:
                 raise TournamentError(t("there is no tournament with this id"), 404)
             if row.status != "open":
                 raise TournamentError(t("this tournament has started: it takes nobody new"))
+            if (
+                row.invite_only
+                and account != row.creator_id
+                and not self._invited(session, tournament_id, account)
+            ):
+                raise TournamentError(
+                    t("this tournament is by invitation: ask its creator to invite you"), 403
+                )
             count = session.scalar(
                 select(func.count())
                 .select_from(TournamentPlayerRow)
@@ -193,6 +229,81 @@ class TournamentStore:
             session.add(
                 TournamentPlayerRow(
                     tournament_id=tournament_id, account_id=account, name=name, rating=rating
+                )
+            )
+
+    @staticmethod
+    def _invited(session: Any, tournament_id: str, account: int) -> bool:
+        return (
+            session.scalar(
+                select(TournamentInvitationRow.id).where(
+                    TournamentInvitationRow.tournament_id == tournament_id,
+                    TournamentInvitationRow.account_id == account,
+                )
+            )
+            is not None
+        )
+
+    def invite(
+        self, tournament_id: str, creator: int, names: list[str], now: dt.datetime
+    ) -> tuple[list[tuple[int, str]], list[str]]:
+        """Invite accounts by name (its creator, while it is open): the accounts newly
+        invited (id, name) and the names that are nobody's. TournamentError: not its
+        creator (403), started (409), more than :data:`MOST_INVITATIONS` (429)."""
+        with self.sessions.begin() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise TournamentError(t("there is no tournament with this id"), 404)
+            if row.creator_id != creator:
+                raise TournamentError(t("only its creator invites to a tournament"), 403)
+            if row.status != "open":
+                raise TournamentError(t("this tournament has started: it takes nobody new"))
+            if not row.invite_only:
+                raise TournamentError(t("this tournament is open to all: no invitation is needed"))
+            held = int(
+                session.scalar(
+                    select(func.count())
+                    .select_from(TournamentInvitationRow)
+                    .where(TournamentInvitationRow.tournament_id == tournament_id)
+                )
+                or 0
+            )
+            invited: list[tuple[int, str]] = []
+            unknown: list[str] = []
+            for name in dict.fromkeys(n.strip() for n in names if n.strip()):
+                account = session.scalars(
+                    select(AccountRow).where(AccountRow.name_key == name_key(name))
+                ).first()
+                if account is None:
+                    unknown.append(name)
+                    continue
+                if account.id == creator or self._invited(session, tournament_id, account.id):
+                    continue
+                if held >= MOST_INVITATIONS:
+                    raise TournamentError(
+                        t("a tournament invites {most} accounts at most", most=MOST_INVITATIONS),
+                        429,
+                    )
+                session.add(
+                    TournamentInvitationRow(
+                        tournament_id=tournament_id, account_id=account.id, invited_at=now
+                    )
+                )
+                held += 1
+                invited.append((account.id, account.name))
+            return invited, unknown
+
+    def invited_names(self, tournament_id: str) -> list[str]:
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(AccountRow.name)
+                    .join(
+                        TournamentInvitationRow,
+                        TournamentInvitationRow.account_id == AccountRow.id,
+                    )
+                    .where(TournamentInvitationRow.tournament_id == tournament_id)
+                    .order_by(TournamentInvitationRow.invited_at, TournamentInvitationRow.id)
                 )
             )
 
@@ -232,7 +343,12 @@ class TournamentStore:
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
     def add_game(
-        self, tournament_id: str, round_: int, seats: list[str], game_id: str | None
+        self,
+        tournament_id: str,
+        round_: int,
+        seats: list[str],
+        game_id: str | None,
+        bracket: str | None = None,
     ) -> None:
         with self.sessions.begin() as session:
             session.add(
@@ -244,6 +360,7 @@ class TournamentStore:
                     places=[1] if game_id is None else None,
                     left=[],
                     bye=game_id is None,
+                    bracket=bracket,
                 )
             )
 

@@ -1,4 +1,5 @@
-"""Tournaments (migration 0022_tournaments): a tournament, its players, its games.
+"""Tournaments (migrations 0022_tournaments, 0023_tournament_options): a tournament, its
+players, its games, its invitations.
 
 A tournament's games are ordinary games of the server: what the tournament keeps is who
 sat where in which round, and each game's result once it is over, so its standings can
@@ -10,7 +11,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from karnak.server.db import Base, utcnow
@@ -35,6 +45,11 @@ class TournamentRow(Base):
     #: The level of the bots that fill the field when it starts (None: no bots).
     bots: Mapped[str | None] = mapped_column(String(16), nullable=True)
     turn_timer: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: The time control of its games (both None: none; never with a turn timer).
+    time_per_move: Mapped[float | None] = mapped_column(Float, nullable=True)
+    time_bank: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Only the accounts its creator invited may join.
+    invite_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     starts_at: Mapped[dt.datetime | None] = mapped_column(nullable=True, index=True)
     status: Mapped[str] = mapped_column(String(12), default="open", index=True)
     round: Mapped[int] = mapped_column(Integer, default=0)
@@ -89,3 +104,23 @@ class TournamentGameRow(Base):
     #: Seats whose person left (a bot finished for them): they count as last.
     left: Mapped[list[Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     bye: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: A double elimination's bracket: "winners", "losers" or "final" (None elsewhere).
+    bracket: Mapped[str | None] = mapped_column(String(8), nullable=True)
+
+
+class TournamentInvitationRow(Base):
+    """An account invited to a tournament that is by invitation."""
+
+    __tablename__ = "tournament_invitations"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "account_id", name="uq_tournament_invitations_account"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    invited_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
