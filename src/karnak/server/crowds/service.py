@@ -23,7 +23,6 @@ How a crowd goes:
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 import logging
@@ -38,6 +37,7 @@ from karnak.server.crowds.store import Crowd, CrowdError, CrowdStore
 from karnak.server.db import utcnow
 from karnak.server.rooms import HUMAN
 from karnak.server.service import GameService, SeatRequest
+from karnak.server.ticker import Ticker
 
 if TYPE_CHECKING:
     from karnak.server.executor import DatabaseExecutor
@@ -117,17 +117,7 @@ class CrowdService:
         self.clock: Callable[[], dt.datetime] = utcnow
         #: Crowd games this process started (tests and logs count them).
         self.started = 0
-        self._worker = asyncio.create_task(self._work())
-
-    async def _work(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the crowd tables' timetable could not be kept")
-            await asyncio.sleep(TICK)
+        self._ticker = Ticker(self.tick, TICK, "the crowd tables' timetable could not be kept")
 
     async def tick(self) -> None:
         """Schedule the next crowd, remind, and start what is due."""
@@ -290,6 +280,4 @@ class CrowdService:
                 )
 
     async def stop(self) -> None:
-        self._worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._worker
+        await self._ticker.stop()

@@ -20,7 +20,6 @@ How it goes:
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 import logging
@@ -41,6 +40,7 @@ from karnak.server.matchmaking.pairing import Waiting, Windows
 from karnak.server.matchmaking.store import MatchStore, QueueError, Taken, Ticket
 from karnak.server.rooms import BOT, HUMAN
 from karnak.server.service import GameService, SeatRequest
+from karnak.server.ticker import Ticker
 
 if TYPE_CHECKING:
     from karnak.server.executor import DatabaseExecutor
@@ -95,8 +95,12 @@ class MatchService:
         #: The bots' ratings by game, read at most every BOT_RATINGS_FOR seconds: every
         #: waiting page asks for its level every second or two.
         self._bot_ratings: dict[str, tuple[float, dict[str, float]]] = {}
-        self._wake = asyncio.Event()
-        self._worker = asyncio.create_task(self._work())
+        self._ticker = Ticker(
+            self.match,
+            MATCH_INTERVAL,
+            "the quick-match queue could not be matched",
+            first_at_once=False,
+        )
 
     # ------------------------------------------------------------------ asking
     def check_table(self, game_name: str, players: int) -> None:
@@ -137,7 +141,7 @@ class MatchService:
             self.settings.quickmatch_queue,
             self.clock(),
         )
-        self._wake.set()
+        self._ticker.wake()
         return await self.state(account)
 
     async def cancel(self, account: int) -> bool:
@@ -201,18 +205,6 @@ class MatchService:
         return min(known)[1] if known else DEFAULT_LEVEL
 
     # ------------------------------------------------------------------ matching
-    async def _work(self) -> None:
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), MATCH_INTERVAL)
-            self._wake.clear()
-            try:
-                await self.match()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the quick-match queue could not be matched")
-
     async def match(self) -> int:
         """Take every table the queue can form now and start its game; how many started."""
         taken = await self.executor.run(self.store.take_tables, self.clock(), self.windows)
@@ -276,6 +268,4 @@ class MatchService:
         return await self.state(account)
 
     async def stop(self) -> None:
-        self._worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._worker
+        await self._ticker.stop()

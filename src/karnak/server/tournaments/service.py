@@ -51,6 +51,7 @@ from karnak.server.matchmaking.store import MatchStore
 from karnak.server.notifications.bounds import Sender
 from karnak.server.rooms import BOT, HUMAN
 from karnak.server.service import GameService, SeatRequest
+from karnak.server.ticker import Ticker
 from karnak.server.timebank.clock import TimeControl, TimeControlError
 from karnak.server.timebank.speeds import SPEEDS, TURN_BASED
 from karnak.server.tournaments import double_elimination, elimination, pools, report, swiss
@@ -218,7 +219,9 @@ class TournamentService:
         self.settings = settings
         self.clock: Callable[[], dt.datetime] = utcnow
         self._lock = asyncio.Lock()
-        self._worker = asyncio.create_task(self._work())
+        self._ticker = Ticker(
+            self.tick, TICK, "the tournaments could not be looked after", first_at_once=False
+        )
 
     # ------------------------------------------------------------------ creating
     def check(self, new: NewTournament) -> tuple[int, int]:
@@ -360,16 +363,6 @@ class TournamentService:
         return await self.get(tournament_id)
 
     # ------------------------------------------------------------------ running
-    async def _work(self) -> None:
-        while True:
-            await asyncio.sleep(TICK)
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the tournaments could not be looked after")
-
     async def tick(self) -> None:
         """Start what is due, write results, start the rounds that can start."""
         async with self._lock:
@@ -517,9 +510,7 @@ class TournamentService:
                     )
 
     async def stop(self) -> None:
-        self._worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._worker
+        await self._ticker.stop()
 
     # ------------------------------------------------------------------ reading
     def out(
