@@ -155,3 +155,12 @@ def test_places_give_points_on_the_scale_of_the_largest_table() -> None:
     assert place_points([1, 2, 3, 4, 5], 5) == [4, 3, 2, 1, 0]
     assert place_points([3, 1, 2], 5) == [0, 4, 2]
     assert place_points([1, 1, 3], 3) == [1.5, 1.5, 0]
+
+
+def test_the_first_seat_of_a_bracket_game_goes_to_who_had_it_less() -> None:
+    from karnak.server.tournaments.elimination import seated
+
+    seed = {"a": 0, "b": 1}
+    assert seated("a", "b", {}, seed) == ("a", "b")  # a tie: the better seed
+    assert seated("a", "b", {"a": 2, "b": 1}, seed) == ("b", "a")
+    assert seated("b", "a", {"a": 1, "b": 1}, seed) == ("a", "b")

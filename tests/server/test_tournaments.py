@@ -345,3 +345,23 @@ def test_the_report_gives_every_player_and_seat_a_share_with_its_interval(
             if g["bye"] and g["seats"] == [row["name"]]
         )
         assert row["score"] == pytest.approx(by_standing[row["name"]] - byes)
+
+
+def test_an_egyptia_duel_tournament_and_an_egyptia_pool_run_to_the_end(
+    server: TestClient,
+) -> None:
+    """Egyptia takes both kinds: duels (the two-player formats) and pools of three to
+    five builders."""
+    sign_up(server, "Imhotep")
+    duel = create(server, game="egyptia", format="elimination", max_players=2, bots="easy").json()
+    pool = create(
+        server, game="egyptia", format="pools", rounds=1, max_players=3, bots="easy"
+    ).json()
+    for made in (duel, pool):
+        started = server.post(f"/api/tournaments/{made['id']}/start", headers=csrf(server))
+        assert started.status_code == 200, started.text
+    for made, seats in ((duel, 2), (pool, 3)):
+        done = run_to_the_end(server, made["id"])
+        assert done["status"] == "finished"
+        assert [len(g["seats"]) for g in done["schedule"][0]["games"]] == [seats]
+        assert len(done["standings"]) == seats

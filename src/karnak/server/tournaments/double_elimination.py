@@ -100,14 +100,14 @@ def next_round(players: Sequence[str], played: Sequence[Played]) -> list[Table]:
     once = [p for p in players if lost[p] == 1]
     if len(unbeaten) + len(once) <= 1:
         return []
-    firsts = _first_seats(played)
+    firsts = first_seats(played)
     if (len(unbeaten) <= 1 and len(once) <= 1) or (not unbeaten and len(once) == 2):
         pair = (*unbeaten, *once)
-        return [Table(_seated(pair[0], pair[1], firsts, seed), FINAL)]
+        return [Table(elimination.seated(pair[0], pair[1], firsts, seed), FINAL)]
     waiting = len(unbeaten) == 1  # the last unbeaten player waits for the losers' bracket
     tables = (
         [
-            Table(_seated(a, b, firsts, seed), WINNERS)
+            Table(elimination.seated(a, b, firsts, seed), WINNERS)
             for a, b in zip(unbeaten[::2], unbeaten[1::2], strict=True)
         ]
         if not waiting
@@ -126,17 +126,13 @@ def _winners_order(played: Sequence[Played], lost: dict[str, int]) -> list[str]:
     ]
 
 
-def _first_seats(played: Sequence[Played]) -> dict[str, int]:
+def first_seats(played: Sequence[Played]) -> dict[str, int]:
+    """How many games each player has had the first seat in."""
     count: dict[str, int] = {}
     for game in played:
         if len(game.seats) > 1:
             count[game.seats[0]] = count.get(game.seats[0], 0) + 1
     return count
-
-
-def _seated(a: str, b: str, firsts: dict[str, int], seed: dict[str, int]) -> tuple[str, str]:
-    key = {p: (firsts.get(p, 0), seed[p]) for p in (a, b)}
-    return (a, b) if key[a] <= key[b] else (b, a)
 
 
 def _losers_round(
@@ -158,7 +154,7 @@ def _losers_round(
         tables.append(Table((newest,), LOSERS))
     pairs = _fold(order, met) or _fold(order, {p: set() for p in order})
     assert pairs is not None
-    return [Table(_seated(a, b, firsts, seed), LOSERS) for a, b in pairs] + tables
+    return [Table(elimination.seated(a, b, firsts, seed), LOSERS) for a, b in pairs] + tables
 
 
 def _fold(order: list[str], met: dict[str, set[str]]) -> list[tuple[str, str]] | None:

@@ -7,7 +7,7 @@ the field is not a power of two, the best seeds get the byes of the first round.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 def bracket_order(size: int) -> list[int]:
@@ -38,6 +38,14 @@ def first_round(players: Sequence[str]) -> list[tuple[str, str | None]]:
         assert a is not None  # the better seed of a pair is always a player
         pairs.append((a, b))
     return pairs
+
+
+def seated(a: str, b: str, firsts: Mapping[str, int], seed: Mapping[str, int]) -> tuple[str, str]:
+    """Who of ``a`` and ``b`` takes the first seat: whoever had it fewer times in the
+    tournament (``firsts``), on a tie the better seed (lower ``seed``), so seats even out
+    over a bracket as they do over Swiss rounds."""
+    key = {p: (firsts.get(p, 0), seed[p]) for p in (a, b)}
+    return (a, b) if key[a] <= key[b] else (b, a)
 
 
 def next_round(winners: Sequence[str]) -> list[tuple[str, str]]:

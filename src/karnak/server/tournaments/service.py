@@ -446,11 +446,14 @@ class TournamentService:
             return [[a] if b is None else [a, b] for a, b in swiss.pair(ratings, games)]
         if tournament.format == "elimination":
             if tournament.round == 0:
-                firsts = elimination.first_round(seeded(tournament))
-                return [[a] if b is None else [a, b] for a, b in firsts]
+                opening = elimination.first_round(seeded(tournament))
+                return [[a] if b is None else [a, b] for a, b in opening]
             current = [g for g in tournament.games if g.round == tournament.round]
+            had_first = double_elimination.first_seats(knockout_played(tournament))
+            seed = {name: i for i, name in enumerate(seeded(tournament))}
             return [
-                list(pair) for pair in elimination.next_round(self._winners(tournament, current))
+                list(elimination.seated(a, b, had_first, seed))
+                for a, b in elimination.next_round(self._winners(tournament, current))
             ]
         ranked = (
             seeded(tournament)
