@@ -20,6 +20,7 @@ from karnak.core import Rng
 from karnak.server.app import create_app
 from karnak.server.limits import ServerSettings
 from support.templates import Templates
+from support.tournaments import move_in_each_game
 
 from .conftest import running
 from .test_accessibility import axe_script, report, violations
@@ -53,21 +54,7 @@ def play_to_the_end(server_url: str, page: Any, tournament_id: str, seed: int = 
             if found["status"] in ("finished", "cancelled"):
                 assert found["status"] == "finished", found
                 return
-            moved = False
-            for round_ in found["schedule"]:
-                for game in round_["games"]:
-                    if game["game_id"] is None or game["places"] is not None:
-                        continue
-                    view = client.get(f"/api/games/{game['game_id']}").json()
-                    if view.get("seat") is None or not view.get("legal"):
-                        continue
-                    choice = view["legal"][rng.below(len(view["legal"]))]
-                    client.post(
-                        f"/api/games/{game['game_id']}/actions",
-                        json={"version": view["version"], "action": choice["action"]},
-                    )
-                    moved = True
-            if not moved:
+            if not move_in_each_game(client, found, rng):
                 time.sleep(0.1)
     raise AssertionError("the tournament did not finish")
 

@@ -15,6 +15,7 @@ from karnak.core.rng import Rng
 from karnak.server.app import create_app
 from karnak.server.limits import ServerSettings
 from karnak.server.tournaments.service import TournamentService
+from support.tournaments import move_in_each_game
 
 from .conftest import GENEROUS
 from .test_accounts import csrf, sign_up
@@ -50,19 +51,7 @@ def run_to_the_end(client: TestClient, tournament_id: str, seed: int = 1) -> dic
         found = client.get(f"/api/tournaments/{tournament_id}").json()
         if found["status"] in ("finished", "cancelled"):
             return dict(found)
-        for round_ in found["schedule"]:
-            for game in round_["games"]:
-                if game["game_id"] is None or game["places"] is not None:
-                    continue
-                view = client.get(f"/api/games/{game['game_id']}").json()
-                if view.get("seat") is None or not view.get("legal"):
-                    continue
-                choice = view["legal"][rng.below(len(view["legal"]))]
-                client.post(
-                    f"/api/games/{game['game_id']}/actions",
-                    json={"version": view["version"], "action": choice["action"]},
-                    headers=csrf(client),
-                )
+        move_in_each_game(client, found, rng, csrf(client))
         time.sleep(0.02)
     raise AssertionError("the tournament did not finish")
 
