@@ -90,10 +90,12 @@ EXPECTED = {
     ("/api/tournaments/{tournament_id}/start", "post"): {"200", "401", "403", "404", "409"},
     ("/api/tournaments/{tournament_id}/invitations", "post"): {
         "200",
+        "400",
         "401",
         "403",
         "404",
         "409",
+        "413",
         "422",
     },
     ("/api/crowds/{crowd_id}/join", "post"): {"200", "401", "403", "404", "409", "422", "429"},

@@ -18,7 +18,9 @@ from karnak.server.accounts.routes import logged_in
 from karnak.server.api import check_game_id, creates_allowed, moves_allowed
 from karnak.server.errors import error_responses
 from karnak.server.inputs import WHOLE, Word
-from karnak.server.timebank.inputs import TimeControlIn
+from karnak.server.timebank.clock import MAX_BANK, MAX_PER_MOVE, MIN_BANK, MIN_PER_MOVE
+from karnak.server.timebank.inputs import SpeedName
+from karnak.server.timebank.speeds import speed_named
 from karnak.server.tournaments.service import (
     MOST_PLAYERS,
     MOST_ROUNDS,
@@ -34,6 +36,30 @@ def tournaments_of(request: Request) -> TournamentService:
     return tournaments
 
 
+class SpeedIn(BaseModel):
+    """A speed by name (GET /api/speeds)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    speed: SpeedName
+
+    def to_dict(self) -> dict[str, float]:
+        named = speed_named(self.speed)
+        return {"per_move": named.per_move, "bank": named.bank}
+
+
+class SecondsIn(BaseModel):
+    """A time per move and a bank, in seconds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    per_move: Annotated[float, Field(ge=MIN_PER_MOVE, le=MAX_PER_MOVE, allow_inf_nan=False)]
+    bank: Annotated[float, Field(ge=MIN_BANK, le=MAX_BANK, allow_inf_nan=False)]
+
+    def to_dict(self) -> dict[str, float]:
+        return {"per_move": self.per_move, "bank": self.bank}
+
+
 class TournamentIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -47,9 +73,10 @@ class TournamentIn(BaseModel):
     #: The level of the bots that fill the field at the start (none: no bots).
     bots: Literal["easy", "medium", "hard", "expert", "master"] | None = None
     turn_timer: Annotated[float, Field(ge=10, le=3_600)] | None = None
-    #: The games' time per move and bank (a real-time or turn-based speed), instead of a
-    #: turn timer.
-    time_control: TimeControlIn | None = None
+    #: The games' time per move and bank (a real-time or turn-based speed by name, or the
+    #: seconds), instead of a turn timer. Two shapes rather than one with a rule between
+    #: its fields, so that the schema alone says what is valid.
+    time_control: SpeedIn | SecondsIn | None = None
     #: Only the accounts its creator invites may join.
     invite_only: bool = False
     #: When it starts by itself (ISO 8601; without a zone, UTC); none: its creator starts it.
@@ -135,7 +162,7 @@ async def get_tournament(request: Request, tournament_id: str) -> dict[str, Any]
     "/{tournament_id}/invitations",
     operation_id="invite_to_tournament",
     dependencies=[Depends(moves_allowed)],
-    responses=error_responses(401, 403, 404, 409, 422, 429),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422, 429),
 )
 async def invite_to_tournament(
     request: Request, tournament_id: str, body: InvitationsIn
