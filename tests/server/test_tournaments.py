@@ -354,3 +354,38 @@ def test_an_egyptia_duel_tournament_and_an_egyptia_pool_run_to_the_end(
         assert done["status"] == "finished"
         assert [len(g["seats"]) for g in done["schedule"][0]["games"]] == [seats]
         assert len(done["standings"]) == seats
+
+
+def test_two_processes_start_each_round_once_and_write_each_result_once(
+    database: str,
+) -> None:
+    """Both processes look after the same tournament at the same moments: every round is
+    made once (its games made by one process) and the tournament ends as with one."""
+    import threading
+
+    with (
+        TestClient(create_app(database, bot_workers=0, settings=settings())) as one,
+        TestClient(create_app(database, bot_workers=0, settings=settings())) as two,
+    ):
+        sign_up(one, "Sahure")
+        made = create(one, rounds=3, max_players=6, bots="easy").json()
+        started = one.post(f"/api/tournaments/{made['id']}/start", headers=csrf(one))
+        assert started.status_code == 200
+        deadline = time.monotonic() + 240
+        found: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            ticks = [
+                threading.Thread(target=c.portal.call, args=(service_of(c).tick,))  # type: ignore[union-attr]
+                for c in (one, two)
+            ]
+            for thread in ticks:
+                thread.start()
+            for thread in ticks:
+                thread.join()
+            found = two.get(f"/api/tournaments/{made['id']}").json()
+            if found["status"] == "finished":
+                break
+            time.sleep(0.05)
+        assert found["status"] == "finished" and found["round"] == 3
+        assert [len(r["games"]) for r in found["schedule"]] == [3, 3, 3]
+        assert sum(row["points"] for row in found["standings"]) == 9
