@@ -1,14 +1,17 @@
 // The tournaments (/tournaments): every tournament, open ones first, then running, then
 // finished (and cancelled), each linking its own page (tournament.js); a logged-in reader
-// creates one here: its name, game, format (what the game allows: Swiss or elimination for
-// two, pools for tables of three or more), rounds, most players, the bots that fill the
-// field and an optional start time. A refusal shows the server's words in a line of its
-// own. Names go in as text, never as HTML.
+// creates one here: its name, game, format (what the game allows: Swiss, single or double
+// elimination for a game two may play, pools for one played at tables of three to five), rounds, most players, the bots
+// that fill the field, the pace of its games (no clock, a turn timer, or a real-time or
+// turn-based speed of GET /api/speeds), whether it is by invitation, and an optional start
+// time. A refusal shows the server's words in a line of its own. Names go in as text, never
+// as HTML.
 import { $, el, installTooltips } from "./dom.js";
 import { mountAccountBar, postJson, whoAmI } from "./session.js";
 import { formatDate, formatNumber, pt, t } from "./i18n.js";
 
 const ORDER = { open: 0, running: 1, finished: 2, cancelled: 3 };
+const KNOCKOUTS = ["elimination", "double"]; // they end by themselves: no rounds to choose
 let games = [];
 
 function statusLabel(status) {
@@ -21,6 +24,7 @@ function statusLabel(status) {
 function formatLabel(format) {
   if (format === "swiss") return t("Swiss");
   if (format === "elimination") return t("Elimination");
+  if (format === "double") return t("Double elimination");
   return t("Pools");
 }
 
@@ -42,12 +46,14 @@ function problem(answer, fallback) {
 }
 
 function renderList(found) {
+  const invitationMark = t("(by invitation)");
   const sorted = [...found].sort((a, b) => (ORDER[a.status] ?? 4) - (ORDER[b.status] ?? 4));
   const head = el("tr", {}, el("th", { scope: "col", text: t("Tournament") }), el("th", { scope: "col", text: t("Game") }),
     el("th", { scope: "col", text: t("Format") }), el("th", { scope: "col", text: t("Status") }),
     el("th", { scope: "col", class: "number", text: t("Players") }), el("th", { scope: "col", text: t("Starts") }));
   const rows = sorted.map((tournament) => el("tr", { "data-status": tournament.status },
-    el("th", { scope: "row" }, el("a", { href: `/tournaments/${encodeURIComponent(tournament.id)}`, text: tournament.name })),
+    el("th", { scope: "row" }, el("a", { href: `/tournaments/${encodeURIComponent(tournament.id)}`, text: tournament.name }),
+      ...(tournament.invite_only ? [" ", el("small", { class: "invite-mark", text: invitationMark })] : [])),
     el("td", { text: tournament.title }),
     el("td", { text: formatLabel(tournament.format) }),
     el("td", { class: "status", text: statusLabel(tournament.status) }),
@@ -67,7 +73,11 @@ function chosenGame() {
 function refreshFormats() {
   const game = chosenGame();
   if (!game) return;
-  const formats = game.max_players <= 2 ? ["swiss", "elimination"] : ["pools"];
+  // as the server allows them: the two-player formats for a game two may play, pools for
+  // one played at tables of three to five
+  const two = game.min_players <= 2 && game.max_players >= 2;
+  const pools = Math.max(3, game.min_players) <= Math.min(5, game.max_players);
+  const formats = [...(two ? ["swiss", "elimination", "double"] : []), ...(pools ? ["pools"] : [])];
   const keep = $("t-format").value;
   $("t-format").replaceChildren(...formats.map((f) => el("option", { value: f, text: formatLabel(f) })));
   if (formats.includes(keep)) $("t-format").value = keep;
@@ -80,7 +90,33 @@ function refreshFormats() {
 }
 
 function refreshRounds() {
-  $("rounds-line").hidden = $("t-format").value === "elimination"; // an elimination ends by itself
+  const knockout = KNOCKOUTS.includes($("t-format").value);
+  $("rounds-line").hidden = knockout;
+  $("t-rounds").disabled = knockout; // a hidden field is not checked by the browser either
+}
+
+// The speeds of GET /api/speeds, grouped by their kind (real-time, turn-based), after "no
+// clock" and "turn timer"; without them (the server did not answer) those two stay.
+function fillSpeeds(listed) {
+  const groups = (listed.kinds || []).map((kind) => {
+    const speeds = (listed.speeds || []).filter((speed) => speed.kind === kind.name);
+    return el("optgroup", { label: kind.label, "data-kind": kind.name },
+      ...speeds.map((speed) => el("option", { value: `speed:${speed.name}`, text: speed.label })));
+  });
+  $("t-pace").append(...groups.filter((group) => group.children.length));
+}
+
+function refreshPace() {
+  const timer = $("t-pace").value === "timer";
+  $("timer-line").hidden = !timer;
+  $("t-timer").disabled = !timer;
+}
+
+function paceOf() {
+  const pace = $("t-pace").value;
+  if (pace === "timer") return { turn_timer: Number($("t-timer").value), time_control: null };
+  if (pace.startsWith("speed:")) return { turn_timer: null, time_control: { speed: pace.slice("speed:".length) } };
+  return { turn_timer: null, time_control: null };
 }
 
 async function create(event) {
@@ -94,6 +130,8 @@ async function create(event) {
     rounds: Number.parseInt($("t-rounds").value, 10) || 1,
     max_players: Number.parseInt($("t-players").value, 10) || 2,
     bots: $("t-bots").value || null,
+    ...paceOf(),
+    invite_only: $("t-invite").checked,
     starts_at: starts ? new Date(starts).toISOString() : null,
   };
   $("create").disabled = true;
@@ -116,9 +154,12 @@ async function load() {
   mountAccountBar();
   const me = await whoAmI();
   if (me.account) {
-    const found = await getJson("/api/games/available");
+    const [found, speeds] = await Promise.all([getJson("/api/games/available"), getJson("/api/speeds")]);
     if (found.ok) {
       games = found.data;
+      if (speeds.ok && speeds.data) fillSpeeds(speeds.data);
+      refreshPace();
+      $("t-pace").addEventListener("change", refreshPace);
       $("t-game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title })));
       refreshFormats();
       $("t-game").addEventListener("change", refreshFormats);
