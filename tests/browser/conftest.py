@@ -20,6 +20,7 @@ import pytest
 import uvicorn
 
 from karnak.server.app import create_app
+from karnak.server.limits import ServerSettings
 from support.templates import Templates
 
 BROWSER = os.environ.get("KARNAK_BROWSER", "/usr/bin/chromium")
@@ -66,6 +67,21 @@ def server_url(tmp_path: Path, templates: Templates) -> Iterator[str]:
     """A server on a database of the test's own, at the newest schema (tests/conftest.py)."""
     database = templates.sqlite(tmp_path / "browser.sqlite3")
     with running(create_app(database, bot_workers=0)) as url:
+        yield url
+
+
+@pytest.fixture
+def tournament_server(tmp_path: Path, templates: Templates) -> Iterator[str]:
+    """A server for the tournament pages: no daily or crowd games of its own, and room for
+    the many games a tournament starts at once."""
+    database = templates.sqlite(tmp_path / "tournaments.sqlite3")
+    settings = ServerSettings(
+        daily_bots="",
+        crowd_every_minutes=0,
+        creates_per_minute=1000,
+        running_games_per_client=100_000,
+    )
+    with running(create_app(database, bot_workers=0, settings=settings)) as url:
         yield url
 
 

@@ -9,38 +9,17 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from i18n.pseudo import stray_words
 from karnak.core import Rng
-from karnak.server.app import create_app
-from karnak.server.limits import ServerSettings
-from support.templates import Templates
 from support.tournaments import move_in_each_game
 
-from .conftest import running
 from .test_accessibility import axe_script, report, violations
 from .test_daily_page import session_client
 from .test_leaderboard import signed_up
 
 TOURNAMENT_PAGE = re.compile(r"/tournaments/([A-Za-z0-9_-]+)$")
-
-
-@pytest.fixture
-def tournament_server(tmp_path: Path, templates: Templates) -> Iterator[str]:
-    database = templates.sqlite(tmp_path / "tournaments.sqlite3")
-    settings = ServerSettings(
-        daily_bots="",
-        crowd_every_minutes=0,
-        creates_per_minute=1000,
-        running_games_per_client=100_000,
-    )
-    with running(create_app(database, bot_workers=0, settings=settings)) as url:
-        yield url
 
 
 def play_to_the_end(server_url: str, page: Any, tournament_id: str, seed: int = 1) -> None:
@@ -59,15 +38,30 @@ def play_to_the_end(server_url: str, page: Any, tournament_id: str, seed: int = 
     raise AssertionError("the tournament did not finish")
 
 
-def create_in_page(page: Any, server_url: str, name: str, **fields: str) -> str:
+def create_in_page(
+    page: Any,
+    server_url: str,
+    name: str,
+    *,
+    pace: str = "",
+    timer: str = "",
+    invite: bool = False,
+    **fields: str,
+) -> str:
+    """Create a tournament with the page's form (``pace``: the option's value, "" for no
+    clock, "timer" with ``timer`` seconds, "speed:<name>"); its id."""
     page.goto(server_url + "/tournaments")
     page.wait_for_selector("#create-panel:not([hidden])")
     page.fill("#t-name", name)
     page.select_option("#t-game", fields.get("game", "aton"))
+    page.fill("#t-rounds", fields.get("rounds", "3"))  # before a knockout format hides it
     page.select_option("#t-format", fields.get("format", "swiss"))
-    page.fill("#t-rounds", fields.get("rounds", "3"))
     page.fill("#t-players", fields.get("players", "8"))
     page.select_option("#t-bots", fields.get("bots", "easy"))
+    page.select_option("#t-pace", pace)
+    if timer:
+        page.fill("#t-timer", timer)
+    page.set_checked("#t-invite", invite)
     page.click("#create")
     page.wait_for_url(TOURNAMENT_PAGE)
     found = TOURNAMENT_PAGE.search(page.url)
