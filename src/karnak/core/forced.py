@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 
 from karnak.core.actions import Action
+from karnak.core.plugin import View
 from karnak.core.registry import get_plugin
 from karnak.core.state import State
 
@@ -28,18 +29,19 @@ PAUSE_SECONDS = 1.5
 _warned: set[str] = set()
 
 
-def forced_move(state: State, seat: int) -> Action | None:
+def forced_move(state: State, seat: int, public: View | None = None) -> Action | None:
     """``seat``'s move that needs no click (None: it decides itself, or the game has no rule).
 
-    The game's rule reads the spectator's view only; its answer is returned only when it is
-    exactly the seat's one legal move."""
+    The game's rule reads the spectator's view only (``public``, ``state.observation(None)``
+    made here when not given: a caller asking for many seats of one position makes it once);
+    its answer is returned only when it is exactly the seat's one legal move."""
     if state.is_over() or seat not in state.to_move():
         return None
     name = state.game.name
     rule = get_plugin(name).forced_move_rule()
     if rule is None:
         return None
-    action = rule(state.game, state.observation(None), seat)
+    action = rule(state.game, state.observation(None) if public is None else public, seat)
     if action is None:
         return None
     legal = state.legal_actions(seat)

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from karnak.core.actions import Action
 from karnak.core.forced import PAUSE_SECONDS, forced_move
+from karnak.core.plugin import View
+from karnak.core.registry import get_plugin
 from karnak.server.conflicts import LeaseLostError
 from karnak.server.forced_moves import ForcedMoveSettings, ForcedPlan
 from karnak.server.hub import Event, game_topic
@@ -141,13 +143,18 @@ class ForcedTurns:
             for seat in range(len(room.seats)):
                 self.seen.pop((room.id, seat), None)
             return
+        # the spectator's view the game's rule reads, made once for every seat
+        ruled = get_plugin(room.game.name).forced_move_rule() is not None
+        public: View | None = None
         for seat in room.humans_to_move():
             key = (room.id, seat)
             moment = (room.step_started, room.version_for(seat))
             if key in self.tasks or self.seen.get(key) == moment:
                 continue
             self.seen[key] = moment
-            action = forced_move(room.state, seat)
+            if public is None and ruled:
+                public = room.state.observation(None)
+            action = forced_move(room.state, seat, public)
             if action is None:
                 continue
             self.tasks[key] = asyncio.create_task(self.turn(room, seat, room.step_started, action))
