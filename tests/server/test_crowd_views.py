@@ -85,3 +85,17 @@ def test_every_socket_of_a_crowd_ends_on_the_newest_view(
             assert seen == version
         for socket in sockets:
             socket.__exit__(None, None, None)
+
+
+def test_a_new_step_is_not_held_back_by_a_change_that_came_after_it() -> None:
+    """At a crowd the first choices of a new round come while the round's view is still on
+    its way to the last pages: such a change (one that may wait) does not make the new
+    step's view wait for the window."""
+
+    async def run() -> str:
+        listener = Listener(seat=0)
+        listener.stale(lambda: "new round")  # not sent yet
+        listener.stale(lambda: "new round, one builder has chosen", settle=60.0)
+        return await asyncio.wait_for(listener.next_view(), 10)
+
+    assert asyncio.run(run()) == "new round, one builder has chosen"

@@ -235,11 +235,15 @@ class Listener:
         ``settle`` (seconds): a change that may wait that long, so that the changes of a
         busy table in the meantime go out as one view (see :data:`CROWD_SETTLE`); a change
         with none (a new step) is sent as soon as the connection is ready, whatever waits.
+        A change that may wait does not hold back one that may not and is not sent yet (at
+        a crowd the first choices of a new round come while its view is still on its way
+        to the last pages).
         """
+        urgent_waiting = self.source is not None and self.not_before == 0.0
         self.latest = None
         self.source = source
         now = time.monotonic()
-        if settle <= 0:
+        if settle <= 0 or urgent_waiting:
             self.not_before = 0.0
             self.urgent.set()
         elif self.not_before <= now:  # a window opens; later changes join it
