@@ -33,6 +33,7 @@ EXPECTED = {
     ("/api/games", "get"): {"200", "422"},
     ("/api/games", "post"): {"201", "400", "401", "403", "413", "422", "429"},
     ("/api/games/{game_id}", "get"): {"200", "403", "404", "410", "422"},
+    ("/api/games/{game_id}/sheets/{seat}", "get"): {"200", "403", "404", "410", "422"},
     ("/api/games/{game_id}/actions", "post"): ACTING,
     ("/api/games/{game_id}/undo", "post"): ACTING,
     ("/api/games/{game_id}/leave", "post"): {"200", "403", "404", "409", "410", "422", "429"},

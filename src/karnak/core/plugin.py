@@ -70,6 +70,15 @@ class WebPage:
     finished game's replay shows beyond a spectator's view (nothing is hidden once a game is
     over, so it alone reads the state).
 
+    At a crowd table (more seats than :data:`karnak.server.views.CROWD_SEATS`) every page
+    gets a view at every new step, so what each one carries counts 99 times over:
+    ``crowd_view`` turns a seat's observation into what its page gets there (its own part
+    in full, the others in short), and ``player_sheet`` gives one player's part in full as
+    a reader sees it in its own observation, which the page fetches when asked
+    (``GET /api/games/{id}/sheets/{seat}``). Both read only the reader's observation, so
+    they show nothing the full view would not. A game without them sends the whole
+    observation to a crowd too.
+
     ``static`` is the folder of the game's browser files, served under
     ``/static/games/<game>/``: ``script`` (an ES module exporting ``render(view, ctx)``) and
     ``stylesheets`` are loaded by the game page for this game only.
@@ -80,6 +89,11 @@ class WebPage:
     guide: PageData | None = None
     lobby: Callable[[Game], dict[str, Any]] | None = None
     replay: Callable[[State], dict[str, Any]] | None = None
+    #: ``(game, the seat's observation, the seat or None)`` -> the observation a crowd's
+    #: page gets.
+    crowd_view: Callable[[Game, View, int | None], dict[str, Any]] | None = None
+    #: ``(game, the reader's observation, a player's seat)`` -> that player's part in full.
+    player_sheet: Callable[[Game, View, int], dict[str, Any]] | None = None
     static: Path | None = None
     script: str | None = None
     stylesheets: tuple[str, ...] = ()

@@ -427,6 +427,35 @@ async def get_view(
     return json_response(service.view_json(room, seat))
 
 
+@router.get(
+    "/games/{game_id}/sheets/{seat}",
+    operation_id="get_sheet",
+    response_model=dict[str, Any],
+    responses=SEAT_ROUTE,
+)
+async def get_sheet(
+    request: Request, game_id: str, seat: int, token: Token = None, x_token: TokenHeader = None
+) -> Response:
+    """One player's part of the page in full (Egyptia: the builder's sheet, drawn), as the
+    token's seat sees it: another player's as last made public, the seat's own as it
+    stands; a spectator's without a token. A crowd table's view carries the other players
+    in short, and its page fetches a player's part from here when asked. 404: the game has
+    no such seat, or its page has no such part."""
+    service = service_of(request)
+    token = token or x_token
+    account = await account_of(request, token, writing=False)
+    room, reader = await resolve(service, game_id, token, account)
+    check_unsealed(room, reader)
+    text = service.sheet_json(room, reader, seat)
+    if text is not None:
+        return json_response(text)
+    if 0 <= seat < len(room.seats):
+        raise ApiError(404, t("this game's page shows every player in its view"))
+    raise ApiError(
+        404, t("the game has seats 0 to {last}, not {seat}", last=len(room.seats) - 1, seat=seat)
+    )
+
+
 def move_answer(service: GameService, room: Room, seat: int, duplicate: bool) -> Response:
     """A :class:`MoveOut`, with the seat's view spliced in as the text encoded once."""
     version = room.version_for(seat)

@@ -94,7 +94,7 @@ from karnak.server.store import (
 from karnak.server.timebank import clock as timebank_clock
 from karnak.server.timebank.clock import TimeControl, TimeControlError
 from karnak.server.timebank.store import restore
-from karnak.server.views import seat_view
+from karnak.server.views import CROWD_SEATS, is_crowd, player_sheet, seat_view
 
 if TYPE_CHECKING:
     from karnak.server.cluster.leases import LeaseKeeper
@@ -179,11 +179,11 @@ class SubmitOutcome:
 #: Messages other than views (chat lines) a connection may have waiting; a client too slow
 #: to take them loses the oldest (the page can fetch the whole chat again).
 MAX_QUEUED_MESSAGES = 100
-#: Tables of more seats than this are crowds: there a change that leaves the step as it was
-#: (one more builder has chosen) reaches each page at most once in CROWD_SETTLE seconds,
-#: with the changes since. Every choice changes every page, and each page rebuilt at every
-#: choice made the work of a round grow with the cube of the table (bench/crowd_round.py).
-CROWD_SEATS = 12
+#: At a crowd (a table of more than CROWD_SEATS seats, karnak.server.views) a change that
+#: leaves the step as it was (one more builder has chosen) reaches each page at most once in
+#: CROWD_SETTLE seconds, with the changes since. Every choice changes every page, and each
+#: page rebuilt at every choice made the work of a round grow with the cube of the table
+#: (bench/crowd_round.py). A crowd's views carry the other players in short too.
 CROWD_SETTLE = 1.0
 
 
@@ -794,6 +794,13 @@ class GameService:
             text = position.views[(seat, language)] = encode(view)
         return text
 
+    def sheet_json(self, room: Room, reader: int | None, seat: int) -> str | None:
+        """One player's part in full as ``reader`` sees it (None: a spectator), as JSON in
+        the request's language (:func:`karnak.server.views.player_sheet`); None where the
+        game has no such seat or its page no such part."""
+        found = player_sheet(room, reader, seat)
+        return None if found is None else encode(found)
+
     def _departed_view(self, room: Room, departed: int) -> str:
         """A spectator's view with the banner for the person who left ``departed``."""
         text = self.view_json(room, None, departed=-1)  # the position's spectator view
@@ -1060,7 +1067,7 @@ class GameService:
                 # at a crowd, a change inside a step (one more builder has chosen) may
                 # wait a moment and go out with the next ones; a new step goes at once
                 same_step = listener.step == room.step_started
-                settle = CROWD_SETTLE if same_step and len(room.seats) > CROWD_SEATS else 0.0
+                settle = CROWD_SETTLE if same_step and is_crowd(room) else 0.0
                 listener.step = room.step_started
                 listener.stale(
                     functools.partial(
@@ -1250,6 +1257,7 @@ def _caught_up(room: Room, row: GameRow, actions: list[ActionRow]) -> bool:
 
 
 __all__ = [
+    "CROWD_SEATS",
     "BusyError",
     "CreateError",
     "Created",

@@ -6,6 +6,12 @@ legal actions and its redacted log, plus facts that are public by the rules (who
 move, who has committed at a sealed step, which moves the server played on a timeout). The
 non-interference tests re-deal everything hidden from a seat and check that this function's
 output does not change.
+
+At a crowd table (more than :data:`CROWD_SEATS` seats) the game's page may send each seat
+its own part in full and the others in short (``WebPage.crowd_view``); one other player's
+part in full is then fetched when the reader asks for it (:func:`player_sheet`, from the
+reader's own observation too). A crowd's view carries the last :data:`CROWD_LOG_LINES`
+lines of the log, those the page shows.
 """
 
 from __future__ import annotations
@@ -17,6 +23,22 @@ from karnak.server.bot_names import bot_view
 from karnak.server.game_pages import client_assets, page_for
 from karnak.server.rooms import Room
 from karnak.server.timebank.views import add_time_and_departures
+
+#: Tables of more seats than this are crowds: every page there gets a view at every new step,
+#: and a view carrying every player's part in full made a round's work grow with the square
+#: of the table (bench/crowd_round.py); karnak.server.service holds back a crowd's changes
+#: within a step too (CROWD_SETTLE).
+CROWD_SEATS = 12
+
+
+#: The log lines a crowd's view carries: the last ones, as many as the page shows
+#: (static/game.js); 99 players write thousands of lines a game.
+CROWD_LOG_LINES = 300
+
+
+def is_crowd(room: Room) -> bool:
+    """Whether ``room`` is a crowd table (more than :data:`CROWD_SEATS` seats)."""
+    return len(room.seats) > CROWD_SEATS
 
 
 def can_undo(room: Room, seat: int | None) -> bool:
@@ -60,6 +82,7 @@ def seat_view(
     when the caller has drawn it already (it is public, so one drawing serves every seat).
     """
     state = room.state
+    crowd = is_crowd(room)
     observation = state.observation(seat)
     over = state.is_over()
     # A game that ended without its rules' finish (an idle game expired) waits for nobody.
@@ -92,7 +115,8 @@ def seat_view(
         "your_turn": seat is not None and seat in movers,
         "legal": [{"text": action.to_text(), "action": action.to_json()} for action in legal],
         "observation": observation,
-        "log": log_lines(state, seat),  # in the reader's language
+        # in the reader's language; a crowd's only the last lines, which the page shows
+        "log": log_lines(state, seat, last=CROWD_LOG_LINES if crowd else None),
         "timeouts": timeouts_seen(room, seat),
         "can_undo": can_undo(room, seat),
         "turn_timer": room.turn_timer,
@@ -110,6 +134,11 @@ def seat_view(
         }
         if parts.guide is not None:
             view["page"]["guide"] = parts.guide(room.game, observation, seat, legal)
+        if parts.crowd_view is not None and crowd:
+            # the page's parts above read the whole observation; the page gets the others
+            # in short and fetches one in full when asked (player_sheet)
+            view["observation"] = parts.crowd_view(room.game, observation, seat)
+            view["crowd"] = True
     if ended is not None:
         view["ended"] = {"how": ended.how, "reason": ended.reason}
     if over:
@@ -121,3 +150,14 @@ def seat_view(
     view["client"] = client_assets(room.game.name)  # the game's script and stylesheets
     add_time_and_departures(room, seat, view)  # clocks, seats bots took over (timebank)
     return view
+
+
+def player_sheet(room: Room, reader: int | None, seat: int) -> dict[str, Any] | None:
+    """The part of the player at ``seat`` in full, as ``reader`` (None: a spectator) sees it
+    in its own observation (another's sheet as last published); None where the game's page
+    has no such part or there is no such seat."""
+    parts = page_for(room.game.name)
+    if parts is None or parts.player_sheet is None or not 0 <= seat < len(room.seats):
+        return None
+    sheet = parts.player_sheet(room.game, room.state.observation(reader), seat)
+    return {"game_id": room.id, "version": room.version_for(reader), **sheet}

@@ -140,8 +140,29 @@ class PublicSheet(TypedDict):
     score: ScoreView
 
 
+class BuilderBrief(TypedDict):
+    """Another builder in short, as a crowd table's page gets it: the figures of the sheet
+    as last published (the page fetches the whole sheet when asked)."""
+
+    #: The score if the game ended now (the final score once it has).
+    total: int
+    #: Plagues crossed off (Death counted apart).
+    plagues: int
+    deaths: int
+    buildings: int
+    #: Ships never used.
+    ships: int
+    #: A red dot is circled: the game ends after the round.
+    red: bool
+
+
 class PlayerView(TypedDict):
-    """One builder as the seat sees it."""
+    """One builder as the seat sees it.
+
+    The engine's observation always has every builder's ``sheet`` and ``score``. A page's
+    view at a crowd table (more than 12 seats) has them for the seat itself only, and every
+    other builder in short (``brief``): ``GET /api/games/{id}/sheets/{seat}`` gives one
+    builder in full."""
 
     seat: int
     name: str
@@ -149,8 +170,9 @@ class PlayerView(TypedDict):
     stage: str
     #: The builder's column, once revealed (the seat's own always); None before.
     column: str | None
-    sheet: SheetView
-    score: ScoreView
+    sheet: NotRequired[SheetView]
+    score: NotRequired[ScoreView]
+    brief: NotRequired[BuilderBrief]
 
 
 # ---------------------------------------------------------------------- the round

@@ -13,6 +13,10 @@ What is public and what is not decides where each drawing comes from:
 - The other sheets are small maps and numbers drawn by the page itself (``egyptia.js``)
   from the observation, which carries each of them as published; with 99 builders a grid
   of small cards stays readable where 99 full drawings would not.
+- At a crowd table (more than 12 seats) the page gets the other builders in short
+  (:func:`crowd_view`: score, plagues, buildings, where each stands) and fetches one
+  builder's sheet, drawn, when it is opened (:func:`player_sheet`): 99 sheets in each of
+  99 views at every step were most of a crowd's round.
 
 Clickable things carry data attributes with the words the moves use (``data-column``,
 ``data-plague``, ``data-hex``, ``data-ship``), so the page marks the seat's legal moves by
@@ -41,7 +45,9 @@ from karnak.games.egyptia.rules.pharaoh import EMPTY, card_points, city_gains
 from karnak.games.egyptia.rules.sheet import BUILDINGS, RESOURCES, WILD, Sheet
 from karnak.games.egyptia.rules.state import CODES, NAMES, EgyptiaState
 from karnak.games.egyptia.view import (
+    BuilderBrief,
     EgyptiaObservation,
+    PlayerView,
     ScoreView,
     SheetView,
     as_observation,
@@ -1339,6 +1345,82 @@ def page_data(
     offered: Mapping[str, bool] = (you.get("offered") if you else None) or {}
     data["labels"] = [_label(sheet, action, offered) for action in legal]
     return data
+
+
+# ---------------------------------------------------------------------- a crowd table
+#: Briefs made lately, by the published sheet they were made from (see :func:`brief`).
+_BRIEFS: dict[int, tuple[SheetView, ScoreView, BuilderBrief]] = {}
+#: How many are kept: a crowd's every builder, a few publications over.
+BRIEFS_KEPT = 1024
+
+
+def brief(player: PlayerView) -> BuilderBrief:
+    """A builder in short, from the sheet and score the reader's observation shows of it.
+
+    Every observation of a position shares each published sheet (one object per
+    publication, ``view.public_sheet``), so the brief of one is made once for the 99 views
+    of a crowd's step: it is remembered by that object, and kept with it so that the key
+    cannot be reused while remembered."""
+    sheet, score = player["sheet"], player["score"]
+    found = _BRIEFS.get(id(score))
+    if found is not None and found[0] is sheet and found[1] is score:
+        return found[2]
+    made: BuilderBrief = {
+        "total": score["total"],
+        "plagues": sum(1 for crossed in sheet["plagues"].values() if crossed),
+        "deaths": sheet["deaths"],
+        "buildings": sheet["buildings"],
+        "ships": sum(1 for ship in sheet["ships"] if ship == "unused"),
+        "red": sheet["red"],
+    }
+    if len(_BRIEFS) >= BRIEFS_KEPT:
+        _BRIEFS.clear()
+    _BRIEFS[id(score)] = (sheet, score, made)
+    return made
+
+
+def crowd_view(game: Game, view: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+    """The observation a crowd table's page gets: the seat's own builder in full, every
+    other one in short (:class:`~karnak.games.egyptia.view.BuilderBrief`), from the seat's
+    own observation alone. A full view of 99 builders carried 99 sheets to each of 99 pages
+    at every step; the page fetches one when asked (:func:`player_sheet`)."""
+    obs = as_observation(view)
+    players: list[PlayerView] = []
+    for player in obs["players"]:
+        if player["seat"] == seat:
+            players.append(player)
+            continue
+        players.append(
+            {
+                "seat": player["seat"],
+                "name": player["name"],
+                "stage": player["stage"],
+                "column": player["column"],
+                "brief": brief(player),
+            }
+        )
+    return {**obs, "players": players}
+
+
+def player_sheet(game: Game, view: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """One builder in full as the reader's observation ``view`` shows it (another's sheet as
+    last published, the reader's own as it stands), with its sheet drawn: what a crowd
+    table's page fetches when a builder is opened."""
+    obs = as_observation(view)
+    player = obs["players"][seat]
+    return {
+        "seat": seat,
+        "name": player["name"],
+        "stage": player["stage"],
+        "column": player["column"],
+        "round": obs["round"],
+        "revealed": obs["revealed"],
+        "sheet": player["sheet"],
+        "score": player["score"],
+        "svg": drawn_sheet(
+            sheet_of(game), player["name"], player["sheet"], player["score"], obs["over"]
+        ),
+    }
 
 
 def about_figures(sheet: Sheet, obs: EgyptiaObservation) -> list[str]:
