@@ -65,7 +65,7 @@ def start_at(app: Any, moment: dt.datetime) -> None:
     crowds = crowds_of(app)
     shift = moment - dt.datetime.now(UTC)
     crowds.clock = lambda: dt.datetime.now(UTC) + shift
-    loop = crowds._worker.get_loop()
+    loop = crowds._ticker._task.get_loop()  # the loop its ticker runs on (karnak.server.ticker)
     asyncio.run_coroutine_threadsafe(crowds.tick(), loop).result(timeout=60)
 
 
