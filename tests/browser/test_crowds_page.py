@@ -4,7 +4,8 @@ Join again, the count follows); the crowd starts (its clock moved on, not an hou
 both reach the game through the panel's "Open your game"; one moves, the other does not and
 the bot plays their step when the timer runs out. A guest sees the server's own hourly crowd
 and that joining needs an account; joining a crowd that has started is refused in the
-server's words."""
+server's words. At a crowd's game page (more than CROWD_SEATS seats) the other builders are
+one compact list, and a builder's sheet is fetched when opened."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 
 from i18n.pseudo import stray_words
 from karnak.server.app import create_app
 from karnak.server.crowds.service import CrowdService
 from karnak.server.limits import ServerSettings
+from karnak.server.views import CROWD_SEATS
 from support.templates import Templates
 
 from .conftest import running
@@ -255,5 +258,103 @@ def test_a_guest_sees_the_hourly_crowd_and_a_started_one_is_refused(
     assert crowd(cem, 0).locator(".crowd-join").inner_text() == "Join"  # never a blank panel
     found["a refusal"] = violations(cem, axe_script())
     cem.unroute(re.compile(r"/api/crowds$"))
+    assert not any(found.values()), report(found)
+    assert not errors, errors
+
+
+# ---------------------------------------------------------------------- a crowd's game page
+#: The builders of a crowd game (more than CROWD_SEATS seats): names, the same in every
+#: language (the pseudo-locale allows them outside its brackets).
+BUILDERS = [f"Khufu{n}" for n in range(CROWD_SEATS + 2)]
+
+
+def play_a_round(server_url: str, game_id: str, tokens: list[str]) -> None:
+    """Every builder plays its first legal move until the second round (quicker than pages)."""
+    api_url = f"{server_url}/api/games/{game_id}"
+    for _ in range(500):
+        public = httpx.get(api_url).json()
+        if public["observation"]["round"] >= 2:
+            return
+        for seat in public["to_move"]:
+            mine = httpx.get(api_url, params={"token": tokens[seat]}).json()
+            if mine["legal"]:
+                httpx.post(
+                    f"{api_url}/actions",
+                    params={"token": tokens[seat]},
+                    json={"version": mine["version"], "action": mine["legal"][-1]["action"]},
+                )
+    raise AssertionError("the round did not end")
+
+
+def test_a_crowd_page_lists_the_builders_and_opens_a_sheet_on_demand(
+    browser: Any, server_url: str
+) -> None:
+    """At a crowd table the page gets the other builders in short: one compact list (sorted
+    by score on request), and a builder's sheet fetched and drawn when opened, closed again
+    by the keyboard too; the page passes axe, and every word of the list is translated."""
+    created = httpx.post(
+        server_url + "/api/games",
+        json={
+            "game": "egyptia",
+            "seats": [{"kind": "human", "name": name} for name in BUILDERS],
+            "seed": 6,
+        },
+    ).json()
+    game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    play_a_round(server_url, game_id, tokens)
+    page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(f"{server_url}/games/{game_id}?token={tokens[0]}")
+    page.wait_for_selector("svg.egyptia-sheet")
+    rows = page.locator("#builders-panel .crowd-list .builder-row")
+    rows.first.wait_for()
+    assert rows.count() == len(BUILDERS)
+    assert page.locator(".builder-card").count() == 0  # no sheet of another in the view
+    mine = page.locator(".builder-row.me")
+    assert mine.get_attribute("data-seat") == "0" and mine.locator("button").count() == 0
+    # by score: the best first, as the others' briefs and the seat's own sheet say
+    page.select_option("#builder-sort", "score")
+    scores = [int(s) for s in page.locator(".builder-row td.score").all_inner_texts()]
+    assert scores == sorted(scores, reverse=True)
+    view = seat_view(page, server_url)
+    totals = [
+        p["score"]["total"] if "score" in p else p["brief"]["total"]
+        for p in view["observation"]["players"]
+    ]
+    assert sorted(scores) == sorted(totals)
+    # a builder opened: its sheet fetched (as last published) and drawn above the list
+    other = 5
+    button = page.locator(f".builder-row button.open-sheet[data-seat='{other}']")
+    button.click()
+    drawn = page.locator("#crowd-sheet svg.egyptia-sheet")
+    drawn.wait_for()
+    sheet = httpx.get(
+        f"{server_url}/api/games/{game_id}/sheets/{other}", params={"token": tokens[0]}
+    ).json()
+    assert drawn.locator(".total").text_content() == str(sheet["score"]["total"])
+    assert BUILDERS[other] in page.inner_text("#crowd-sheet h3")
+    opened = page.locator(f".builder-row button.open-sheet[data-seat='{other}']")
+    assert opened.get_attribute("aria-expanded") == "true"
+    found = {"a sheet open": violations(page, axe_script())}
+    # closed by the keyboard: the focus goes back to the builder's button
+    page.locator("#crowd-sheet .close-sheet").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('#crowd-sheet')")
+    assert page.evaluate("document.activeElement.dataset.seat") == str(other)
+    page.keyboard.press("Enter")  # and opened again from there
+    page.locator("#crowd-sheet svg.egyptia-sheet").wait_for()
+    # every word of the list and the sheet's heading goes through the catalogues
+    page.goto(f"{server_url}/games/{game_id}?token={tokens[0]}&lang=xx")
+    page.locator("#builders-panel .builder-row").first.wait_for()
+    page.locator(".builder-row button.open-sheet").first.click()
+    page.locator("#crowd-sheet h3").wait_for()
+    words = page.evaluate(  # the panel's words, less the drawing's labels (hexes, cards)
+        "() => { const out = []; const walk = document.createTreeWalker("
+        " document.querySelector('#builders-panel'), NodeFilter.SHOW_TEXT);"
+        " while (walk.nextNode()) { if (!walk.currentNode.parentElement.closest('svg'))"
+        " out.push(walk.currentNode.textContent); } return out.join(' '); }"
+    )
+    assert not stray_words(words, frozenset(BUILDERS)), stray_words(words, frozenset(BUILDERS))
     assert not any(found.values()), report(found)
     assert not errors, errors

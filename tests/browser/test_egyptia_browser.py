@@ -183,7 +183,8 @@ def test_the_egyptia_page_fits_a_phone(browser: Any, server_url: str) -> None:
 
 
 def test_a_table_of_99_builders_in_the_browser(browser: Any, server_url: str) -> None:
-    """One person and 98 bots: the page shows every builder as a small card and stays quick."""
+    """One person and 98 bots: a crowd table, so the page lists the others in short (their
+    sheets fetched when opened) and stays quick."""
     import httpx2 as httpx
 
     seats = [{"kind": "human", "name": "Khufu"}, *[{"kind": "bot", "bot": "random"}] * 98]
@@ -201,10 +202,10 @@ def test_a_table_of_99_builders_in_the_browser(browser: Any, server_url: str) ->
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     started = time.perf_counter()
     page.goto(url)
-    page.wait_for_function("() => document.querySelectorAll('.builder-card').length === 99")
+    page.wait_for_function("() => document.querySelectorAll('.builder-row').length === 99")
     loaded = time.perf_counter() - started
     size = len(httpx.get(api, params={"token": created["seats"][0]["token"]}).content)
-    # one render of the whole page (board, sheet, controls, 99 cards), as on every message
+    # one render of the whole page (board, sheet, controls, 99 rows), as on every message
     render_ms = page.evaluate(
         "() => { const s = document.querySelector('#builder-sort'); const t = performance.now();"
         " s.value = 'score'; s.dispatchEvent(new Event('change'));"
@@ -213,18 +214,22 @@ def test_a_table_of_99_builders_in_the_browser(browser: Any, server_url: str) ->
     print(
         f"99 builders: page ready in {loaded:.2f} s, view {size} bytes, render {render_ms:.0f} ms"
     )
-    assert page.locator(".builder-grid.many").count() == 1
-    assert page.locator(".builder-card[data-stage='chosen']").count() == 98
+    assert page.locator(".crowd-list").count() == 1 and page.locator(".builder-card").count() == 0
+    assert page.locator(".builder-row[data-stage='chosen']").count() == 98
     assert "98 of 99 builders have chosen" in page.inner_text("#decision")
     assert render_ms < 1000 and loaded < 20
+    assert size < 150_000  # the others in short: a full view carried 99 sheets (187 KB)
     page.fill("#builder-filter", "Khufu")
-    assert page.locator(".builder-card").count() == 1
+    assert page.locator(".builder-row").count() == 1
     page.fill("#builder-filter", "")
+    # another builder's sheet, fetched when opened
+    page.locator(".builder-row button.open-sheet").first.click()
+    page.locator("#crowd-sheet svg.egyptia-sheet").wait_for()
     # the person's choice reveals every column
     version = page.inner_text(".version")
     page.locator("svg.egyptia-board .column.legal").first.click()
     page.click("#confirm-move")  # sealed at a table: a confirm step
     page.wait_for_function(WAIT_NEWER, arg=version, timeout=30_000)
-    page.wait_for_function("() => document.querySelectorAll('.builder-card dd').length > 99 * 5")
+    page.wait_for_function("() => !document.querySelector(\".builder-row[data-stage='chosen']\")")
     assert page.evaluate(STAGE) in ("plague", "build")
     assert not errors, errors

@@ -352,7 +352,7 @@ def test_a_phone_at_a_table_of_99_keeps_the_controls_in_reach(
         is_mobile=True,
         has_touch=True,
     )
-    page.wait_for_function("() => document.querySelectorAll('.builder-card').length === 99")
+    page.wait_for_function("() => document.querySelectorAll('.builder-row').length === 99")
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the page is {overflow}px wider than the phone"
     # without scrolling, every column is a button in reach

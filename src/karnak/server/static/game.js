@@ -112,7 +112,8 @@ function render(next, force = false) {
   if (view.version !== confirmedAt) { $("confirm-bar").hidden = true; confirmedAt = view.version; }
   $("board").innerHTML = view.page ? view.page.board_svg : "";
   // Each game draws its own controls; they share what the page offers them (ctx).
-  const ctx = { play, confirm: confirmMove, withdrawConfirm, undoButton, takeBack, chip, replayMode, rerender: () => render(view, true) };
+  // (headers: the reader's own, for a game's script that fetches more of what it may see)
+  const ctx = { play, confirm: confirmMove, withdrawConfirm, undoButton, takeBack, chip, headers, replayMode, rerender: () => render(view, true) };
   gameScript.render(view, ctx);
   renderGuide();
   renderLog();

@@ -5,6 +5,11 @@
 // the other builders as small cards from the observation (sheets as last published). A
 // finished game's replay shows every builder's full sheet (view.page.replay).
 //
+// At a crowd table (view.crowd: more than 12 seats) the view carries the other builders in
+// short (each one's brief: score, plagues, buildings, ships), not their sheets: the page
+// lists them compactly and fetches one builder's sheet, drawn, when it is opened
+// (GET /api/games/{id}/sheets/{seat}), again after each reveal or round's end.
+//
 // Every decision can be made from the keyboard: the board's columns, plagues, hexes and
 // ships are focusable buttons, and the moves panel offers the same choices (the hexes of a
 // picked building too). A redraw (a new view, or a pick) keeps the keyboard's place, or
@@ -19,8 +24,12 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 // What the seat has picked on the page but not yet played; forgotten when the step changes.
 let pick = { key: null, building: null, hex: null, ship: null, hailfire: false };
-// The builders' grid: order, filter and the cards opened (kept between renders).
-const grid = { sort: "seat", filter: "", open: new Set() };
+// The builders' grid: order, filter and the cards opened (kept between renders); at a crowd
+// table the builder whose sheet is open (a seat, or null).
+const grid = { sort: "seat", filter: "", open: new Set(), sheet: null };
+// The sheet fetched for a crowd table's open builder: for which seat and which publication
+// (key), and what came (the answer, or an error), or that it is on its way.
+let fetched = { seat: null, key: null, data: null, error: null, loading: false, node: null };
 const miniMaps = new Map();
 
 // ------------------------------------------------------------------ keyboard focus
@@ -565,14 +574,14 @@ function renderStandings(view, ctx) {
     return;
   }
   panel.hidden = false;
-  const order = obs.players.map((p) => p.seat).sort((a, b) => obs.players[b].score.total - obs.players[a].score.total || a - b);
+  const order = obs.players.map((p) => p.seat).sort((a, b) => figures(obs.players[b]).total - figures(obs.players[a]).total || a - b);
   const top = order.slice(0, 8);
   if (view.seat !== null && !top.includes(view.seat)) top.push(view.seat);
   const table = el("table", { class: "standings" }, el("tr", {}, el("th", { text: "#" }), el("th", { text: t("Builder") }), el("th", { text: t("Score") })));
   for (const seat of top) {
     const p = obs.players[seat];
     table.append(el("tr", { class: seat === view.seat ? "me" : "" }, el("td", { text: order.indexOf(seat) + 1 }),
-      el("td", {}, ctx.chip(seat, p.name)), el("td", { text: p.score.total })));
+      el("td", {}, ctx.chip(seat, p.name)), el("td", { text: figures(p).total })));
   }
   panel.replaceChildren(el("h2", { text: t("Standings if the game ended now") }), table,
     el("p", { class: "note", text: view.page && view.page.replay
@@ -699,18 +708,32 @@ function builderCard(view, ctx, p) {
   return card;
 }
 
-function renderBuilders(view, ctx) {
-  const panel = $("builders-panel");
-  const obs = view.observation;
-  // solo: the seat's own sheet is above, nothing else to show
-  if (!view.page || (obs.players.length === 1 && view.seat !== null)) { panel.hidden = true; return; }
-  panel.hidden = false;
-  const players = obs.players;
-  const s = view.page.stages;
-  const focus = document.activeElement && document.activeElement.id === "builder-filter";
-  const summary = players.length > 1
-    ? t("{choosing} choosing · {chosen} chosen · {building} building · {done} done", s)
-    : "";
+// A builder's figures: from its sheet and score where the view has them (the seat's own, a
+// small table's builders, a replay's), else from its brief (a crowd table's other builders).
+function figures(p) {
+  if (!p.sheet) return p.brief;
+  return {
+    total: p.score.total,
+    plagues: Object.values(p.sheet.plagues).filter(Boolean).length,
+    deaths: p.sheet.deaths,
+    buildings: p.sheet.buildings,
+    ships: p.sheet.ships.filter((s) => s === "unused").length,
+    red: p.sheet.red,
+  };
+}
+
+// The builders in the order and with the filter the reader chose.
+function orderedBuilders(players) {
+  const order = [...players];
+  const rank = { choosing: 0, building: 1, chosen: 2, done: 3 };
+  if (grid.sort === "score") order.sort((a, b) => figures(b).total - figures(a).total || a.seat - b.seat);
+  else if (grid.sort === "name") order.sort((a, b) => a.name.localeCompare(b.name));
+  else if (grid.sort === "stage") order.sort((a, b) => rank[a.stage] - rank[b.stage] || a.seat - b.seat);
+  const wanted = grid.filter.trim().toLowerCase();
+  return order.filter((p) => !wanted || p.name.toLowerCase().includes(wanted));
+}
+
+function builderTools(ctx) {
   const sort = el("select", { id: "builder-sort", "aria-label": t("order of the builders") },
     ...[["seat", t("by seat")], ["score", t("by score")], ["name", t("by name")], ["stage", t("by stage")]]
       .map(([v, words]) => el("option", { value: v, text: words, selected: grid.sort === v ? "" : null })));
@@ -722,14 +745,24 @@ function renderBuilders(view, ctx) {
     const again = $("builder-filter");
     if (again) { again.focus(); again.setSelectionRange(again.value.length, again.value.length); }
   });
-  const tools = players.length > 6 ? el("div", { class: "builder-tools" }, sort, " ", filter) : "";
-  const order = [...players];
-  const rank = { choosing: 0, building: 1, chosen: 2, done: 3 };
-  if (grid.sort === "score") order.sort((a, b) => b.score.total - a.score.total || a.seat - b.seat);
-  else if (grid.sort === "name") order.sort((a, b) => a.name.localeCompare(b.name));
-  else if (grid.sort === "stage") order.sort((a, b) => rank[a.stage] - rank[b.stage] || a.seat - b.seat);
-  const wanted = grid.filter.trim().toLowerCase();
-  const shown = order.filter((p) => !wanted || p.name.toLowerCase().includes(wanted));
+  return el("div", { class: "builder-tools" }, sort, " ", filter);
+}
+
+function renderBuilders(view, ctx) {
+  const panel = $("builders-panel");
+  const obs = view.observation;
+  // solo: the seat's own sheet is above, nothing else to show
+  if (!view.page || (obs.players.length === 1 && view.seat !== null)) { panel.hidden = true; return; }
+  panel.hidden = false;
+  if (view.crowd && !view.page.replay) { renderCrowd(view, ctx, panel); return; }
+  const players = obs.players;
+  const s = view.page.stages;
+  const focus = document.activeElement && document.activeElement.id === "builder-filter";
+  const summary = players.length > 1
+    ? t("{choosing} choosing · {chosen} chosen · {building} building · {done} done", s)
+    : "";
+  const tools = players.length > 6 ? builderTools(ctx) : "";
+  const shown = orderedBuilders(players);
   const cards = el("div", { class: `builder-grid${players.length > 12 ? " many" : ""}` }, ...shown.map((p) => builderCard(view, ctx, p)));
   const how = view.page.replay
     ? t("Every sheet as it truly stood at this move; click a card for details.")
@@ -738,6 +771,102 @@ function renderBuilders(view, ctx) {
     el("p", { class: "note", text: summary ? `${summary}. ${how}` : how }),
     tools, cards);
   if (focus) { const again = $("builder-filter"); if (again) again.focus(); }
+}
+
+// ------------------------------------------------------------------ a crowd table
+// The others as one compact list (the view has them in short); the sheet of the builder
+// opened is fetched and shown above the list, as the reader may see it (as last published).
+function renderCrowd(view, ctx, panel) {
+  const obs = view.observation;
+  const players = obs.players;
+  const focus = document.activeElement && document.activeElement.id === "builder-filter";
+  const summary = t("{choosing} choosing · {chosen} chosen · {building} building · {done} done", view.page.stages);
+  const how = t("Each builder as last shown (the reveal or the round's end); open one to see their sheet.");
+  const head = el("tr", {}, el("th", { scope: "col", text: t("Builder") }), el("th", { scope: "col", text: t("Stage") }),
+    el("th", { scope: "col", class: "number", text: t("Score") }), el("th", { scope: "col", class: "number", text: t("Built") }),
+    el("th", { scope: "col", class: "number", text: t("Plagues") }), el("th", { scope: "col", class: "number", text: t("Ships") }));
+  const rows = orderedBuilders(players).map((p) => crowdRow(view, ctx, p));
+  const list = el("div", { class: "crowd-list-wrap" }, el("table", { class: "crowd-list" },
+    el("caption", { class: "visually-hidden", text: t("Builders ({n})", { n: players.length }) }), el("thead", {}, head), el("tbody", {}, ...rows)));
+  panel.replaceChildren(el("h2", { text: t("Builders ({n})", { n: players.length }) }),
+    el("p", { class: "note", text: `${summary}. ${how}` }), builderTools(ctx), crowdSheet(view, ctx), list);
+  if (focus) { const again = $("builder-filter"); if (again) again.focus(); }
+}
+
+function crowdRow(view, ctx, p) {
+  const mine = p.seat === view.seat;
+  const f = figures(p);
+  const page = view.page;
+  const stage = (page.stage_words && page.stage_words[p.stage]) || p.stage;
+  const open = grid.sheet === p.seat;
+  let who;
+  if (mine) {
+    who = el("span", {}, ctx.chip(p.seat, p.name), " ", el("small", { text: t("(you: your sheet is above)") }));
+  } else {
+    const button = el("button", { type: "button", class: "open-sheet", "data-seat": p.seat, "aria-expanded": String(open),
+      "aria-label": open ? t("Hide the sheet of {name}", { name: p.name }) : t("Show the sheet of {name}", { name: p.name }) },
+    ctx.chip(p.seat, p.name));
+    if (open) button.setAttribute("aria-controls", "crowd-sheet");
+    button.addEventListener("click", () => { grid.sheet = open ? null : p.seat; ctx.rerender(); });
+    who = button;
+  }
+  const plagues = f.deaths ? nt("{n} +{deaths} Death", "{n} +{deaths} Death", f.plagues, { n: f.plagues, deaths: f.deaths }) : `${f.plagues}`;
+  const row = el("tr", { class: `builder-row${mine ? " me" : ""}${open ? " open" : ""}`, "data-seat": p.seat, "data-stage": p.stage },
+    el("td", {}, who, f.red ? el("span", { class: "warn red-dot", title: t("red dot circled: last round"), text: " ●" }) : ""),
+    el("td", {}, el("span", { class: `stage stage-${p.stage}`, text: stage })),
+    el("td", { class: "number score", text: f.total }), el("td", { class: "number", text: f.buildings }),
+    el("td", { class: "number", text: plagues }), el("td", { class: "number", text: f.ships }));
+  return row;
+}
+
+// The open builder's sheet: fetched once per builder and publication (a new one comes at each
+// reveal and round's end), shown as drawn by the server.
+function crowdSheet(view, ctx) {
+  const seat = grid.sheet;
+  const players = view.observation.players;
+  if (seat === null || seat === view.seat || !players[seat]) { grid.sheet = null; return ""; }
+  const key = `${view.game_id}:${view.observation.round}:${view.observation.revealed}:${view.status}`;
+  if (fetched.seat !== seat || fetched.key !== key) {
+    fetched = { seat, key, data: null, error: null, loading: true, node: null };
+    fetchSheet(view, ctx, seat, key);
+  }
+  const name = players[seat].name;
+  const close = el("button", { type: "button", class: "close-sheet", text: t("Close") });
+  close.addEventListener("click", () => {
+    grid.sheet = null;
+    if (fetched.error) fetched = { ...fetched, seat: null }; // asked again when opened again
+    ctx.rerender();
+    const back = document.querySelector(`#builders-panel button.open-sheet[data-seat="${seat}"]`);
+    if (back) back.focus();
+  });
+  const box = el("section", { id: "crowd-sheet", class: "crowd-sheet", "data-seat": seat, "aria-label": t("The sheet of {name}", { name }) },
+    el("div", { class: "crowd-sheet-head" }, el("h3", { text: t("The sheet of {name}, as last shown", { name }) }), close));
+  if (fetched.error) box.append(el("p", { class: "error", role: "alert", text: fetched.error }));
+  else if (!fetched.data) box.append(el("p", { class: "note", text: t("Loading the sheet…") }));
+  else {
+    if (!fetched.node) {
+      fetched.node = el("div", { class: "crowd-sheet-svg" });
+      fetched.node.innerHTML = fetched.data.svg;
+    }
+    box.append(fetched.node);
+  }
+  return box;
+}
+
+async function fetchSheet(view, ctx, seat, key) {
+  const current = () => fetched.seat === seat && fetched.key === key;
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(view.game_id)}/sheets/${seat}`, { headers: ctx.headers() });
+    const body = await response.json();
+    if (!current()) return;
+    if (response.ok) fetched.data = body;
+    else fetched.error = body.error || t("The sheet could not be loaded.");
+  } catch {
+    if (!current()) return;
+    fetched.error = t("The sheet could not be loaded.");
+  }
+  fetched.loading = false;
+  if (grid.sheet === seat) ctx.rerender();
 }
 
 // ------------------------------------------------------------------ the end
