@@ -36,8 +36,14 @@ INTERVAL = re.compile(rf"^{PERCENT} {DASH} {PERCENT}$")
 
 def wait_finished(page: Any) -> None:
     """The page showing the tournament over (its bots play everything; the server ticks
-    every few seconds and the page asks every five)."""
-    page.wait_for_selector(FINISHED, timeout=240_000)
+    every few seconds and the page asks every five); otherwise the failure says where it
+    stood, as the server tells it."""
+    try:
+        page.wait_for_selector(f"{FINISHED}, #status[data-status=cancelled]", timeout=240_000)
+    except Exception as error:
+        where = page.evaluate("fetch('/api' + location.pathname).then((r) => r.text())")
+        raise AssertionError(f"the tournament did not end: {where}") from error
+    assert page.get_attribute("#status", "data-status") == "finished", page.inner_text("main")
 
 
 def games_of(page: Any, round_: int, selector: str = "li") -> Any:
