@@ -241,7 +241,9 @@ class TournamentService:
         game = get_game(new.game)
         two = game.min_players <= 2 <= game.max_players
         if new.format not in FORMATS:
-            raise TournamentError(t("a tournament is swiss, elimination or pools"), 422)
+            raise TournamentError(
+                t("a tournament is swiss, elimination, double elimination or pools"), 422
+            )
         if new.format in TWO_PLAYER_FORMATS and not two:
             raise TournamentError(
                 t("{game} is not played by two: its tournaments are pools", game=game.title),
@@ -253,7 +255,8 @@ class TournamentService:
             if least > most:
                 raise TournamentError(
                     t(
-                        "{game} is played by two: its tournaments are swiss or elimination",
+                        "{game} is played by two: its tournaments are swiss,"
+                        " elimination or double elimination",
                         game=game.title,
                     ),
                     422,
