@@ -6,7 +6,9 @@ WebSocket as its page would, and plays ``--rounds`` rounds: each seat, when its 
 it a move, posts one (the first legal move, so every run plays the same game). The move
 that ends a round is timed from its submission to the moment each seat's socket shows the
 next round; the figures are the median and the 99th percentile over every socket and round,
-and the slowest socket of each round.
+the slowest socket of each round, and the size of the view that showed each page the round
+(median and largest, in bytes as the server encodes it: a crowd's page gets the other
+builders in short, a smaller table's every sheet).
 
     python bench/crowd_round.py --seats 99 --rounds 5
 
@@ -49,6 +51,8 @@ class Page:
         self.text = ""
         self.round = 0
         self.shown: dict[int, float] = {}
+        #: The size (UTF-8 bytes) of the view that first showed each round.
+        self.sizes: dict[int, int] = {}
         self.changed = asyncio.Event()
 
     async def listen(self, socket: Any) -> None:
@@ -56,7 +60,9 @@ class Page:
             found = ROUND.search(message)
             if found is not None:
                 number = int(found.group(1))
-                self.shown.setdefault(number, time.perf_counter())
+                if number not in self.shown:
+                    self.shown[number] = time.perf_counter()
+                    self.sizes[number] = len(message.encode())
                 self.round = max(self.round, number)
             self.text = message
             self.changed.set()
@@ -114,10 +120,12 @@ async def measure(base: str, seats: int, rounds: int) -> dict[str, Any]:
         for task in listeners:
             task.cancel()
         waits: list[float] = []
+        sizes: list[int] = []
         slowest: dict[int, float] = {}
         for number, sent in sorted(ends.items()):
             shown = [p.shown[number] - sent for p in pages if number in p.shown]
             waits += shown
+            sizes += [p.sizes[number] for p in pages if number in p.sizes]
             if shown:
                 slowest[number] = max(shown)
         if not waits:
@@ -130,6 +138,10 @@ async def measure(base: str, seats: int, rounds: int) -> dict[str, Any]:
             "p50_ms": round(statistics.median(waits) * 1000, 1),
             "p99_ms": round(cuts[98] * 1000, 1),
             "slowest_socket_per_round_ms": {k: round(v * 1000, 1) for k, v in slowest.items()},
+            # the view that showed each page a timed round, in UTF-8 bytes (the server's
+            # sockets send it uncompressed)
+            "view_bytes_p50": round(statistics.median(sizes)),
+            "view_bytes_max": max(sizes),
             "play_seconds": round(elapsed, 1),
         }
 
@@ -164,7 +176,8 @@ def main() -> int:
             f"{report['seats']} builders, {report['rounds_timed']} rounds timed "
             f"({report['samples']} page updates): p50 {report['p50_ms']} ms, "
             f"p99 {report['p99_ms']} ms; slowest socket by round "
-            f"{report['slowest_socket_per_round_ms']} ({report['machine']})"
+            f"{report['slowest_socket_per_round_ms']}; view {report['view_bytes_p50']} bytes "
+            f"(largest {report['view_bytes_max']}) ({report['machine']})"
         )
     return 0
 
