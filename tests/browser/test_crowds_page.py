@@ -268,12 +268,12 @@ def test_a_guest_sees_the_hourly_crowd_and_a_started_one_is_refused(
 BUILDERS = [f"Khufu{n}" for n in range(CROWD_SEATS + 2)]
 
 
-def play_a_round(server_url: str, game_id: str, tokens: list[str]) -> None:
-    """Every builder plays its first legal move until the second round (quicker than pages)."""
+def play_a_round(server_url: str, game_id: str, tokens: list[str], until: int = 2) -> None:
+    """Every builder plays its last legal move until round ``until`` (quicker than pages)."""
     api_url = f"{server_url}/api/games/{game_id}"
     for _ in range(500):
         public = httpx.get(api_url).json()
-        if public["observation"]["round"] >= 2:
+        if public["observation"]["round"] >= until:
             return
         for seat in public["to_move"]:
             mine = httpx.get(api_url, params={"token": tokens[seat]}).json()
@@ -333,6 +333,8 @@ def test_a_crowd_page_lists_the_builders_and_opens_a_sheet_on_demand(
         f"{server_url}/api/games/{game_id}/sheets/{other}", params={"token": tokens[0]}
     ).json()
     assert drawn.locator(".total").text_content() == str(sheet["score"]["total"])
+    built = drawn.locator(".hex:not([data-built='empty']):not([data-built='oasis'])")
+    assert built.count() == sheet["sheet"]["buildings"] == 1
     assert BUILDERS[other] in page.inner_text("#crowd-sheet h3")
     opened = page.locator(f".builder-row button.open-sheet[data-seat='{other}']")
     assert opened.get_attribute("aria-expanded") == "true"
@@ -344,6 +346,18 @@ def test_a_crowd_page_lists_the_builders_and_opens_a_sheet_on_demand(
     assert page.evaluate("document.activeElement.dataset.seat") == str(other)
     page.keyboard.press("Enter")  # and opened again from there
     page.locator("#crowd-sheet svg.egyptia-sheet").wait_for()
+    # the next round published every sheet: the open one is fetched again
+    play_a_round(server_url, game_id, tokens, until=3)
+    sheet = httpx.get(
+        f"{server_url}/api/games/{game_id}/sheets/{other}", params={"token": tokens[0]}
+    ).json()
+    assert sheet["sheet"]["buildings"] == 2  # two rounds, one building each
+    page.wait_for_function(  # drawn: two buildings now, one before
+        "() => document.querySelectorAll(\"#crowd-sheet svg .hex:not([data-built='empty'])"
+        ":not([data-built='oasis'])\").length === 2",
+        timeout=20_000,
+    )
+    assert drawn.locator(".total").text_content() == str(sheet["score"]["total"])
     # every word of the list and the sheet's heading goes through the catalogues
     page.goto(f"{server_url}/games/{game_id}?token={tokens[0]}&lang=xx")
     page.locator("#builders-panel .builder-row").first.wait_for()

@@ -826,8 +826,11 @@ function crowdSheet(view, ctx) {
   const players = view.observation.players;
   if (seat === null || seat === view.seat || !players[seat]) { grid.sheet = null; return ""; }
   const key = `${view.game_id}:${view.observation.round}:${view.observation.revealed}:${view.status}`;
-  if (fetched.seat !== seat || fetched.key !== key) {
+  if (fetched.seat !== seat) {
     fetched = { seat, key, data: null, error: null, loading: true, node: null };
+    fetchSheet(view, ctx, seat, key);
+  } else if (fetched.key !== key) { // a new publication: the drawing shown until it comes
+    fetched = { ...fetched, key, error: null, loading: true };
     fetchSheet(view, ctx, seat, key);
   }
   const name = players[seat].name;
@@ -859,7 +862,7 @@ async function fetchSheet(view, ctx, seat, key) {
     const response = await fetch(`/api/games/${encodeURIComponent(view.game_id)}/sheets/${seat}`, { headers: ctx.headers() });
     const body = await response.json();
     if (!current()) return;
-    if (response.ok) fetched.data = body;
+    if (response.ok) fetched = { ...fetched, data: body, node: null };
     else fetched.error = body.error || t("The sheet could not be loaded.");
   } catch {
     if (!current()) return;
