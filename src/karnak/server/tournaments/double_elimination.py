@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from karnak.server.tournaments import elimination
+from karnak.server.tournaments import elimination, swiss
 
 WINNERS, LOSERS, FINAL = "winners", "losers", "final"
 #: How many steps the search for a rematch-free losers' round may take.
@@ -152,31 +152,8 @@ def _losers_round(
         newest = max(order, key=lambda p: (dropped.get(p, 0), -seed[p]))
         order.remove(newest)
         tables.append(Table((newest,), LOSERS))
-    pairs = _fold(order, met) or _fold(order, {p: set() for p in order})
+    pairs = swiss.search(order, met, SEARCH_STEPS, furthest_first=True) or swiss.search(
+        order, {p: set() for p in order}, SEARCH_STEPS, furthest_first=True
+    )
     assert pairs is not None
     return [Table(elimination.seated(a, b, firsts, seed), LOSERS) for a, b in pairs] + tables
-
-
-def _fold(order: list[str], met: dict[str, set[str]]) -> list[tuple[str, str]] | None:
-    """Pairs of ``order`` without rematches, the first against the furthest it has not
-    met (so early droppers meet the newest arrivals); None if none within the budget."""
-    steps = 0
-
-    def go(left: list[str]) -> list[tuple[str, str]] | None:
-        nonlocal steps
-        if not left:
-            return []
-        head, rest = left[0], left[1:]
-        for index in range(len(rest) - 1, -1, -1):
-            steps += 1
-            if steps > SEARCH_STEPS:
-                return None
-            other = rest[index]
-            if other in met[head]:
-                continue
-            tail = go(rest[:index] + rest[index + 1 :])
-            if tail is not None:
-                return [(head, other), *tail]
-        return None
-
-    return go(order)

@@ -132,7 +132,7 @@ def pair(ratings: dict[str, float], games: Sequence[Game]) -> list[tuple[str, st
     met = {row.player: set(row.opponents) for row in table}
     order = [row.player for row in table]
     by_name = {row.player: row for row in table}
-    found = _search(order, met, SEARCH_STEPS)
+    found = search(order, met, SEARCH_STEPS)
     if found is None:  # no pairing without a rematch: the greedy one, fewest rematches first
         found = _fewest_rematches(order, met)
     pairs: list[tuple[str, str | None]] = [_seats(by_name[a], by_name[b]) for a, b in found]
@@ -141,11 +141,14 @@ def pair(ratings: dict[str, float], games: Sequence[Game]) -> list[tuple[str, st
     return pairs
 
 
-def _search(
-    order: list[str], met: dict[str, set[str]], budget: int
+def search(
+    order: list[str], met: dict[str, set[str]], budget: int, *, furthest_first: bool = False
 ) -> list[tuple[str, str]] | None:
-    """A pairing of ``order`` (best placed first) without rematches, top-down, each taking
-    the highest-placed opponent it can; None if there is none within ``budget`` steps."""
+    """A pairing of ``order`` without rematches, top-down, each head taking the first
+    opponent it has not met: the highest-placed (Swiss), or with ``furthest_first`` the
+    furthest down (a losers' bracket, where early droppers meet the newest arrivals); the
+    search goes back when a choice leaves someone with nobody new. None if there is no
+    such pairing within ``budget`` steps."""
     steps = 0
 
     def go(left: list[str]) -> list[tuple[str, str]] | None:
@@ -153,10 +156,12 @@ def _search(
         if not left:
             return []
         head, rest = left[0], left[1:]
-        for index, other in enumerate(rest):
+        indices = range(len(rest) - 1, -1, -1) if furthest_first else range(len(rest))
+        for index in indices:
             steps += 1
             if steps > budget:
                 return None
+            other = rest[index]
             if other in met[head]:
                 continue
             tail = go(rest[:index] + rest[index + 1 :])
