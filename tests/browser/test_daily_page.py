@@ -37,6 +37,11 @@ OWN_GAME = re.compile(r"/games/([A-Za-z0-9_-]+)$")
 GUEST_GAME = re.compile(r"/games/([A-Za-z0-9_-]+)\?token=")
 
 
+def points(score: int) -> str:
+    """A score as the page writes it ("1 point", "12 points")."""
+    return f"{score} point" if score == 1 else f"{score} points"
+
+
 @pytest.fixture
 def daily_server(tmp_path: Path, templates: Templates) -> Iterator[tuple[str, Any]]:
     """A server (and its app, to move the game of the day's clock) with quick bots."""
@@ -167,7 +172,7 @@ def test_three_players_play_the_day_and_compare(
 
         # their own result, and the bots beside it
         mine = next(e for e in board["entries"] if e["name"] == name)
-        assert page.inner_text("#your-result strong") == f"{mine['score']} points"
+        assert page.inner_text("#your-result strong") == points(mine["score"])
         result = page.inner_text("#your-result")
         assert mine["status"] in result and f"place {mine['place']} of 3" in result
         assert page.inner_text("#play") == "Open your game"
@@ -196,7 +201,7 @@ def test_three_players_play_the_day_and_compare(
 
         # today's row of the calendar
         today_row = page.locator(f"#calendar tr[data-day='{day}'] td").all_inner_texts()
-        assert today_row[0] == "3" and f"{mine['score']} points" in today_row[1]
+        assert today_row[0] == "3" and points(mine["score"]) in today_row[1]
         found_violations[name] = violations(page, script)
     pages[0].screenshot(path=str(shots_dir(tmp_path) / "daily.png"), full_page=True)
 
@@ -204,7 +209,8 @@ def test_three_players_play_the_day_and_compare(
     pages[1].goto(server_url + "/")
     pages[1].wait_for_selector("#daily-entry-status:not(:empty)")
     mine = next(e for e in board["entries"] if e["name"] == NAMES[1])
-    assert pages[1].inner_text("#daily-entry-status") == f"Your score today: {mine['score']} points"
+    expected = f"Your score today: {points(mine['score'])}"
+    assert pages[1].inner_text("#daily-entry-status") == expected
     pages[1].click("#daily-link")
     pages[1].wait_for_url(server_url + "/daily")
 
