@@ -160,7 +160,7 @@ def test_an_account_has_one_ranked_game_a_day_and_a_guest_plays_unranked(
     finish(server, guest["game_id"], guest["token"])
     settled(server, guest["game_id"])  # the result is written once the game is over
     shared = server.get(f"/api/daily/share/{guest['game_id']}", params={"token": guest["token"]})
-    assert shared.status_code == 200 and "points" in shared.json()["text"]
+    assert shared.status_code == 200 and "point" in shared.json()["text"]
     assert server.get("/api/daily").json()["attempt"] is None
     # everyone is dealt the same: the same Pharaoh cards and the same first dice
     people.be("Ahmose")
@@ -223,7 +223,7 @@ def test_the_leaderboard_shows_numbers_until_the_day_is_over_then_the_games(
         closed = socket.receive()
     assert closed["type"] == "websocket.close" and closed["code"] == 4403
     share = server.get(f"/api/daily/share/{games['Tiye']}").json()["text"]
-    assert "of the day" in share and "points" in share
+    assert "of the day" in share and "point" in share
     assert server.get(f"/api/daily/share/{theirs}").status_code == 403
     mine = server.get("/api/daily").json()
     assert mine["attempt"]["finished"] and mine["attempt"]["place"] in (1, 2, 3)

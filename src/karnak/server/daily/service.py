@@ -39,7 +39,7 @@ from karnak.bots.levels import level_spec
 from karnak.core.daily import DailyGame
 from karnak.core.errors import KarnakError
 from karnak.core.registry import get_game, plugins
-from karnak.i18n import N_, t
+from karnak.i18n import N_, ngettext, t
 from karnak.server.bot_names import level_label
 from karnak.server.capacity import Creator
 from karnak.server.daily.days import (
@@ -476,7 +476,8 @@ class DailyService:
         title = get_game(self.game_name).title
         head = t("Karnak · {title} of the day · {day}", title=title, day=row.day)
         parts = [self._words(row.status)] if row.status else []
-        parts.append(t("{score} points", score=row.score))
+        score = row.score or 0
+        parts.append(ngettext("{n} point", "{n} points", score).format(n=score))
         if self.daily is not None and row.penalty is not None:
             one, many = self.daily.penalty_words
             parts.append(self._words(one, many, row.penalty).format(n=row.penalty))
